@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Who may import whom (design.md). Each layer lists the source folders it must not reach; `node:`
+ * builtins, electron and DOM access are restricted where the table says so.
+ */
+const LAYERS = ['shared', 'core', 'render-node', 'host', 'web', 'cli', 'main', 'preload', 'renderer'];
+const ALLOWED = {
+  shared: [],
+  core: ['shared'],
+  'render-node': ['shared'],
+  host: ['shared', 'core', 'render-node'],
+  web: ['shared', 'core', 'render-node', 'host'],
+  cli: ['shared', 'core', 'render-node', 'host', 'web'],
+  main: ['shared', 'core', 'render-node', 'host'],
+  preload: ['shared'],
+  renderer: ['shared'],
+};
+const NODE_FREE = new Set(['shared', 'renderer', 'preload']);
+const ELECTRON_OK = new Set(['main', 'preload']);
+
+function boundaryRules(layer) {
+  const forbidden = LAYERS.filter((l) => l !== layer && !ALLOWED[layer].includes(l));
+  const patterns = forbidden.map((l) => ({
+    group: [`**/${l}/**`, `**/${l}`, `../${l}/**`, `../../${l}/**`],
+    message: `src/${layer} may not import src/${l} (see design.md: who may import whom).`,
+  }));
+  if (NODE_FREE.has(layer) && layer !== 'preload') {
+    patterns.push({ group: ['node:*'], message: `src/${layer} runs without Node.js built-ins.` });
+  }
+  const paths = [];
+  if (!ELECTRON_OK.has(layer)) paths.push({ name: 'electron', message: `src/${layer} may not use electron.` });
+  return { 'no-restricted-imports': ['error', { patterns, paths }] };
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'bench/results/**', 'test-results/**', '.toolchain/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'off',
+    },
+  },
+  ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.{ts,tsx}`], rules: boundaryRules(layer) })),
+);

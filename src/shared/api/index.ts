@@ -1,0 +1,6 @@
+export * from './job';
+export * from './upload';
+export * from './downloads';
+export * from './errors';
+export * from './render-config';
+export * from './analysis';

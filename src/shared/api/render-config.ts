@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+export const COLOR_MANAGEMENT_PRESETS = ['default', 'aces'] as const;
+
+/** `outputSettings` of a render configuration. */
+export const outputSettingsSchema = z
+  .object({
+    colorMode: z.enum(['BW', 'RGB', 'RGBA']).optional(),
+    colorDepth: z.enum(['8', '10', '12', '16', '32']).optional(),
+    exrCodec: z.enum(['NONE', 'PXR24', 'ZIP', 'PIZ', 'RLE', 'ZIPS', 'B44', 'B44A', 'DWAA', 'DWAB']).optional(),
+    tiffCodec: z.enum(['NONE', 'DEFLATE', 'LZW', 'PACKBITS']).optional(),
+    compression: z.number().min(0).max(100).optional(),
+    quality: z.number().min(0).max(100).optional(),
+  })
+  .strict();
+export type OutputSettings = z.infer<typeof outputSettingsSchema>;
+
+/** Image formats a render can write. */
+export const OUTPUT_FORMATS = ['PNG', 'JPEG', 'OPEN_EXR', 'OPEN_EXR_MULTILAYER', 'TIFF', 'BMP', 'TARGA', 'WEBP'] as const;
+
+/**
+ * `requestedRenderConfig` of `POST /jobs/{id}/render`. Only `colorManagementPreset` is required; every
+ * omitted field takes the value detected during validation.
+ */
+export const renderConfigSchema = z
+  .object({
+    colorManagementPreset: z.enum(COLOR_MANAGEMENT_PRESETS),
+    frameRanges: z.array(z.string()).optional(),
+    notes: z.string().optional(),
+    renderEngine: z.enum(['CYCLES', 'BLENDER_EEVEE', 'BLENDER_EEVEE_NEXT', 'BLENDER_WORKBENCH']).optional(),
+    compositorDevice: z.enum(['CPU', 'GPU']).optional(),
+    computeDeviceType: z.enum(['NONE', 'CPU', 'CUDA', 'OPTIX', 'HIP', 'ONEAPI', 'METAL']).optional(),
+    gpuCount: z.number().int().min(0).optional(),
+    sampleCount: z.number().int().min(1).max(1_000_000).optional(),
+    denoisingEnabled: z.boolean().optional(),
+    denoiserType: z.enum(['OPTIX', 'OPENIMAGEDENOISE']).optional(),
+    resolution: z.tuple([z.number().int().min(4).max(65536), z.number().int().min(4).max(65536)]).optional(),
+    resolutionPercentage: z.number().int().min(1).max(1000).optional(),
+    outputFormat: z.enum(OUTPUT_FORMATS).optional(),
+    outputMediaType: z.enum(['IMAGE', 'VIDEO']).optional(),
+    fps: z.number().int().min(1).max(1000).optional(),
+    videoOutput: z.boolean().optional(),
+    useTiling: z.boolean().optional(),
+    tileSize: z.number().int().min(8).max(65536).optional(),
+    outputSettings: outputSettingsSchema.optional(),
+    minimumRam: z.number().int().min(0).optional(),
+    activeCamera: z.string().min(1).optional(),
+    activeViewLayer: z.string().min(1).optional(),
+  })
+  .strict();
+export type RenderConfig = z.infer<typeof renderConfigSchema>;
+
+/** Body of `POST /jobs/{id}/render`. */
+export const renderRequestSchema = z.object({ requestedRenderConfig: renderConfigSchema }).strict();
+
+/**
+ * Optional body of `POST /jobs/{id}/validate`. `scenePath` names the `.blend` to render inside a zip
+ * when it holds more than one.
+ */
+export const validateRequestSchema = z
+  .object({
+    scenePath: z.string().min(1).optional(),
+  })
+  .strict();
+export type ValidateRequest = z.infer<typeof validateRequestSchema>;
