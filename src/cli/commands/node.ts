@@ -1,0 +1,144 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { openDatabase } from '../../render-node/db';
+import { createKey, listKeys, revokeKey } from '../../render-node/keys';
+import { createRenderNode } from '../../render-node/server';
+import { createLogger } from '../../render-node/logger';
+import { parseRateLimit } from '../../render-node/rate-limit';
+import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
+import { EXIT } from '../exit-codes';
+
+const DEFAULT_DATA = 'renderdrop-node-data';
+
+const positiveInt = (name: string) => (v: string) => {
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${name} must be a whole number of at least 1.`);
+  return Number(v);
+};
+
+/** Whether a bind address exposes the node beyond this machine. */
+export function isPublicBind(host: string): boolean {
+  if (host === 'localhost') return false;
+  if (isIP(host) === 4) return !host.startsWith('127.');
+  if (isIP(host) === 6) return host !== '::1';
+  return true;
+}
+
+/** `renderdrop node ...`: serve, keys, doctor. */
+export function registerNodeCommands(program: Command): void {
+  const node = program.command('node').description('Run and manage a local render node (the Render Job API on top of Blender).');
+
+  node
+    .command('serve')
+    .description('Serve the Render Job API under /api/external/v1.')
+    .option('--host <host>', 'address to bind (127.0.0.1 keeps it on this machine)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', (v) => {
+      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error('--port must be 0-65535.');
+      return Number(v);
+    }, 8787)
+    .option('--data <dir>', 'data folder (database, uploads, outputs)', DEFAULT_DATA)
+    .option('--blender <path>', 'Blender executable (default: BLENDER_PATH, PATH, usual install folders)')
+    .option('--public-url <url>', 'base URL for the links the node hands out (default: the address each request came to)')
+    .option('--renders <n>', 'renders at once', positiveInt('--renders'), 1)
+    .option('--validations <n>', 'validations at once', positiveInt('--validations'), 2)
+    .option('--rate-limit <spec>', 'requests per key, e.g. 1200/60s', '1200/60s')
+    .option('--webhook-url <url>', 'POST onRenderComplete events here')
+    .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .action(async (opts: Record<string, string | number | undefined>) => {
+      const log = createLogger({ level: String(opts.logLevel) });
+      const host = String(opts.host);
+      if (isPublicBind(host)) {
+        log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
+        process.stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
+      }
+      const webhookUrl = opts.webhookUrl as string | undefined;
+      const webhookSecret = (opts.webhookSecret as string | undefined) ?? process.env.RENDERDROP_WEBHOOK_SECRET;
+      if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
+      const node = await createRenderNode({
+        dataDir: resolve(String(opts.data)),
+        blenderPath: opts.blender as string | undefined,
+        publicUrl: opts.publicUrl as string | undefined,
+        concurrency: { renders: opts.renders as number, validations: opts.validations as number },
+        rateLimit: parseRateLimit(String(opts.rateLimit)),
+        webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
+        logger: log,
+      });
+      const url = await node.listen(host, opts.port as number);
+      process.stdout.write(`listening on ${url}\n`);
+      await new Promise<void>((done) => {
+        const stop = (signal: string) => {
+          log.info({ signal }, 'shutting down');
+          node.close().then(done, (err: unknown) => {
+            log.error({ err }, 'shutdown failed');
+            done();
+          });
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      });
+    });
+
+  const keys = node.command('keys').description('Manage the API keys of a node.');
+  keys
+    .command('create')
+    .description('Create an API key; it is printed once, alone on the last line.')
+    .requiredOption('--name <label>', 'what the key is for')
+    .option('--data <dir>', 'data folder', DEFAULT_DATA)
+    .action((opts: { name: string; data: string }) => {
+      const db = openDatabase(resolve(opts.data));
+      try {
+        const { key, info } = createKey(db, opts.name);
+        process.stdout.write(`Created key ${info.id} (${info.name}). Store it now; it cannot be shown again.\n${key}\n`);
+      } finally {
+        db.close();
+      }
+    });
+  keys
+    .command('list')
+    .description('List keys (never the keys themselves).')
+    .option('--data <dir>', 'data folder', DEFAULT_DATA)
+    .option('--json', 'machine-readable output')
+    .action((opts: { data: string; json?: boolean }) => {
+      const db = openDatabase(resolve(opts.data));
+      try {
+        const all = listKeys(db);
+        if (opts.json) return void process.stdout.write(JSON.stringify(all, null, 2) + '\n');
+        if (all.length === 0) return void process.stdout.write('No keys yet: renderdrop node keys create --name <label>\n');
+        for (const k of all) {
+          process.stdout.write(`${k.id}  ${k.prefix}…  ${k.name}  created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ''}\n`);
+        }
+      } finally {
+        db.close();
+      }
+    });
+  keys
+    .command('revoke <idOrName>')
+    .description('Revoke a key by id (or unique id prefix) or name.')
+    .option('--data <dir>', 'data folder', DEFAULT_DATA)
+    .action((idOrName: string, opts: { data: string }) => {
+      const db = openDatabase(resolve(opts.data));
+      try {
+        const k = revokeKey(db, idOrName);
+        if (!k) {
+          process.stderr.write(`No active key matches "${idOrName}".\n`);
+          process.exitCode = EXIT.failure;
+          return;
+        }
+        process.stdout.write(`Revoked ${k.id} (${k.name}).\n`);
+      } finally {
+        db.close();
+      }
+    });
+
+  node
+    .command('doctor')
+    .description('Find Blender and report what it can do.')
+    .option('--blender <path>', 'Blender executable to check')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { blender?: string; json?: boolean }) => {
+      const report = await runDoctor({ explicit: opts.blender, env: process.env, platform: process.platform });
+      process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report) + '\n');
+      if (!report.ok) process.exitCode = EXIT.failure;
+    });
+}

@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander';
+import { registerNodeCommands } from './commands/node';
+import { EXIT } from './exit-codes';
+import { VERSION } from './version';
+
+/** Build the `renderdrop` command tree. */
+export function buildProgram(): Command {
+  const program = new Command('renderdrop')
+    .description('Send Blender scenes to a render farm, watch them render, get the frames on your disk.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride();
+  registerNodeCommands(program);
+  return program;
+}
+
+/** Run the CLI with `argv` (node, script, ...args) and return the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    process.stderr.write(`renderdrop: ${(err as Error).message}\n`);
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** How {@link killProcessTree} stops a process and everything it started. */
+export interface KillProcessTreeOptions {
+  /** Time between the polite SIGTERM and the SIGKILL, in ms (POSIX). */
+  graceMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+const POLL_MS = 50;
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, signal);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EPERM') return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Stop a process and its children. On POSIX the process is expected to lead its own process group
+ * (spawned `detached`): the group gets SIGTERM, then SIGKILL if anything is left after `graceMs`
+ * (3 s). On Windows `taskkill /T /F` ends the tree. Resolves once nothing is left (or after SIGKILL).
+ */
+export async function killProcessTree(pid: number, options: KillProcessTreeOptions = {}): Promise<void> {
+  const platform = options.platform ?? process.platform;
+  if (platform === 'win32') {
+    await new Promise<void>((resolve) => {
+      const child = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      child.on('error', () => resolve());
+      child.on('exit', () => resolve());
+    });
+    return;
+  }
+  if (!signalGroup(pid, 'SIGTERM')) return;
+  const deadline = Date.now() + (options.graceMs ?? 3000);
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    if (!signalGroup(pid, 0)) return;
+  }
+  signalGroup(pid, 'SIGKILL');
+}
+
+/** Where {@link isBlenderProcessAlive} looks; injectable for tests. */
+export interface ProcessCheckOptions {
+  platform?: NodeJS.Platform;
+  procRoot?: string;
+}
+
+/**
+ * Whether `pid` is a running Blender, for cleaning up after a node that crashed mid-render. On Linux
+ * the process's command line must mention blender (so a recycled pid is not mistaken for it, and a
+ * zombie counts as gone); elsewhere any live process with that pid counts.
+ */
+export function isBlenderProcessAlive(pid: number, options: ProcessCheckOptions = {}): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if ((options.platform ?? process.platform) === 'linux') {
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`${options.procRoot ?? '/proc'}/${pid}/cmdline`, 'utf8');
+    } catch {
+      return false;
+    }
+    return /blender/i.test(cmdline);
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

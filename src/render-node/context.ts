@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from './db';
+import type { JobsRepo } from './jobs-repo';
+import type { UploadsRepo } from './uploads-repo';
+import type { Storage } from './storage';
+import type { UrlSigner } from './signing';
+import type { JobRunner } from './job-runner';
+import type { RateLimiter } from './rate-limit';
+import type { NodeCapabilities } from './render-plan';
+import type { ApiKeyInfo } from './keys';
+
+/** Everything the routes share. */
+export interface NodeContext {
+  db: Db;
+  log: Logger;
+  jobs: JobsRepo;
+  uploads: UploadsRepo;
+  storage: Storage;
+  signer: UrlSigner;
+  runner: JobRunner;
+  limiter: RateLimiter;
+  workspaceId: string;
+  capabilities: NodeCapabilities;
+  /** Lifetime of a presigned upload URL. */
+  uploadUrlTtlMs: number;
+  /** Lifetime of a signed download URL. */
+  downloadUrlTtlMs: number;
+  /** The base URL links are built on, from the option or the request. */
+  baseUrl: (request?: FastifyRequest) => string;
+  now: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: ApiKeyInfo;
+  }
+}

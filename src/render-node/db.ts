@@ -1,0 +1,49 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+/** Open (creating if needed) the node's database in `dataDir`, in WAL mode, migrated to the latest schema. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'node.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Run every migration newer than the database's `user_version`. */
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `This data folder was written by a newer Renderdrop (schema ${current}, this one knows ${MIGRATIONS.length}). Upgrade Renderdrop or use another --data folder.`,
+    );
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** Read a value from the meta table, creating it with `make()` the first time. */
+export function metaValue(db: Db, key: string, make: () => string): string {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  if (row) return row.value;
+  const value = make();
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+  return value;
+}
+
+/** The node's one workspace id, made on first use. */
+export function workspaceId(db: Db): string {
+  return metaValue(db, 'workspace_id', randomUUID);
+}

@@ -1,0 +1,40 @@
+import type { Job } from '../shared/api';
+import type { JobRecord, JobsRepo } from './jobs-repo';
+import type { UrlSigner } from './signing';
+
+/** Build the signed URL of a file inside a job's folder. */
+export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string, relPath: string, expiresAt: Date): string {
+  const path = `/storage/jobs/${jobId}/${relPath.split('/').map(encodeURIComponent).join('/')}`;
+  return `${base}${path}?${signer.sign('GET', path, expiresAt)}`;
+}
+
+/**
+ * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
+ * (status changes) and `progress` as extras.
+ */
+export function toApiJob(
+  job: JobRecord,
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo },
+): Job {
+  return {
+    id: job.id,
+    status: job.status,
+    workspaceId: ctx.workspaceId,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    userId: job.userId,
+    rootFolderId: job.rootFolderId,
+    normalizedSeconds: job.normalizedSeconds,
+    previewUrl: job.previewPath ? signedJobFileUrl(ctx.signer, ctx.base, job.id, 'package/preview.png', ctx.downloadExpiresAt) : null,
+    failedReason: job.failedReason,
+    requestedConfig: job.requestedConfig,
+    finalConfig: job.finalConfig,
+    output: { isDeletedForClient: false },
+    isAnalysisSkipped: false,
+    analysisId: job.analysisId,
+    analysis: job.analysis,
+    sceneFile: job.sceneFile,
+    progress: { completedFrames: job.completedFrames, totalFrames: job.totalFrames },
+    timeline: ctx.jobs.events(job.id).map((e) => ({ status: e.status, at: e.at })),
+  };
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Db } from './db';
+
+/** An API key as listed (never the key itself). */
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  userId: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const KEY_PREFIX = 'RJ-';
+
+/** SHA-256 of a key; keys are random 32-byte tokens, so a fast hash is enough to store them safely. */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Create a new key; the plain key is returned once and only its hash is stored. */
+export function createKey(db: Db, name: string, now = new Date()): { key: string; info: ApiKeyInfo } {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const info: ApiKeyInfo = {
+    id: randomUUID(),
+    name,
+    userId: randomUUID(),
+    prefix: key.slice(0, 8),
+    createdAt: now.toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  db.prepare(
+    'INSERT INTO api_keys (id, name, user_id, hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(info.id, name, info.userId, hashKey(key), info.prefix, info.createdAt);
+  return { key, info };
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  user_id: string;
+  hash: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const toInfo = (r: KeyRow): ApiKeyInfo => ({
+  id: r.id,
+  name: r.name,
+  userId: r.user_id,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+/** Every key, newest first, revoked ones included. */
+export function listKeys(db: Db): ApiKeyInfo[] {
+  return (db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC').all() as KeyRow[]).map(toInfo);
+}
+
+/** Revoke a key by id, id prefix or name; returns the revoked key, or null when none matched. */
+export function revokeKey(db: Db, idOrName: string, now = new Date()): ApiKeyInfo | null {
+  const rows = db
+    .prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL AND (id = ? OR name = ? OR id LIKE ?)')
+    .all(idOrName, idOrName, `${idOrName}%`) as KeyRow[];
+  if (rows.length === 0) return null;
+  if (rows.length > 1) throw new Error(`"${idOrName}" matches ${rows.length} keys; give the full id.`);
+  const row = rows[0]!;
+  db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(now.toISOString(), row.id);
+  return toInfo({ ...row, revoked_at: now.toISOString() });
+}
+
+/** Find the active key matching a presented bearer token, or null. */
+export function verifyKey(db: Db, presented: string): ApiKeyInfo | null {
+  if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
+  const hash = hashKey(presented);
+  const row = db.prepare('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash) as
+    | KeyRow
+    | undefined;
+  if (!row) return null;
+  if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  return toInfo(row);
+}

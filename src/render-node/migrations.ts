@@ -1,0 +1,83 @@
+/**
+ * Versioned schema migrations of the node's SQLite database. Each entry runs once, in order, inside
+ * a transaction; `PRAGMA user_version` records how many have run. Append new steps, never edit old ones.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+  );
+  CREATE TABLE uploads (
+    slug TEXT PRIMARY KEY,
+    file_name TEXT NOT NULL,
+    file_type TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    size INTEGER,
+    received_at TEXT,
+    job_id TEXT
+  );
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    upload_slug TEXT NOT NULL,
+    root_folder_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    queued_at TEXT,
+    validate_config TEXT,
+    analysis_id TEXT,
+    analysis TEXT,
+    scene_file TEXT,
+    requested_config TEXT,
+    final_config TEXT,
+    render_plan TEXT,
+    failed_reason TEXT,
+    total_frames INTEGER NOT NULL DEFAULT 0,
+    completed_frames INTEGER NOT NULL DEFAULT 0,
+    normalized_seconds REAL,
+    preview_path TEXT,
+    pid INTEGER,
+    completed_at TEXT
+  );
+  CREATE INDEX jobs_status ON jobs(status);
+  CREATE INDEX jobs_seq ON jobs(seq);
+  CREATE TABLE job_events (
+    job_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    detail TEXT
+  );
+  CREATE INDEX job_events_job ON job_events(job_id);
+  CREATE TABLE frames (
+    job_id TEXT NOT NULL,
+    frame INTEGER NOT NULL,
+    file_path TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    written_at TEXT NOT NULL,
+    PRIMARY KEY (job_id, frame)
+  );
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    job_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    delivered_at TEXT,
+    gave_up_at TEXT,
+    last_error TEXT
+  );
+  `,
+];

@@ -1,0 +1,214 @@
+import { parseFrameRanges, sceneFrames } from '../shared/frame-ranges';
+import type { RenderConfig, SceneAnalysis } from '../shared/api';
+
+/** What the node's Blender can do, as far as a render plan cares. */
+export interface NodeCapabilities {
+  cyclesDevices: string[];
+  openImageDenoise: boolean;
+  optix: boolean;
+  viewTransforms: string[];
+  eeveeUsable: boolean | null;
+  totalMemoryBytes: number;
+}
+
+/** One change the node made to what was requested, with the reason. */
+export interface Adjustment {
+  field: string;
+  requested: unknown;
+  used: unknown;
+  reason: string;
+}
+
+/** The instructions the Blender render prelude applies before rendering. */
+export interface RenderPlan {
+  frames: number[];
+  outputDir: string;
+  fileNamePattern: string;
+  outputFormat: string;
+  outputSettings: Record<string, unknown>;
+  engine: string;
+  samples: number | null;
+  resolution: [number, number];
+  resolutionPercentage: number;
+  camera: string | null;
+  viewLayer: string | null;
+  denoise: { enabled: boolean; denoiser: string | null };
+  device: string;
+  useTiling: boolean | null;
+  tileSize: number | null;
+  fps: number;
+  colorManagement: { viewTransform: string | null; look: string | null };
+  compositeOutputDir: string;
+}
+
+export type PlanResult =
+  | { ok: true; finalConfig: RenderConfig & { adjustments: Adjustment[] }; plan: RenderPlan }
+  | { ok: false; code: string; message: string };
+
+const VIDEO_FORMATS = new Set(['FFMPEG', 'AVI_JPEG', 'AVI_RAW']);
+const GPU_ONLY_ENGINES = new Set(['BLENDER_EEVEE', 'BLENDER_EEVEE_NEXT', 'BLENDER_WORKBENCH']);
+
+/** A frame file name pattern from a scene's output path: its base name, with `####` for the frame. */
+export function fileNamePatternFrom(outputPath: string): string {
+  const base = outputPath.replace(/\\/g, '/').split('/').pop() ?? '';
+  const clean = base.replace(/[^A-Za-z0-9._#-]/g, '_').replace(/\.+$/, '');
+  if (clean === '' || /^#+$/.test(clean)) return 'frame_####';
+  return clean.includes('#') ? clean : `${clean}####`;
+}
+
+/**
+ * Merge a requested render configuration over the scene's analysis into the configuration actually
+ * used, recording every adjustment this node has to make, and the plan Blender will follow.
+ */
+export function planRender(
+  requested: RenderConfig,
+  analysis: SceneAnalysis,
+  caps: NodeCapabilities,
+  dirs: { outputDir: string; compositeOutputDir: string },
+): PlanResult {
+  const adjustments: Adjustment[] = [];
+  const adjust = (field: string, req: unknown, used: unknown, reason: string) =>
+    adjustments.push({ field, requested: req, used, reason });
+
+  let frames: number[];
+  if (requested.frameRanges && requested.frameRanges.length > 0) {
+    const parsed = parseFrameRanges(requested.frameRanges);
+    if (!parsed.ok) return { ok: false, code: 'invalid_frame_ranges', message: `frameRanges: ${parsed.error}` };
+    frames = parsed.frames;
+  } else {
+    frames = sceneFrames(analysis.frameStart, analysis.frameEnd, analysis.frameStep);
+  }
+  if (frames.length === 0) return { ok: false, code: 'invalid_frame_ranges', message: 'The scene has no frames to render.' };
+
+  const camera = requested.activeCamera ?? analysis.activeCamera;
+  if (requested.activeCamera && !analysis.cameras.includes(requested.activeCamera)) {
+    return { ok: false, code: 'unknown_camera', message: `The scene has no camera "${requested.activeCamera}" (it has: ${analysis.cameras.join(', ') || 'none'}).` };
+  }
+  if (!camera) return { ok: false, code: 'no_camera', message: 'The scene has no camera to render from; add one or choose activeCamera.' };
+  const layerNames = analysis.viewLayers.map((l) => l.name);
+  if (requested.activeViewLayer && !layerNames.includes(requested.activeViewLayer)) {
+    return { ok: false, code: 'unknown_view_layer', message: `The scene has no view layer "${requested.activeViewLayer}" (it has: ${layerNames.join(', ')}).` };
+  }
+
+  let engine = requested.renderEngine ?? analysis.engine;
+  if (GPU_ONLY_ENGINES.has(engine) && caps.eeveeUsable === false) {
+    adjust('renderEngine', engine, 'CYCLES', `${engine} needs a GPU display context that this node does not have; rendered with Cycles.`);
+    engine = 'CYCLES';
+  }
+
+  let device = requested.computeDeviceType ?? 'CPU';
+  if (device === 'NONE') device = 'CPU';
+  if (device !== 'CPU' && !caps.cyclesDevices.includes(device)) {
+    adjust('computeDeviceType', device, 'CPU', `This node has no ${device} device; rendered on the CPU.`);
+    device = 'CPU';
+  }
+  let gpuCount = requested.gpuCount ?? 0;
+  if (device === 'CPU' && gpuCount > 0) {
+    adjust('gpuCount', gpuCount, 0, 'Rendered on the CPU, so no GPU is used.');
+    gpuCount = 0;
+  }
+  let compositorDevice = requested.compositorDevice ?? 'CPU';
+  if (compositorDevice !== 'CPU') {
+    adjust('compositorDevice', compositorDevice, 'CPU', 'This node composites on the CPU.');
+    compositorDevice = 'CPU';
+  }
+
+  let denoisingEnabled = requested.denoisingEnabled ?? analysis.denoisingEnabled;
+  let denoiserType: string | null = requested.denoiserType ?? analysis.denoiser;
+  if (denoisingEnabled) {
+    if (denoiserType === 'OPTIX' && !caps.optix) {
+      if (caps.openImageDenoise) {
+        adjust('denoiserType', 'OPTIX', 'OPENIMAGEDENOISE', 'OptiX is not available on this node; denoised with OpenImageDenoise.');
+        denoiserType = 'OPENIMAGEDENOISE';
+      } else {
+        adjust('denoisingEnabled', true, false, 'This Blender has no denoiser (neither OptiX nor OpenImageDenoise); denoising was switched off.');
+        denoisingEnabled = false;
+      }
+    } else if (denoiserType !== 'OPTIX' && !caps.openImageDenoise) {
+      adjust('denoisingEnabled', true, false, 'This Blender was built without OpenImageDenoise; denoising was switched off.');
+      denoisingEnabled = false;
+    }
+  }
+
+  let outputFormat: string = requested.outputFormat ?? analysis.outputFormat;
+  if (VIDEO_FORMATS.has(outputFormat)) {
+    adjust('outputFormat', outputFormat, 'PNG', 'This node renders image sequences; video formats are written as PNG frames.');
+    outputFormat = 'PNG';
+  }
+  let outputMediaType = requested.outputMediaType ?? 'IMAGE';
+  let videoOutput = requested.videoOutput ?? false;
+  if (outputMediaType === 'VIDEO' || videoOutput) {
+    adjust('outputMediaType', outputMediaType === 'VIDEO' ? 'VIDEO' : 'videoOutput', 'IMAGE', 'Video encoding is not offered by this node; frames are delivered as images.');
+    outputMediaType = 'IMAGE';
+    videoOutput = false;
+  }
+  if (requested.minimumRam && requested.minimumRam * 1024 ** 3 > caps.totalMemoryBytes) {
+    adjust('minimumRam', requested.minimumRam, Math.floor(caps.totalMemoryBytes / 1024 ** 3), 'This node has less memory than requested; the render may run out of memory.');
+  }
+
+  let preset = requested.colorManagementPreset;
+  let viewTransform: string | null = null;
+  if (preset === 'aces') {
+    const aces = caps.viewTransforms.find((v) => /aces/i.test(v));
+    if (aces) viewTransform = aces;
+    else {
+      adjust('colorManagementPreset', 'aces', 'default', `This Blender's colour configuration has no ACES view transform; the scene's "${analysis.colorManagement.viewTransform}" was kept.`);
+      preset = 'default';
+    }
+  }
+
+  const outputSettings = { ...analysis.outputSettings, ...(requested.outputSettings ?? {}) };
+  const resolution = requested.resolution ?? analysis.resolution;
+  const resolutionPercentage = requested.resolutionPercentage ?? analysis.resolutionPercentage;
+  const samples = requested.sampleCount ?? analysis.samples;
+  const fps = requested.fps ?? analysis.fps;
+  const viewLayer = requested.activeViewLayer ?? analysis.activeViewLayer;
+
+  const finalConfig = {
+    colorManagementPreset: preset,
+    frameRanges: requested.frameRanges ?? [`${analysis.frameStart}-${analysis.frameEnd}${analysis.frameStep > 1 ? `/${analysis.frameStep}` : ''}`],
+    ...(requested.notes !== undefined ? { notes: requested.notes } : {}),
+    renderEngine: engine as RenderConfig['renderEngine'],
+    compositorDevice: compositorDevice as RenderConfig['compositorDevice'],
+    computeDeviceType: device as RenderConfig['computeDeviceType'],
+    gpuCount,
+    ...(samples !== null ? { sampleCount: samples } : {}),
+    denoisingEnabled,
+    ...(denoiserType ? { denoiserType: denoiserType as RenderConfig['denoiserType'] } : {}),
+    resolution,
+    resolutionPercentage,
+    outputFormat: outputFormat as RenderConfig['outputFormat'],
+    outputMediaType: outputMediaType as RenderConfig['outputMediaType'],
+    fps,
+    videoOutput,
+    ...(requested.useTiling !== undefined ? { useTiling: requested.useTiling } : {}),
+    ...(requested.tileSize !== undefined ? { tileSize: requested.tileSize } : {}),
+    outputSettings: outputSettings as RenderConfig['outputSettings'],
+    ...(requested.minimumRam !== undefined ? { minimumRam: requested.minimumRam } : {}),
+    activeCamera: camera,
+    ...(viewLayer ? { activeViewLayer: viewLayer } : {}),
+    adjustments,
+  } as RenderConfig & { adjustments: Adjustment[] };
+
+  const plan: RenderPlan = {
+    frames,
+    outputDir: dirs.outputDir,
+    fileNamePattern: fileNamePatternFrom(analysis.outputPath),
+    outputFormat,
+    outputSettings,
+    engine,
+    samples,
+    resolution,
+    resolutionPercentage,
+    camera,
+    viewLayer,
+    denoise: { enabled: denoisingEnabled, denoiser: denoisingEnabled ? denoiserType : null },
+    device,
+    useTiling: requested.useTiling ?? null,
+    tileSize: requested.tileSize ?? null,
+    fps,
+    colorManagement: { viewTransform, look: null },
+    compositeOutputDir: dirs.compositeOutputDir,
+  };
+  return { ok: true, finalConfig, plan };
+}

@@ -1,0 +1,48 @@
+import type { Downloads, OutputItem } from '../../shared/api';
+import type { JobRecord } from '../jobs-repo';
+import type { NodeContext } from '../context';
+import { framesZipName, listFiles } from '../job-runner';
+
+const EMPTY: Downloads = { frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [], transforms: {} };
+
+const item = (url: string, fileName: string, relativePath: string, compositeNodeName = ''): OutputItem => ({
+  url,
+  fileName,
+  view: '',
+  legacy: false,
+  relativePath,
+  compositeNodeName,
+});
+
+/**
+ * The downloads of a job: its frames under their original names, compositor File Output files, and
+ * the frames zip. Empty until the job is completed; a canceled job offers the frames it kept.
+ */
+export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): Promise<Downloads> {
+  if (job.status !== 'completed' && job.status !== 'canceled') return EMPTY;
+  const frames = ctx.jobs.frames(job.id);
+  if (frames.length === 0) return EMPTY;
+  const frameFiles = await listFiles(ctx.storage.framesDir(job.id));
+  const frameOutputs = frameFiles.map((rel) => item(sign(`frames/${rel}`), rel.split('/').pop()!, rel));
+  const composite = await listFiles(ctx.storage.compositeDir(job.id));
+  const compositeNodeOutputs = composite.map((rel) => {
+    const [node, ...rest] = rel.split('/');
+    return item(sign(`composite/${rel}`), rest[rest.length - 1] ?? rel, rest.join('/'), node);
+  });
+  const zipName = framesZipName(job);
+  const zipReady = job.status === 'completed' && (await listFiles(ctx.storage.packageDir(job.id))).includes(zipName);
+  const framesZip = zipReady ? sign(`package/${zipName}`) : null;
+  return {
+    frames: frameOutputs.map((o) => o.url),
+    compositeNodes: compositeNodeOutputs.map((o) => o.url),
+    frameOutputs,
+    compositeNodeOutputs,
+    transforms: {
+      framesZip,
+      compositeNodesZip: null,
+      video: null,
+      framesZipOutputs: framesZip ? item(framesZip, zipName, zipName) : null,
+      compositeNodesZipOutputs: null,
+    },
+  };
+}

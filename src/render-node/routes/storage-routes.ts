@@ -1,0 +1,101 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES } from '../../shared/api';
+import { HttpError, forbidden, notFound } from '../http-error';
+import { serveFile } from '../serve-file';
+import type { NodeContext } from '../context';
+
+function checkSignature(ctx: NodeContext, request: FastifyRequest, method: string, path: string): void {
+  const q = request.query as Record<string, unknown>;
+  const verdict = ctx.signer.verify(method, path, q.expires, q.sig, ctx.now());
+  if (verdict === 'expired') throw forbidden('url_expired', 'This signed URL has expired; request a new one.');
+  if (verdict === 'invalid') throw forbidden('signature_invalid', 'This URL is not validly signed (tampered or incomplete).');
+}
+
+/**
+ * The node's object storage: presigned PUT of uploads, signed GET/HEAD of job outputs. These routes
+ * take no API key; the URL's signature is the authorisation.
+ */
+export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): void {
+  app.register(async (storage) => {
+    storage.removeAllContentTypeParsers();
+    storage.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    storage.put('/storage/uploads/:slug', async (request, reply) => {
+      const { slug } = request.params as { slug: string };
+      const path = `/storage/uploads/${slug}`;
+      checkSignature(ctx, request, 'PUT', path);
+      const upload = ctx.uploads.get(slug);
+      if (!upload) throw notFound(`No upload "${slug}".`);
+      if (upload.jobId) throw new HttpError(409, 'upload_used', `Upload "${slug}" already became job ${upload.jobId}; request a new upload.`);
+      const h = request.headers;
+      if (h['transfer-encoding']) {
+        throw new HttpError(411, 'length_required', 'Chunked transfer encoding is not accepted; send the file with its exact Content-Length.');
+      }
+      const lengthHeader = h['content-length'];
+      if (lengthHeader === undefined || !/^\d+$/.test(lengthHeader)) {
+        throw new HttpError(411, 'length_required', 'Content-Length is required: send the file in one PUT with its exact length.');
+      }
+      const length = Number(lengthHeader);
+      if (length >= MAX_UPLOAD_BYTES) {
+        throw new HttpError(413, 'too_large', `Files must be smaller than 5 GiB (this one is ${length} bytes).`);
+      }
+      if (length === 0) throw new HttpError(400, 'empty_file', 'The file is empty.');
+      const expected = UPLOAD_CONTENT_TYPES[upload.fileType];
+      const contentType = (h['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (contentType !== expected) {
+        throw new HttpError(415, 'content_type_mismatch', `A ${upload.fileType} upload must be sent with Content-Type ${expected} (got ${contentType || 'none'}).`);
+      }
+      const temp = join(ctx.storage.uploadsDir, `.part-${slug}-${randomBytes(4).toString('hex')}`);
+      let received = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          received += chunk.length;
+          if (received > length) cb(new HttpError(400, 'length_mismatch', 'More bytes arrived than Content-Length announced.'));
+          else cb(null, chunk);
+        },
+      });
+      try {
+        await pipeline(request.raw, counter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
+        if (received !== length) {
+          throw new HttpError(400, 'length_mismatch', `Received ${received} bytes, Content-Length announced ${length}.`);
+        }
+        await rename(temp, ctx.storage.uploadPath(slug));
+      } catch (err) {
+        await rm(temp, { force: true });
+        if (err instanceof HttpError) throw err;
+        request.log.warn({ slug, received, length }, 'upload interrupted');
+        throw new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again.`);
+      }
+      ctx.uploads.markReceived(slug, length, ctx.now().toISOString());
+      request.log.info({ slug, bytes: length }, 'upload stored');
+      reply.code(200).header('ETag', `"${slug}-${length}"`);
+      return reply.send();
+    });
+
+    storage.get('/storage/jobs/:jobId/*', async (request, reply) => {
+      const { jobId } = request.params as { jobId: string };
+      const rawPath = request.url.split('?')[0]!;
+      checkSignature(ctx, request, 'GET', rawPath);
+      const prefix = `/storage/jobs/${jobId}/`;
+      let relPath: string;
+      try {
+        relPath = rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+      } catch {
+        throw notFound('No such file.');
+      }
+      const root = resolve(ctx.storage.jobDir(jobId));
+      const file = resolve(root, relPath);
+      if (!file.startsWith(root + sep)) throw notFound('No such file.');
+      const st = await stat(file).catch(() => null);
+      if (!st?.isFile()) throw notFound('No such file (it may have been removed).');
+      await serveFile(request, reply, file);
+      return reply;
+    });
+  });
+}

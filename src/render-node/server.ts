@@ -1,0 +1,204 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { totalmem } from 'node:os';
+import type { Logger } from 'pino';
+import { metaValue, openDatabase, workspaceId, type Db } from './db';
+import { JobsRepo } from './jobs-repo';
+import { UploadsRepo } from './uploads-repo';
+import { Storage } from './storage';
+import { UrlSigner } from './signing';
+import { JobRunner, type BlenderRuntime } from './job-runner';
+import { RateLimiter } from './rate-limit';
+import { WebhookDispatcher, type WebhookConfig } from './webhooks';
+import { HttpError } from './http-error';
+import { createLogger } from './logger';
+import { registerApiRoutes } from './routes/api-routes';
+import { registerStorageRoutes } from './routes/storage-routes';
+import { signedJobFileUrl } from './job-payload';
+import type { NodeContext } from './context';
+import type { NodeCapabilities } from './render-plan';
+import { findBlender } from './blender/locate';
+import { probeBlender, type BlenderInfo } from './blender/probe';
+
+/** How to run a render node. */
+export interface RenderNodeOptions {
+  dataDir: string;
+  /** Explicit Blender executable; otherwise BLENDER_PATH, PATH and the usual install folders. */
+  blenderPath?: string;
+  /** A Blender already probed (skips detection; tests and the app reuse one probe). */
+  blender?: BlenderInfo | null;
+  env?: NodeJS.ProcessEnv;
+  /** Base URL for the links the node hands out; default: the address each request came to. */
+  publicUrl?: string;
+  rateLimit?: { limit: number; windowMs: number };
+  concurrency?: { renders?: number; validations?: number };
+  uploadUrlTtlMs?: number;
+  downloadUrlTtlMs?: number;
+  webhook?: WebhookConfig | null;
+  logger?: Logger;
+  logLevel?: string;
+  now?: () => Date;
+}
+
+/** A running (or ready to listen) render node. */
+export interface RenderNode {
+  app: FastifyInstance;
+  ctx: NodeContext;
+  blender: BlenderInfo | null;
+  webhooks: WebhookDispatcher;
+  /** Listen and start the job runner; resolves to the node's URL. */
+  listen(host?: string, port?: number): Promise<string>;
+  /** Stop accepting requests and stop work (jobs resume on the next start). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RATE_LIMIT = { limit: 1200, windowMs: 60_000 };
+
+/** Turn any thrown error into the node's one error body shape. */
+function errorResponse(err: FastifyError | HttpError | Error): HttpError {
+  if (err instanceof HttpError) return err;
+  const e = err as FastifyError;
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON, sent with Content-Type: application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, 'body_too_large', 'The request body is too large (limit 1 MiB).');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HttpError(400, 'invalid_content_length', 'Content-Length does not match the body.');
+  }
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new HttpError(e.statusCode, 'bad_request', e.message);
+  return new HttpError(500, 'internal', 'The node hit an internal error; see its log.');
+}
+
+/** Capabilities for planning from a probed Blender. */
+function capabilitiesOf(info: BlenderInfo | null): NodeCapabilities {
+  return {
+    cyclesDevices: info?.cyclesDevices ?? ['CPU'],
+    openImageDenoise: info?.openImageDenoise ?? false,
+    optix: info?.optix ?? false,
+    viewTransforms: info?.viewTransforms ?? [],
+    eeveeUsable: info?.eeveeUsable ?? null,
+    totalMemoryBytes: totalmem(),
+  };
+}
+
+/** Find and probe the Blender a node should use; null (with the reason logged) when there is none. */
+export async function detectBlender(opts: { blenderPath?: string; env?: NodeJS.ProcessEnv }, log: Logger): Promise<BlenderInfo | null> {
+  const found = await findBlender({ explicit: opts.blenderPath, env: opts.env ?? process.env, platform: process.platform });
+  if (!found || !('path' in found) || !found.path) {
+    log.warn('no Blender found: jobs will fail until one is installed (run `renderdrop node doctor`)');
+    return null;
+  }
+  return probeBlender(found.path, { timeoutMs: 60_000 });
+}
+
+/** Build a render node on a data folder: database, storage, routes, job runner, webhooks. */
+export async function createRenderNode(options: RenderNodeOptions): Promise<RenderNode> {
+  const log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
+  const now = options.now ?? (() => new Date());
+  const db: Db = openDatabase(options.dataDir);
+  const storage = new Storage(options.dataDir);
+  const signer = new UrlSigner(Buffer.from(metaValue(db, 'signing_secret', () => randomBytes(32).toString('hex')), 'hex'));
+  const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
+  const runtime: BlenderRuntime | null = blender
+    ? { path: blender.path, version: blender.version, openImageDenoise: blender.openImageDenoise, optix: blender.optix, eeveeUsable: blender.eeveeUsable }
+    : null;
+  const jobs = new JobsRepo(db, now);
+  const uploads = new UploadsRepo(db);
+  const webhooks = new WebhookDispatcher(db, options.webhook ?? null, log, now);
+  const rate = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  let listenUrl = options.publicUrl ?? 'http://127.0.0.1';
+  const ws = workspaceId(db);
+  const downloadUrlTtlMs = options.downloadUrlTtlMs ?? 6 * 3600_000;
+
+  const runner = new JobRunner({
+    jobs,
+    storage,
+    log,
+    blender: runtime,
+    concurrency: { renders: options.concurrency?.renders ?? 1, validations: options.concurrency?.validations ?? 2 },
+    uploadPath: (slug) => storage.uploadPath(slug),
+    onCompleted: (job) => {
+      const expiresAt = new Date(now().getTime() + downloadUrlTtlMs);
+      const base = options.publicUrl ?? listenUrl;
+      const frames = jobs.frames(job.id).map((f) => signedJobFileUrl(signer, base, job.id, `frames/${f.filePath.split(/[\\/]/).pop()}`, expiresAt));
+      webhooks.enqueue({
+        event: 'onRenderComplete',
+        status: 'completed',
+        jobId: job.id,
+        workspaceId: ws,
+        completedAt: job.completedAt ?? now().toISOString(),
+        ...(frames.length ? { outputs: { frames } } : {}),
+      });
+    },
+  });
+
+  const ctx: NodeContext = {
+    db,
+    log,
+    jobs,
+    uploads,
+    storage,
+    signer,
+    runner,
+    limiter: new RateLimiter(rate.limit, rate.windowMs),
+    workspaceId: ws,
+    capabilities: capabilitiesOf(blender),
+    uploadUrlTtlMs: options.uploadUrlTtlMs ?? 3600_000,
+    downloadUrlTtlMs,
+    baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : listenUrl),
+    now,
+  };
+
+  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, bodyLimit: 1024 * 1024, return503OnClosing: true, forceCloseConnections: true });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HttpError(400, 'invalid_json', 'The request body is not valid JSON.'), undefined);
+    }
+  });
+  app.setErrorHandler((err, request, reply) => {
+    const http = errorResponse(err as FastifyError);
+    if (http.statusCode >= 500) request.log.error({ err }, 'request failed');
+    reply.code(http.statusCode).headers(http.headers).type('application/json').send(http.body());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).type('application/json').send(new HttpError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`).body());
+  });
+  app.get('/healthz', async () => ({ ok: true, blender: blender?.version ?? null }));
+  registerApiRoutes(app, ctx);
+  registerStorageRoutes(app, ctx);
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    blender,
+    webhooks,
+    async listen(host = '127.0.0.1', port = 8787) {
+      await app.listen({ host, port });
+      const address = app.server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
+      runner.start();
+      webhooks.start();
+      return `http://${shownHost}:${actualPort}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      webhooks.stop();
+      await runner.stop();
+      await app.close();
+      db.close();
+    },
+  };
+}

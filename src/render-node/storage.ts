@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where the node keeps files inside its data folder. */
+export class Storage {
+  constructor(readonly dataDir: string) {
+    mkdirSync(this.uploadsDir, { recursive: true });
+    mkdirSync(this.jobsDir, { recursive: true });
+  }
+
+  get uploadsDir(): string {
+    return join(this.dataDir, 'uploads');
+  }
+  get jobsDir(): string {
+    return join(this.dataDir, 'jobs');
+  }
+  /** The stored bytes of an upload, once complete. */
+  uploadPath(slug: string): string {
+    return join(this.uploadsDir, slug);
+  }
+  /** A job's own folder: scene/ (the source), frames/, composite/, package/. */
+  jobDir(jobId: string): string {
+    return join(this.jobsDir, jobId);
+  }
+  sceneDir(jobId: string): string {
+    return join(this.jobDir(jobId), 'scene');
+  }
+  framesDir(jobId: string): string {
+    return join(this.jobDir(jobId), 'frames');
+  }
+  compositeDir(jobId: string): string {
+    return join(this.jobDir(jobId), 'composite');
+  }
+  packageDir(jobId: string): string {
+    return join(this.jobDir(jobId), 'package');
+  }
+}
