@@ -1,6 +1,6 @@
 import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream, existsSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
 import type { Logger } from 'pino';
@@ -199,6 +199,7 @@ export class JobRunner {
     const plan = job.renderPlan as RenderPlan;
     const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile!.scenePath!);
     await mkdir(plan.outputDir, { recursive: true });
+    await this.dropUnrecordedFrames(job.id, plan.outputDir);
     const started = startRender({
       blenderPath: blender.path,
       scenePath,
@@ -231,6 +232,18 @@ export class JobRunner {
     }
     const moved = this.o.jobs.transition(job.id, ['rendering', 'booting'], 'finalizing');
     if (moved) await this.finalize(moved);
+  }
+
+  /**
+   * Before a render (re)starts, remove frame files the node never recorded as finished: a frame
+   * being written when the node died may be truncated, so it is rendered again.
+   */
+  private async dropUnrecordedFrames(jobId: string, outputDir: string): Promise<void> {
+    const recorded = new Set(this.o.jobs.frames(jobId).map((f) => resolve(f.filePath)));
+    for (const rel of await listFiles(outputDir, true)) {
+      const full = resolve(outputDir, rel);
+      if (!recorded.has(full)) await rm(full, { force: true });
+    }
   }
 
   /** Package outputs (frames zip, preview) and complete the job. Safe to run again after a crash. */
@@ -309,7 +322,7 @@ async function writeZip(target: string, files: { path: string; name: string }[])
 }
 
 /** Every file under a folder, as paths relative to it. */
-export async function listFiles(dir: string): Promise<string[]> {
+export async function listFiles(dir: string, includeEmpty = false): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string): Promise<void> => {
     let entries;
@@ -321,7 +334,7 @@ export async function listFiles(dir: string): Promise<string[]> {
     for (const e of entries) {
       const full = join(d, e.name);
       if (e.isDirectory()) await walk(full);
-      else if (e.isFile() && (await stat(full)).size > 0) out.push(relative(dir, full).split('\\').join('/'));
+      else if (e.isFile() && (includeEmpty || (await stat(full)).size > 0)) out.push(relative(dir, full).split('\\').join('/'));
     }
   };
   await walk(dir);

@@ -65,9 +65,10 @@ export function listKeys(db: Db): ApiKeyInfo[] {
 
 /** Revoke a key by id, id prefix or name; returns the revoked key, or null when none matched. */
 export function revokeKey(db: Db, idOrName: string, now = new Date()): ApiKeyInfo | null {
+  if (idOrName.trim() === '') return null;
   const rows = db
-    .prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL AND (id = ? OR name = ? OR id LIKE ?)')
-    .all(idOrName, idOrName, `${idOrName}%`) as KeyRow[];
+    .prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL AND (id = ? OR name = ? OR substr(id, 1, length(?)) = ?)')
+    .all(idOrName, idOrName, idOrName, idOrName) as KeyRow[];
   if (rows.length === 0) return null;
   if (rows.length > 1) throw new Error(`"${idOrName}" matches ${rows.length} keys; give the full id.`);
   const row = rows[0]!;

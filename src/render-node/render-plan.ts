@@ -138,7 +138,9 @@ export function planRender(
   let outputMediaType = requested.outputMediaType ?? 'IMAGE';
   let videoOutput = requested.videoOutput ?? false;
   if (outputMediaType === 'VIDEO' || videoOutput) {
-    adjust('outputMediaType', outputMediaType === 'VIDEO' ? 'VIDEO' : 'videoOutput', 'IMAGE', 'Video encoding is not offered by this node; frames are delivered as images.');
+    const reason = 'Video encoding is not offered by this node; frames are delivered as images.';
+    if (outputMediaType === 'VIDEO') adjust('outputMediaType', 'VIDEO', 'IMAGE', reason);
+    if (videoOutput) adjust('videoOutput', true, false, reason);
     outputMediaType = 'IMAGE';
     videoOutput = false;
   }
@@ -166,7 +168,7 @@ export function planRender(
 
   const finalConfig = {
     colorManagementPreset: preset,
-    frameRanges: requested.frameRanges ?? [`${analysis.frameStart}-${analysis.frameEnd}${analysis.frameStep > 1 ? `/${analysis.frameStep}` : ''}`],
+    frameRanges: requested.frameRanges?.length ? requested.frameRanges : [`${analysis.frameStart}-${analysis.frameEnd}${analysis.frameStep > 1 ? `/${analysis.frameStep}` : ''}`],
     ...(requested.notes !== undefined ? { notes: requested.notes } : {}),
     renderEngine: engine as RenderConfig['renderEngine'],
     compositorDevice: compositorDevice as RenderConfig['compositorDevice'],

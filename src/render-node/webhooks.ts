@@ -49,6 +49,8 @@ interface DeliveryRow {
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private inFlight = new Set<string>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private stopped = false;
   private readonly retryDelays: number[];
   private readonly timeoutMs: number;
 
@@ -79,13 +81,16 @@ export class WebhookDispatcher {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.retryTimers.clear();
   }
 
   /** Attempt every due delivery not already in flight. */
   poke(): void {
-    if (!this.config) return;
+    if (!this.config || this.stopped) return;
     const due = this.db
       .prepare(
         'SELECT id, job_id, url, body, attempts FROM webhook_deliveries WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?',
@@ -106,6 +111,7 @@ export class WebhookDispatcher {
         method: 'POST',
         headers: signWebhook(this.config!.secret, row.body, timestamp),
         body: row.body,
+        redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       await res.body?.cancel();
@@ -129,8 +135,13 @@ export class WebhookDispatcher {
     const next = new Date(at.getTime() + delay).toISOString();
     this.db.prepare('UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?').run(attempts, next, error, row.id);
     this.log.warn({ jobId: row.job_id, attempts, error, retryInMs: delay }, 'webhook delivery failed; will retry');
-    const t = setTimeout(() => this.poke(), delay + 5);
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.retryTimers.delete(t);
+      this.poke();
+    }, delay + 5);
     t.unref();
+    this.retryTimers.add(t);
   }
 
   /** Delivery state of a job's events (for tests and diagnostics). */

@@ -3,6 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 
 /** Limits applied while extracting a bundle. */
@@ -62,10 +63,20 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
   }
   const written: string[] = [];
   let total = 0;
-  await new Promise<void>((resolve, reject) => {
+  try {
+    await readAll();
+  } catch (err) {
+    await rm(dest, { recursive: true, force: true });
+    await mkdir(dest, { recursive: true });
+    throw err;
+  }
+  return written;
+
+  function readAll(): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const fail = (err: Error) => {
       zip.close();
-      reject(err instanceof ZipError ? err : new ZipError('ZipUnreadable', `The uploaded zip cannot be extracted: ${err.message}.`));
+      reject(err instanceof ZipError ? err : toZipError(err));
     };
     zip.on('error', fail);
     zip.on('end', () => resolve());
@@ -82,11 +93,17 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
         if (err || !stream) return fail(err ?? new Error('no stream'));
         const target = join(dest, rel);
         let seen = 0;
+        let crc = 0;
         const guard = new Transform({
           transform(chunk: Buffer, _enc, cb) {
             seen += chunk.length;
+            crc = crc32(chunk, crc);
             if (seen > entry.uncompressedSize) cb(new ZipError('ZipUnreadable', `The zip entry "${rel}" is larger than it declares.`));
             else cb(null, chunk);
+          },
+          flush(cb) {
+            if (crc >>> 0 !== entry.crc32 >>> 0) cb(new ZipError('ZipUnreadable', `The zip entry "${rel}" is damaged (checksum mismatch).`));
+            else cb();
           },
         });
         mkdir(dirname(target), { recursive: true })
@@ -99,7 +116,16 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
     });
     zip.readEntry();
   });
-  return written;
+  }
+}
+
+/** Classify an error of the zip reader: names escaping the folder are unsafe, anything else unreadable. */
+function toZipError(err: Error): ZipError {
+  if (/absolute path|invalid relative path|invalid characters in fileName/i.test(err.message)) {
+    const name = err.message.split(': ').slice(1).join(': ') || err.message;
+    return new ZipError('ZipUnsafePath', `The zip entry "${name}" points outside the bundle.`);
+  }
+  return new ZipError('ZipUnreadable', `The uploaded zip cannot be extracted: ${err.message}.`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** How {@link killProcessTree} stops a process and everything it started. */
 export interface KillProcessTreeOptions {
@@ -23,6 +23,32 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 }
 
 /**
+ * Whether any member of process group `pgid` is still running. On Linux zombies do not count: an
+ * orphaned child stays a zombie until init reaps it, which in containers can take a while.
+ */
+function groupAlive(pgid: number, platform: NodeJS.Platform): boolean {
+  if (platform !== 'linux') return signalGroup(pgid, 0);
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return signalGroup(pgid, 0);
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z' && state !== 'X') return true;
+  }
+  return false;
+}
+
+/**
  * Stop a process and its children. On POSIX the process is expected to lead its own process group
  * (spawned `detached`): the group gets SIGTERM, then SIGKILL if anything is left after `graceMs`
  * (3 s). On Windows `taskkill /T /F` ends the tree. Resolves once nothing is left (or after SIGKILL).
@@ -41,7 +67,7 @@ export async function killProcessTree(pid: number, options: KillProcessTreeOptio
   const deadline = Date.now() + (options.graceMs ?? 3000);
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, POLL_MS));
-    if (!signalGroup(pid, 0)) return;
+    if (!groupAlive(pid, platform)) return;
   }
   signalGroup(pid, 'SIGKILL');
 }

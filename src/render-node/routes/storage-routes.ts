@@ -78,7 +78,7 @@ export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): v
       return reply.send();
     });
 
-    storage.get('/storage/jobs/:jobId/*', async (request, reply) => {
+    storage.route({ method: ['GET', 'HEAD'], url: '/storage/jobs/:jobId/*', exposeHeadRoute: false, handler: async (request, reply) => {
       const { jobId } = request.params as { jobId: string };
       const rawPath = request.url.split('?')[0]!;
       checkSignature(ctx, request, 'GET', rawPath);
@@ -96,6 +96,6 @@ export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): v
       if (!st?.isFile()) throw notFound('No such file (it may have been removed).');
       await serveFile(request, reply, file);
       return reply;
-    });
+    } });
   });
 }

@@ -3,7 +3,10 @@
  * servers may differ, so clients read it defensively).
  */
 export interface SceneAnalysis {
-  /** Blender version that saved the file, e.g. "3.4.1". */
+  /**
+   * Blender version that saved the file. The local node reports "major.minor" (e.g. "3.4"): a .blend
+   * does not record the patch release.
+   */
   savedWithBlender: string | null;
   /** Blender version of the node that analysed it. */
   nodeBlender: string;

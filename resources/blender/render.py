@@ -1,0 +1,294 @@
+"""Render prelude: apply a Renderdrop render plan to the open scene, then render its frames.
+
+Usage:
+  blender -b -Y --factory-startup SCENE.blend --python-exit-code 1 --python render.py -- PLAN.json
+
+The plan (see src/render-node/blender/render.ts) is applied before anything renders. Each frame is
+written to <outputDir>/<fileNamePattern with # replaced by the zero-padded frame>.<ext>: rendered into
+<outputDir>/.partial/ and moved into place when complete, so a file under its final name is always
+whole. Frames whose file already exists and is not empty are skipped, so a render can resume.
+Progress goes to stdout as `RDJSON {...}` lines: ready, frame (after each file is in place, or
+skipped), warning, error, done.
+"""
+
+import json
+import os
+import re
+import sys
+import time
+
+import bpy
+
+MOVIE_FORMATS = {"FFMPEG", "AVI_JPEG", "AVI_RAW"}
+PARTIAL_DIR = ".partial"
+
+
+class PlanError(Exception):
+    pass
+
+
+def emit(event, **fields):
+    fields = dict(event=event, **fields)
+    sys.stdout.write("RDJSON " + json.dumps(fields, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def warn(message):
+    emit("warning", message=message)
+
+
+def read_plan():
+    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    if not argv:
+        raise PlanError("render.py: missing plan path after --")
+    with open(argv[0], encoding="utf-8") as f:
+        return json.load(f)
+
+
+def given(plan, key):
+    return plan.get(key) is not None
+
+
+def safe_name(name):
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name).strip(".") or "output"
+
+
+def default_pattern(filepath):
+    base = re.split(r"[\\/]", filepath)[-1]
+    base = re.sub(r"[^A-Za-z0-9._#-]", "_", base).rstrip(".")
+    if base == "" or re.fullmatch(r"#+", base):
+        return "frame_####"
+    return base if "#" in base else base + "####"
+
+
+def set_enum(owner, attr, value, label, context=""):
+    try:
+        setattr(owner, attr, value)
+        return True
+    except (TypeError, ValueError):
+        warn("%s %s is not available%s; kept %s." % (label, value, context, getattr(owner, attr)))
+        return False
+
+
+def apply_output(scene, plan):
+    fmt = scene.render.image_settings
+    wanted = plan.get("outputFormat")
+    if wanted:
+        if not set_enum(fmt, "file_format", wanted, "Output format"):
+            raise PlanError("Output format %r is not supported by this Blender." % wanted)
+    if fmt.file_format in MOVIE_FORMATS:
+        warn("The scene writes video (%s); frames are written as PNG instead." % fmt.file_format)
+        fmt.file_format = "PNG"
+    settings = plan.get("outputSettings") or {}
+    for_format = " for %s" % fmt.file_format
+    mode = settings.get("colorMode")
+    # RGBA asked of a format without alpha (e.g. JPEG) quietly stays RGB.
+    if mode == "RGBA" and fmt.color_mode == "RGB":
+        try:
+            fmt.color_mode = "RGBA"
+        except TypeError:
+            pass
+    elif mode:
+        set_enum(fmt, "color_mode", mode, "Colour mode", for_format)
+    if settings.get("colorDepth"):
+        set_enum(fmt, "color_depth", str(settings["colorDepth"]), "Colour depth", for_format)
+    if settings.get("exrCodec") and fmt.file_format in {"OPEN_EXR", "OPEN_EXR_MULTILAYER"}:
+        set_enum(fmt, "exr_codec", settings["exrCodec"], "EXR codec")
+    if settings.get("tiffCodec") and fmt.file_format == "TIFF":
+        set_enum(fmt, "tiff_codec", settings["tiffCodec"], "TIFF codec")
+    if settings.get("compression") is not None:
+        fmt.compression = int(settings["compression"])
+    if settings.get("quality") is not None:
+        fmt.quality = int(settings["quality"])
+
+
+def apply_device(scene, device):
+    if scene.render.engine != "CYCLES" or not device:
+        return
+    if device in ("CPU", "NONE"):
+        scene.cycles.device = "CPU"
+        return
+    prefs = bpy.context.preferences.addons["cycles"].preferences
+    try:
+        prefs.compute_device_type = device
+        prefs.get_devices()
+    except (TypeError, ValueError):
+        warn("Compute device %s is not available; rendering on the CPU." % device)
+        scene.cycles.device = "CPU"
+        return
+    found = [d for d in prefs.devices if d.type == device]
+    if not found:
+        warn("No %s device found; rendering on the CPU." % device)
+        scene.cycles.device = "CPU"
+        return
+    for d in prefs.devices:
+        d.use = d.type == device
+    scene.cycles.device = "GPU"
+
+
+def apply_denoise(scene, denoise):
+    if scene.render.engine != "CYCLES" or not denoise:
+        return
+    enabled = bool(denoise.get("enabled"))
+    denoiser = denoise.get("denoiser")
+    if enabled and denoiser:
+        try:
+            scene.cycles.denoiser = denoiser
+        except TypeError:
+            warn("Denoiser %s is not available in this Blender; denoising switched off." % denoiser)
+            enabled = False
+    elif enabled:
+        import _cycles
+        if not getattr(_cycles, "with_openimagedenoise", False) and scene.cycles.get("denoiser", 4) == 4:
+            warn("This Blender has no OpenImageDenoise; denoising switched off.")
+            enabled = False
+    scene.cycles.use_denoising = enabled
+
+
+def apply_view_layer(scene, name):
+    layer = scene.view_layers.get(name)
+    if layer is None:
+        raise PlanError("The scene has no view layer %r." % name)
+    for vl in scene.view_layers:
+        vl.use = vl.name == name
+    scene.render.use_single_layer = False
+
+
+def apply_camera(scene, name):
+    camera = scene.objects.get(name)
+    if camera is None or camera.type != "CAMERA":
+        raise PlanError("The scene has no camera %r." % name)
+    scene.camera = camera
+    for marker in scene.timeline_markers:
+        marker.camera = None
+
+
+def redirect_file_outputs(tree, base, seen):
+    if tree is None or tree in seen:
+        return
+    seen.add(tree)
+    for node in tree.nodes:
+        if node.type == "OUTPUT_FILE":
+            folder = os.path.join(base, safe_name(node.name)) + os.sep
+            if hasattr(node, "base_path"):
+                node.base_path = folder
+            else:
+                node.directory = folder
+        elif node.type == "GROUP":
+            redirect_file_outputs(node.node_tree, base, seen)
+
+
+def set_engine(render, engine):
+    """Set the engine; EEVEE is BLENDER_EEVEE_NEXT in Blender 4.2-4.5 and BLENDER_EEVEE otherwise."""
+    aliases = {"BLENDER_EEVEE": "BLENDER_EEVEE_NEXT", "BLENDER_EEVEE_NEXT": "BLENDER_EEVEE"}
+    for candidate in (engine, aliases.get(engine)):
+        if candidate is None:
+            continue
+        try:
+            render.engine = candidate
+            return
+        except TypeError:
+            pass
+    raise PlanError("Render engine %r is not available in this Blender." % engine)
+
+
+def apply_plan(scene, plan):
+    render = scene.render
+    if given(plan, "engine"):
+        set_engine(render, plan["engine"])
+    if given(plan, "samples"):
+        if render.engine == "CYCLES":
+            scene.cycles.samples = int(plan["samples"])
+        elif render.engine.startswith("BLENDER_EEVEE"):
+            scene.eevee.taa_render_samples = int(plan["samples"])
+    if given(plan, "resolution"):
+        render.resolution_x, render.resolution_y = (int(v) for v in plan["resolution"])
+    if given(plan, "resolutionPercentage"):
+        render.resolution_percentage = int(plan["resolutionPercentage"])
+    if given(plan, "fps"):
+        render.fps = int(plan["fps"])
+    if given(plan, "camera"):
+        apply_camera(scene, plan["camera"])
+    if given(plan, "viewLayer"):
+        apply_view_layer(scene, plan["viewLayer"])
+    apply_denoise(scene, plan.get("denoise"))
+    apply_device(scene, plan.get("device"))
+    if render.engine == "CYCLES" and hasattr(scene.cycles, "use_auto_tile"):
+        if given(plan, "useTiling"):
+            scene.cycles.use_auto_tile = bool(plan["useTiling"])
+        if given(plan, "tileSize"):
+            scene.cycles.tile_size = int(plan["tileSize"])
+    if given(plan, "threads"):
+        render.threads_mode = "FIXED"
+        render.threads = int(plan["threads"])
+    cm = plan.get("colorManagement") or {}
+    if cm.get("viewTransform"):
+        if not set_enum(scene.view_settings, "view_transform", cm["viewTransform"], "View transform"):
+            raise PlanError("View transform %r is not in this Blender's colour configuration." % cm["viewTransform"])
+    if cm.get("look"):
+        set_enum(scene.view_settings, "look", cm["look"], "Look")
+    apply_output(scene, plan)
+    if given(plan, "compositeOutputDir"):
+        tree = getattr(scene, "compositing_node_group", None)
+        tree = tree if tree is not None else getattr(scene, "node_tree", None)
+        redirect_file_outputs(tree, os.path.abspath(plan["compositeOutputDir"]), set())
+    if scene.camera is None:
+        raise PlanError("The scene has no active camera.")
+
+
+def non_empty(path):
+    try:
+        return os.path.getsize(path) > 0
+    except OSError:
+        return False
+
+
+def main():
+    plan = read_plan()
+    scene = bpy.context.scene
+    apply_plan(scene, plan)
+
+    out_dir = os.path.abspath(plan["outputDir"])
+    partial_dir = os.path.join(out_dir, PARTIAL_DIR)
+    pattern = plan.get("fileNamePattern") or default_pattern(scene.render.filepath)
+    if os.path.basename(pattern) != pattern or pattern in (".", ".."):
+        raise PlanError("fileNamePattern %r must be a plain file name." % pattern)
+    os.makedirs(partial_dir, exist_ok=True)
+    render = scene.render
+    render.use_file_extension = True
+    frames = [int(f) for f in plan["frames"]]
+    emit("ready", frameCount=len(frames), engine=render.engine, outputPattern=os.path.join(out_dir, pattern))
+
+    for frame in frames:
+        render.filepath = os.path.join(out_dir, pattern)
+        final = render.frame_path(frame=frame)
+        if non_empty(final):
+            emit("frame", frame=frame, path=final, seconds=0, skipped=True)
+            continue
+        render.filepath = os.path.join(partial_dir, pattern)
+        partial = render.frame_path(frame=frame)
+        render.filepath = partial
+        started = time.monotonic()
+        scene.frame_set(frame)
+        bpy.ops.render.render(write_still=True)
+        seconds = round(time.monotonic() - started, 3)
+        if not non_empty(partial):
+            raise PlanError("Blender rendered frame %d but wrote no file at %s." % (frame, partial))
+        os.replace(partial, final)
+        emit("frame", frame=frame, path=final, seconds=seconds)
+
+    try:
+        os.rmdir(partial_dir)
+    except OSError:
+        pass
+    emit("done")
+
+
+try:
+    main()
+except PlanError as err:
+    emit("error", message=str(err))
+    sys.exit(1)
+except Exception as err:
+    emit("error", message="%s: %s" % (type(err).__name__, err))
+    raise

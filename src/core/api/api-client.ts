@@ -1,0 +1,313 @@
+import got, { type Got } from 'got';
+import type { z } from 'zod';
+import { downloadsSchema, type Downloads } from '../../shared/api/downloads';
+import {
+  jobEnvelopeSchema,
+  jobListSchema,
+  jobSchema,
+  progressListSchema,
+  progressRecordSchema,
+  type Job,
+  type JobList,
+  type JobStatus,
+  type ProgressRecord,
+} from '../../shared/api/job';
+import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
+import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
+import { AbortError, NetworkError, RateLimitedError, RenderdropError } from '../errors';
+import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
+import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
+import { systemClock, type Clock, type Sleep } from '../util/clock';
+import { USER_AGENT } from '../version';
+import { errorForStatus, readComplaint } from './http-errors';
+import { parseJsonText, parseResponse } from './parse-response';
+import { DEFAULT_RETRY_POLICY, mayHaveBeenApplied, type RetryInfo, type RetryPolicy, type RetrySafety } from './retry-policy';
+
+/** How to reach a server and how to behave when it misbehaves. */
+export interface ApiClientOptions {
+  /** Server root, e.g. `https://farm.example.com` (the `/api/external/v1/` prefix is added). */
+  baseUrl: string;
+  apiKey: string;
+  sleep?: Sleep;
+  clock?: Clock;
+  /** Source of jitter, in [0, 1). */
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  /** Time limit of one attempt. */
+  timeoutMs?: number;
+  /** Told before every wait-and-retry (for logs and UI); never sees the key. */
+  onRetry?: (info: RetryInfo) => void;
+  /** Base got instance to extend (tests, proxies). */
+  got?: Got;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides of the client's retry policy for this call (the tracker handles 429 itself). */
+  retry?: Partial<RetryPolicy>;
+}
+
+/** Query of `GET /jobs`. */
+export interface ListJobsQuery {
+  page?: number;
+  pageSize?: number;
+  status?: JobStatus;
+}
+
+/** Result of `POST /jobs/{id}/render`: the job, and whether the server treated it as a replay. */
+export interface RenderResult {
+  job: Job;
+  replayed: boolean;
+}
+
+interface Operation<S extends z.ZodType> {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  safety: RetrySafety;
+  subject: string;
+  action: string;
+  schema: S;
+  json?: unknown;
+  searchParams?: Record<string, string | number>;
+}
+
+interface RawResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** The API prefix every operation path is relative to. */
+export const API_PREFIX = '/api/external/v1/';
+
+/**
+ * Typed client for every operation of the Render Job External API. Responses are checked against the
+ * shared schemas; failures are RenderdropErrors; 429s, and for safe operations 5xx and network
+ * failures, are retried with backoff that any call's signal can abort.
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #got: Got;
+  readonly #sleep: Sleep;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #policy: RetryPolicy;
+  readonly #onRetry: ((info: RetryInfo) => void) | undefined;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#sleep = options.sleep ?? abortableSleep;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#onRetry = options.onRetry;
+    this.#got = (options.got ?? got).extend({
+      prefixUrl: `${this.baseUrl}${API_PREFIX}`,
+      headers: { authorization: `Bearer ${options.apiKey}`, 'user-agent': USER_AGENT, accept: 'application/json' },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+      timeout: { request: options.timeoutMs ?? 60_000 },
+    });
+  }
+
+  /** `POST /uploads`: a presigned target for one file. */
+  async createUpload(request: { fileName: string; fileType: FileType }, options: CallOptions = {}): Promise<UploadTarget> {
+    return this.#call(
+      { name: 'POST /uploads', method: 'POST', path: 'uploads', safety: 'write', subject: 'the upload', action: `prepare the upload of ${request.fileName}`, schema: uploadTargetSchema, json: request },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `POST /jobs`: a job (status `created`) from an uploaded slug. */
+  async createJob(slug: string, options: CallOptions = {}): Promise<Job> {
+    return this.#call(
+      { name: 'POST /jobs', method: 'POST', path: 'jobs', safety: 'write', subject: `the upload ${slug}`, action: 'create the job', schema: jobSchema, json: { slug } },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `GET /jobs`: one page of jobs, optionally of one status. */
+  async listJobs(query: ListJobsQuery = {}, options: CallOptions = {}): Promise<JobList> {
+    const searchParams: Record<string, string | number> = {};
+    if (query.page !== undefined) searchParams.page = query.page;
+    if (query.pageSize !== undefined) searchParams.pageSize = query.pageSize;
+    if (query.status !== undefined) searchParams.status = query.status;
+    return this.#call(
+      { name: 'GET /jobs', method: 'GET', path: 'jobs', safety: 'read', subject: 'the job list', action: 'list jobs', schema: jobListSchema, searchParams },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `GET /jobs/{id}`. */
+  async getJob(id: string, options: CallOptions = {}): Promise<Job> {
+    return this.#call(
+      { name: 'GET /jobs/{id}', method: 'GET', path: `jobs/${segment(id)}`, safety: 'read', subject: `job ${id}`, action: `read job ${id}`, schema: jobEnvelopeSchema },
+      options,
+    ).then((r) => r.value.data);
+  }
+
+  /** `POST /jobs/{id}/validate`, with an optional validation configuration. */
+  async validateJob(id: string, body: ValidateRequest | Record<string, unknown> = {}, options: CallOptions = {}): Promise<Job> {
+    return this.#call(
+      { name: 'POST /jobs/{id}/validate', method: 'POST', path: `jobs/${segment(id)}/validate`, safety: 'write', subject: `job ${id}`, action: `validate job ${id}`, schema: jobSchema, json: body },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `POST /jobs/{id}/render`. Idempotent by the spec; `replayed` reports `X-Idempotent-Replay: true`. */
+  async renderJob(id: string, requestedRenderConfig: RenderConfig, options: CallOptions = {}): Promise<RenderResult> {
+    const { value, headers } = await this.#call(
+      {
+        name: 'POST /jobs/{id}/render',
+        method: 'POST',
+        path: `jobs/${segment(id)}/render`,
+        safety: 'idempotent',
+        subject: `job ${id}`,
+        action: `start the render of job ${id}`,
+        schema: jobSchema,
+        json: { requestedRenderConfig },
+      },
+      options,
+    );
+    const replay = headers['x-idempotent-replay'];
+    return { job: value, replayed: String(Array.isArray(replay) ? replay[0] : replay).toLowerCase() === 'true' };
+  }
+
+  /** `POST /jobs/{id}/cancel`. The response body is not specified; the job is returned when the server sends one. */
+  async cancelJob(id: string, options: CallOptions = {}): Promise<Job | null> {
+    const { value } = await this.#call(
+      { name: 'POST /jobs/{id}/cancel', method: 'POST', path: `jobs/${segment(id)}/cancel`, safety: 'write', subject: `job ${id}`, action: `cancel job ${id}`, schema: anything },
+      options,
+    );
+    const direct = jobSchema.safeParse(value);
+    if (direct.success) return direct.data;
+    const wrapped = jobEnvelopeSchema.safeParse(value);
+    return wrapped.success ? wrapped.data.data : null;
+  }
+
+  /** `GET /jobs/{id}/progress`. */
+  async getProgress(id: string, options: CallOptions = {}): Promise<ProgressRecord> {
+    return this.#call(
+      { name: 'GET /jobs/{id}/progress', method: 'GET', path: `jobs/${segment(id)}/progress`, safety: 'read', subject: `job ${id}`, action: `read the progress of job ${id}`, schema: progressRecordSchema },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `GET /jobs/progress`: progress of every active job (empty when nothing runs). */
+  async getAllProgress(options: CallOptions = {}): Promise<ProgressRecord[]> {
+    return this.#call(
+      { name: 'GET /jobs/progress', method: 'GET', path: 'jobs/progress', safety: 'read', subject: 'job progress', action: 'read job progress', schema: progressListSchema },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `GET /jobs/{id}/downloads`: signed output URLs (empty arrays until output is ready). */
+  async getDownloads(id: string, options: CallOptions = {}): Promise<Downloads> {
+    return this.#call(
+      { name: 'GET /jobs/{id}/downloads', method: 'GET', path: `jobs/${segment(id)}/downloads`, safety: 'read', subject: `job ${id}`, action: `get the downloads of job ${id}`, schema: downloadsSchema },
+      options,
+    ).then((r) => r.value);
+  }
+
+  async #call<S extends z.ZodType>(op: Operation<S>, options: CallOptions): Promise<{ value: z.infer<S>; headers: RawResponse['headers'] }> {
+    const policy = { ...this.#policy, ...options.retry };
+    const signal = options.signal;
+    let rateLimitedTries = 0;
+    let transientTries = 0;
+    for (;;) {
+      throwIfAborted(signal);
+      let response: RawResponse;
+      try {
+        response = await this.#send(op, signal);
+      } catch (error) {
+        if (signal?.aborted) throw new AbortError();
+        const networkError = this.#networkError(op, error);
+        const safe = op.safety !== 'write' || !networkError.maybeApplied;
+        if (safe && transientTries < policy.transientRetries) {
+          await this.#wait(op, ++transientTries, fullJitterDelay(transientTries - 1, policy, this.#random), 'network', undefined, signal);
+          continue;
+        }
+        throw networkError;
+      }
+      const status = response.statusCode;
+      if (status === 429) {
+        const header = response.headers['retry-after'];
+        const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, this.#clock.now());
+        const tooLong = retryAfterMs !== null && retryAfterMs > policy.maxRetryAfterMs;
+        if (!tooLong && rateLimitedTries < policy.rateLimitRetries) {
+          const delay = retryAfterMs ?? fullJitterDelay(rateLimitedTries, policy, this.#random);
+          await this.#wait(op, ++rateLimitedTries, delay, 'rate-limited', status, signal);
+          continue;
+        }
+        throw errorForStatus(status, {}, { subject: op.subject, action: op.action, ...(retryAfterMs !== null ? { retryAfterMs } : {}) });
+      }
+      if (status >= 500 && op.safety !== 'write' && transientTries < policy.transientRetries) {
+        await this.#wait(op, ++transientTries, fullJitterDelay(transientTries - 1, policy, this.#random), 'server-error', status, signal);
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        const complaint = readComplaint(safeJson(response.body));
+        if (complaint.message) complaint.message = this.#redact(complaint.message);
+        throw errorForStatus(status, complaint, { subject: op.subject, action: op.action });
+      }
+      const body = parseJsonText(op.name, response.body, status);
+      return { value: parseResponse(op.name, op.schema, body, status), headers: response.headers };
+    }
+  }
+
+  async #send(op: Operation<z.ZodType>, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const response = await this.#got(op.path, {
+      method: op.method,
+      ...(op.json !== undefined ? { json: op.json } : op.method === 'POST' ? { json: {} } : {}),
+      ...(op.searchParams ? { searchParams: op.searchParams } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    return { statusCode: response.statusCode, headers: response.headers, body: String(response.body ?? '') };
+  }
+
+  async #wait(op: Operation<z.ZodType>, attempt: number, delayMs: number, reason: RetryInfo['reason'], status: number | undefined, signal: AbortSignal | undefined) {
+    this.#onRetry?.({ operation: op.name, attempt, delayMs, reason, ...(status !== undefined ? { status } : {}) });
+    await this.#sleep(delayMs, signal);
+  }
+
+  #networkError(op: Operation<z.ZodType>, error: unknown): NetworkError {
+    if (error instanceof RenderdropError) throw error;
+    const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+    const maybeApplied = mayHaveBeenApplied(code);
+    const what = code === 'ETIMEDOUT' ? 'timed out' : `failed (${code ?? 'connection error'})`;
+    const advice = maybeApplied && op.safety === 'write' ? ' It may have reached the server; check before repeating it.' : ' Check the network and the server address.';
+    return new NetworkError(`Could not reach ${this.baseUrl} to ${op.action}: the connection ${what}.${advice}`, {
+      maybeApplied,
+      ...(code !== undefined ? { code } : {}),
+    });
+  }
+
+  #redact(text: string): string {
+    return this.#apiKey.length >= 4 ? text.split(this.#apiKey).join('[redacted]') : text;
+  }
+}
+
+const anything = { safeParse: (value: unknown) => ({ success: true as const, data: value }) } as unknown as z.ZodType<unknown>;
+
+function segment(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** True when a RateLimitedError or similar says the whole server is busy, for callers that slow down. */
+export function isRateLimited(error: unknown): error is RateLimitedError {
+  return error instanceof RateLimitedError;
+}

@@ -1,0 +1,72 @@
+import { apiErrorBodySchema } from '../../shared/api/errors';
+import { AuthError, InvalidStateError, NotFoundError, RateLimitedError, RenderdropError, ServerError } from '../errors';
+
+/** What the server said in an error body, whatever its shape. */
+export interface ServerComplaint {
+  message?: string;
+  code?: string;
+  jobId?: string;
+}
+
+/** Reads `{ error: { code, message, jobId? } }`, `{ message }` or `{ error: "..." }` from an error body. */
+export function readComplaint(body: unknown): ServerComplaint {
+  const parsed = apiErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const jobId = (parsed.data.error as Record<string, unknown>).jobId;
+    return {
+      message: parsed.data.error.message,
+      code: parsed.data.error.code,
+      ...(typeof jobId === 'string' ? { jobId } : {}),
+    };
+  }
+  if (body !== null && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    if (typeof record.message === 'string') return { message: record.message };
+    if (typeof record.error === 'string') return { message: record.error };
+  }
+  if (typeof body === 'string' && body.trim() !== '' && body.length < 300) return { message: body.trim() };
+  return {};
+}
+
+/**
+ * The typed error for a non-2xx answer. `subject` names what the call was about ("job 1f2e...") and
+ * `action` what was asked ("start the render").
+ */
+export function errorForStatus(
+  status: number,
+  complaint: ServerComplaint,
+  context: { subject: string; action: string; retryAfterMs?: number },
+): RenderdropError {
+  const said = complaint.message ? `: ${complaint.message}` : '';
+  const code = complaint.code;
+  if (status === 401) {
+    return new AuthError(`API key rejected (401${said}). Update it with \`renderdrop login\` or in Settings.`, { status, code });
+  }
+  if (status === 403) {
+    return new AuthError(
+      `The server refused to ${context.action} with this API key (403${said}). Check the key's access or update it with \`renderdrop login\`.`,
+      { status, code },
+    );
+  }
+  if (status === 404) {
+    return new NotFoundError(`${capitalise(context.subject)} was not found on the server (404${said}). Check the id and the active profile.`, { status, code });
+  }
+  if (status === 429) {
+    return new RateLimitedError(`The server is rate limiting requests (429); tried to ${context.action} but gave up waiting. Try again in a minute.`, {
+      status,
+      ...(context.retryAfterMs !== undefined ? { retryAfterMs: context.retryAfterMs } : {}),
+    });
+  }
+  if (status >= 500) {
+    return new ServerError(`The server failed to ${context.action} (${status}${said}). Try again later; if it persists, check the server.`, { status, code });
+  }
+  return new InvalidStateError(`Could not ${context.action} (${status}${said}).`, {
+    status,
+    code,
+    ...(complaint.jobId !== undefined ? { existingJobId: complaint.jobId } : {}),
+  });
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,217 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, stat, truncate } from 'node:fs/promises';
+import type { Agent, IncomingMessage } from 'node:http';
+import { dirname } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AbortError, TransferError } from '../errors';
+import { STORAGE_HEADERS, isTransientNetworkError, looksExpired, readSmallBody, transportFor } from '../transfer/http-transport';
+import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
+import type { Clock, Sleep } from '../util/clock';
+
+/** Thrown when a signed URL no longer works; the caller gets fresh URLs and tries again. */
+export class ExpiredUrlError extends Error {
+  constructor(readonly status: number) {
+    super(`Signed URL expired (${status})`);
+  }
+}
+
+/** How one file is fetched. */
+export interface FileDownloadOptions {
+  /** The current URL of the file (it changes when URLs are refreshed). */
+  url: () => string;
+  /** Final path; bytes go to `<path>.part` first. */
+  path: string;
+  agent?: Agent;
+  signal?: AbortSignal;
+  sleep: Sleep;
+  clock: Clock;
+  random: () => number;
+  /** Called with every chunk's size (negative when a partial file is discarded). */
+  onBytes: (count: number) => void;
+  /** Called once the size of the file is known. */
+  onTotal?: (total: number) => void;
+  /** Attempts after broken connections, 5xx and 429 (default 5). */
+  maxAttempts?: number;
+  /** Idle time after which a stalled response is dropped (default 60 s). */
+  idleTimeoutMs?: number;
+}
+
+/** How a file ended up in place. */
+export type FileDownloadResult = { outcome: 'downloaded' | 'skipped'; bytes: number };
+
+/**
+ * Fetches one file into `<path>.part`, resuming with `Range` (and `If-Range` with the ETag once
+ * known) after an interruption, checks its size against Content-Length / Content-Range and renames it
+ * into place. A final file of the right size is left alone. Throws ExpiredUrlError on a 403 that
+ * looks like an expired signature so the caller can refresh the URL.
+ */
+export async function downloadFile(options: FileDownloadOptions): Promise<FileDownloadResult> {
+  const partPath = `${options.path}.part`;
+  await mkdir(dirname(options.path), { recursive: true });
+  const existing = await sizeOf(options.path);
+  if (existing !== null) {
+    const total = await probeSize(options);
+    if (total === existing) return { outcome: 'skipped', bytes: existing };
+  }
+  const maxAttempts = options.maxAttempts ?? 5;
+  let etag: string | undefined;
+  let failures = 0;
+  for (;;) {
+    if (options.signal?.aborted) throw new AbortError('Download stopped.');
+    const have = (await sizeOf(partPath)) ?? 0;
+    const headers: Record<string, string> = { ...STORAGE_HEADERS };
+    if (have > 0) {
+      headers.range = `bytes=${have}-`;
+      if (etag) headers['if-range'] = etag;
+    }
+    let response: IncomingMessage;
+    try {
+      response = await get(options, headers);
+    } catch (error) {
+      if (options.signal?.aborted) throw new AbortError('Download stopped.');
+      if (!isTransientNetworkError(error) || ++failures >= maxAttempts) throw networkFailure(options.path, error);
+      await options.sleep(fullJitterDelay(failures - 1, { baseDelayMs: 250, capDelayMs: 10_000 }, options.random), options.signal);
+      continue;
+    }
+    const status = response.statusCode ?? 0;
+    if (status === 403 || status === 401) {
+      const body = await readSmallBody(response);
+      if (status === 403 && (looksExpired(body) || body.trim() === '' || /denied/i.test(body))) throw new ExpiredUrlError(status);
+      throw new TransferError(`The server refused the download of ${options.path} (${status}). Check the API key and try again.`, { status });
+    }
+    if (status === 416 && have > 0) {
+      await readSmallBody(response);
+      const total = totalFromContentRange(response.headers['content-range']);
+      if (total === have) return finish(options, partPath, have);
+      await discard(options, partPath, have);
+      continue;
+    }
+    if (status === 429 || status === 408 || status >= 500) {
+      await readSmallBody(response);
+      if (++failures >= maxAttempts) throw new TransferError(`The download of ${options.path} kept failing (${status}). Try again later.`, { status });
+      const asked = parseRetryAfter(response.headers['retry-after'], options.clock.now());
+      await options.sleep(asked ?? fullJitterDelay(failures - 1, { baseDelayMs: 500, capDelayMs: 15_000 }, options.random), options.signal);
+      continue;
+    }
+    if (status !== 200 && status !== 206) {
+      const body = await readSmallBody(response);
+      throw new TransferError(`The download of ${options.path} failed (${status}${body.trim() ? `: ${body.trim().slice(0, 200)}` : ''}).`, { status });
+    }
+    etag = header(response, 'etag') ?? etag;
+    let start = 0;
+    let total: number | null;
+    if (status === 206) {
+      const range = parseContentRange(response.headers['content-range']);
+      if (range === null || range.start !== have) {
+        response.destroy();
+        await discard(options, partPath, have);
+        continue;
+      }
+      start = range.start;
+      total = range.total;
+    } else {
+      if (have > 0) await discard(options, partPath, have);
+      const length = Number(response.headers['content-length']);
+      total = Number.isFinite(length) && response.headers['content-length'] !== undefined ? length : null;
+    }
+    if (total !== null) options.onTotal?.(total);
+    try {
+      await writeBody(response, partPath, start > 0, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw new AbortError('Download stopped.');
+      if (error instanceof TransferError) throw error;
+      if (++failures >= maxAttempts) throw networkFailure(options.path, error);
+      await options.sleep(fullJitterDelay(failures - 1, { baseDelayMs: 250, capDelayMs: 10_000 }, options.random), options.signal);
+      continue;
+    }
+    const size = (await sizeOf(partPath)) ?? 0;
+    if (total === null || size === total) return finish(options, partPath, size);
+    if (size > total) {
+      await discard(options, partPath, size);
+      continue;
+    }
+    if (++failures >= maxAttempts) {
+      throw new TransferError(`The download of ${options.path} stopped at ${size} of ${total} bytes, ${failures} times. Try again later.`, { code: 'short-body' });
+    }
+  }
+}
+
+async function finish(options: FileDownloadOptions, partPath: string, size: number): Promise<FileDownloadResult> {
+  await rename(partPath, options.path);
+  return { outcome: 'downloaded', bytes: size };
+}
+
+async function discard(options: FileDownloadOptions, partPath: string, have: number) {
+  if (have > 0) options.onBytes(-have);
+  await truncate(partPath, 0).catch(() => undefined);
+}
+
+function writeBody(response: IncomingMessage, partPath: string, append: boolean, options: FileDownloadOptions): Promise<void> {
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      options.onBytes(chunk.length);
+      callback(null, chunk);
+    },
+  });
+  const out = createWriteStream(partPath, { flags: append ? 'a' : 'w', highWaterMark: 1024 * 1024 });
+  return pipeline(response, counter, out, options.signal ? { signal: options.signal } : {});
+}
+
+function get(options: FileDownloadOptions, headers: Record<string, string>): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(options.url());
+    const request = transportFor(url).get(url, { headers, ...(options.agent ? { agent: options.agent } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    request.setTimeout(options.idleTimeoutMs ?? 60_000, () => request.destroy(Object.assign(new Error('The download stalled.'), { code: 'ETIMEDOUT' })));
+    request.on('response', resolve);
+    request.on('error', reject);
+  });
+}
+
+/** Size of the complete file on the server, asked with a one-byte range; null when unknown. */
+async function probeSize(options: FileDownloadOptions): Promise<number | null> {
+  let response: IncomingMessage;
+  try {
+    response = await get(options, { ...STORAGE_HEADERS, range: 'bytes=0-0' });
+  } catch {
+    return null;
+  }
+  const status = response.statusCode ?? 0;
+  const length = response.headers['content-length'];
+  response.destroy();
+  if (status === 206) return totalFromContentRange(response.headers['content-range']);
+  if (status === 200 && length !== undefined) return Number(length);
+  if (status === 403) throw new ExpiredUrlError(status);
+  return null;
+}
+
+function parseContentRange(value: string | undefined): { start: number; end: number; total: number | null } | null {
+  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(value?.trim() ?? '');
+  if (!match) return null;
+  return { start: Number(match[1]), end: Number(match[2]), total: match[3] === '*' ? null : Number(match[3]) };
+}
+
+function totalFromContentRange(value: string | undefined): number | null {
+  const match = /\/(\d+)\s*$/.exec(value ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+function header(response: IncomingMessage, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return null;
+  }
+}
+
+function networkFailure(path: string, error: unknown): TransferError {
+  const code = (error as { code?: string }).code;
+  return new TransferError(`The download of ${path} failed: the connection broke (${code ?? (error as Error).message}). Run the download again; it resumes.`, {
+    code: code ?? 'network',
+  });
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JournalError } from '../errors';
+import { systemClock, type Clock } from '../util/clock';
+import { writeFileAtomic } from './atomic-write';
+import { isFinished, JOURNAL_FORMAT_VERSION, submissionRecordSchema, type SubmissionRecord, type SubmissionStep } from './submission-record';
+
+/** What a new submission starts from. */
+export interface NewSubmission {
+  baseUrl: string;
+  profileId: string | null;
+  file: SubmissionRecord['file'];
+  renderConfig?: Record<string, unknown> | null;
+  validateBody?: Record<string, unknown> | null;
+  download?: { wanted: boolean; dir: string | null };
+}
+
+/** Fields a step may set besides the step itself. */
+export type SubmissionPatch = Partial<Omit<SubmissionRecord, 'version' | 'id' | 'createdAt' | 'updatedAt' | 'history'>>;
+
+/**
+ * The submission journal: one small JSON file per submission in `<data dir>/submissions/`, each
+ * rewritten atomically at every step so a restart continues where the last run stopped.
+ */
+export class SubmissionJournal {
+  readonly dir: string;
+  readonly #clock: Clock;
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  /** `dataDir` is the settings folder; records go to its `submissions` subfolder. */
+  constructor(options: { dataDir: string; clock?: Clock }) {
+    this.dir = join(options.dataDir, 'submissions');
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Records a new submission at step `preflighted`. */
+  async create(init: NewSubmission): Promise<SubmissionRecord> {
+    const at = this.#now();
+    const record: SubmissionRecord = {
+      version: JOURNAL_FORMAT_VERSION,
+      id: randomUUID(),
+      createdAt: at,
+      updatedAt: at,
+      baseUrl: init.baseUrl,
+      profileId: init.profileId,
+      file: init.file,
+      step: 'preflighted',
+      ending: null,
+      slug: null,
+      uploadExpiresAt: null,
+      jobIntentAt: null,
+      jobId: null,
+      validateBody: init.validateBody ?? null,
+      renderConfig: init.renderConfig ?? null,
+      download: init.download ?? { wanted: false, dir: null },
+      downloadedTo: null,
+      error: null,
+      history: [{ step: 'preflighted', at }],
+    };
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.#write(record);
+    return record;
+  }
+
+  /** Applies `patch` (and records a new step in the history when `patch.step` changes it). */
+  update(id: string, patch: SubmissionPatch): Promise<SubmissionRecord> {
+    return this.#serialised(id, async () => {
+      const current = await this.get(id);
+      if (!current) throw new JournalError(`Submission ${id} is not in the journal (${this.dir}).`);
+      const at = this.#now();
+      const next: SubmissionRecord = { ...current, ...patch, updatedAt: at };
+      const historyStep = patch.ending ?? (patch.step !== undefined && patch.step !== current.step ? patch.step : null);
+      if (historyStep !== null) next.history = [...current.history, { step: historyStep, at }];
+      await this.#write(next);
+      return next;
+    });
+  }
+
+  /** Moves a submission to `step` with optional extra fields. */
+  advance(id: string, step: SubmissionStep, patch: SubmissionPatch = {}): Promise<SubmissionRecord> {
+    return this.update(id, { ...patch, step });
+  }
+
+  /** One submission, or null when absent or unreadable. */
+  async get(id: string): Promise<SubmissionRecord | null> {
+    try {
+      const text = await readFile(this.#path(id), 'utf8');
+      const parsed = submissionRecordSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Every readable submission, oldest first. */
+  async list(): Promise<SubmissionRecord[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const records = await Promise.all(names.filter((n) => n.endsWith('.json')).map((n) => this.get(n.slice(0, -'.json'.length))));
+    return records.filter((r): r is SubmissionRecord => r !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** Submissions with work left, oldest first. */
+  async listUnfinished(): Promise<SubmissionRecord[]> {
+    return (await this.list()).filter((r) => !isFinished(r));
+  }
+
+  /** The newest unfinished submission of this very file (same path, size and modification time). */
+  async findUnfinishedForFile(path: string, size: number, mtimeMs: number): Promise<SubmissionRecord | null> {
+    const matches = (await this.listUnfinished()).filter((r) => r.file.path === path && r.file.size === size && Math.abs(r.file.mtimeMs - mtimeMs) < 1);
+    return matches.at(-1) ?? null;
+  }
+
+  /** Deletes a submission's record. */
+  async remove(id: string): Promise<void> {
+    await this.#serialised(id, () => unlink(this.#path(id)).catch(() => undefined));
+  }
+
+  #path(id: string): string {
+    if (!/^[A-Za-z0-9-]+$/.test(id)) throw new JournalError(`"${id}" is not a submission id.`);
+    return join(this.dir, `${id}.json`);
+  }
+
+  async #write(record: SubmissionRecord) {
+    try {
+      await writeFileAtomic(this.#path(record.id), `${JSON.stringify(record, null, 2)}\n`);
+    } catch (error) {
+      throw new JournalError(`Could not write the submission journal in ${this.dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check free space and permissions.`);
+    }
+  }
+
+  #serialised<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(id) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    this.#queues.set(
+      id,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  #now(): string {
+    return new Date(this.#clock.now()).toISOString();
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { fileTypeSchema } from '../../shared/api/upload';
+
+/**
+ * Steps of a submission in order. Each is written before the work of the next one starts:
+ * `creating-job`, `validate-requested` and `render-requested` record an intent before the request,
+ * so a restart knows a request may have reached the server.
+ */
+export const SUBMISSION_STEPS = [
+  'preflighted',
+  'upload-target',
+  'uploaded',
+  'creating-job',
+  'job-created',
+  'validate-requested',
+  'validated',
+  'render-requested',
+  'completed',
+  'downloaded',
+] as const;
+export type SubmissionStep = (typeof SUBMISSION_STEPS)[number];
+
+/** How a submission ended without reaching its last step. */
+export const SUBMISSION_ENDINGS = ['failed', 'canceled', 'declined'] as const;
+export type SubmissionEnding = (typeof SUBMISSION_ENDINGS)[number];
+
+/** Current version of the journal file format. */
+export const JOURNAL_FORMAT_VERSION = 1;
+
+/** One submission as stored in `<data dir>/submissions/<id>.json`. */
+export const submissionRecordSchema = z.object({
+  version: z.literal(JOURNAL_FORMAT_VERSION),
+  id: z.string().min(1),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Server the submission goes to (the profile's base URL), so it resumes against the same one. */
+  baseUrl: z.string(),
+  profileId: z.string().nullable(),
+  file: z.object({
+    path: z.string(),
+    name: z.string(),
+    size: z.number(),
+    mtimeMs: z.number(),
+    fileType: fileTypeSchema,
+  }),
+  step: z.enum(SUBMISSION_STEPS),
+  ending: z.enum(SUBMISSION_ENDINGS).nullable(),
+  /** The slug of the latest upload target; after `uploaded` the slug holding the bytes. */
+  slug: z.string().nullable(),
+  uploadExpiresAt: z.string().nullable(),
+  /** When the job creation was attempted (set with `creating-job`), for recovery by creation time. */
+  jobIntentAt: z.string().nullable(),
+  jobId: z.string().nullable(),
+  /** Validation configuration sent with validate. */
+  validateBody: z.record(z.string(), z.unknown()).nullable(),
+  /** The render configuration requested (null until chosen). */
+  renderConfig: z.record(z.string(), z.unknown()).nullable(),
+  /** Whether outputs should be downloaded once completed, and where. */
+  download: z.object({ wanted: z.boolean(), dir: z.string().nullable() }),
+  downloadedTo: z.string().nullable(),
+  /** Why it ended, for failed submissions. */
+  error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  history: z.array(z.object({ step: z.string(), at: z.string() })),
+});
+export type SubmissionRecord = z.infer<typeof submissionRecordSchema>;
+
+/** Whether nothing more will be done for this submission. */
+export function isFinished(record: SubmissionRecord): boolean {
+  if (record.ending !== null) return true;
+  if (record.step === 'downloaded') return true;
+  return record.step === 'completed' && !record.download.wanted;
+}
+
+/** Whether `step` comes at or after `reference`. */
+export function reached(record: Pick<SubmissionRecord, 'step'>, reference: SubmissionStep): boolean {
+  return SUBMISSION_STEPS.indexOf(record.step) >= SUBMISSION_STEPS.indexOf(reference);
+}

@@ -1,0 +1,61 @@
+import { AsyncEntry } from '@napi-rs/keyring';
+import { ConfigError } from '../errors';
+import { SECRET_SERVICE, type SecretStore } from './secret-store';
+
+/**
+ * Keys in the OS keychain (macOS Keychain, Windows Credential Manager, Secret Service on Linux) via
+ * @napi-rs/keyring: service `renderdrop`, account = profile id.
+ */
+export class KeyringSecretStore implements SecretStore {
+  readonly #service: string;
+
+  constructor(options: { service?: string } = {}) {
+    this.#service = options.service ?? SECRET_SERVICE;
+  }
+
+  async get(profileId: string): Promise<string | null> {
+    try {
+      return (await this.#entry(profileId).getPassword()) ?? null;
+    } catch (error) {
+      throw unavailable('read', error);
+    }
+  }
+
+  async set(profileId: string, key: string): Promise<void> {
+    try {
+      await this.#entry(profileId).setPassword(key);
+    } catch (error) {
+      throw unavailable('store', error);
+    }
+  }
+
+  async delete(profileId: string): Promise<boolean> {
+    try {
+      return await this.#entry(profileId).deletePassword();
+    } catch (error) {
+      if (/no (matching )?entry|not found/i.test(String((error as Error).message))) return false;
+      throw unavailable('delete', error);
+    }
+  }
+
+  async isAvailable(): Promise<boolean> {
+    try {
+      await this.#entry('__renderdrop_probe__').getPassword();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #entry(profileId: string): AsyncEntry {
+    return new AsyncEntry(this.#service, profileId);
+  }
+}
+
+function unavailable(action: string, error: unknown): ConfigError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigError(
+    `Could not ${action} the API key in the system keychain (${reason}). Unlock the keychain, or set RENDERDROP_API_KEY for this session.`,
+    { code: 'keychain-unavailable' },
+  );
+}

@@ -1,0 +1,230 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import type { AnalysisWarning, SceneAnalysis } from '../../shared/api/analysis';
+import { readBlendHeader, type BlendHeader } from './blend-header';
+import { blenderErrorLines, runBlender, type BlenderRunResult } from './run-blender';
+import { SceneAnalysisError } from './scene-analysis-error';
+import { blenderScript } from './scripts-dir';
+
+export { readBlendHeader } from './blend-header';
+export { SceneAnalysisError } from './scene-analysis-error';
+
+const versionTuple = z.array(z.number().int()).min(2);
+
+/** What resources/blender/analyze.py writes. */
+export const rawAnalysisSchema = z.object({
+  fileVersion: versionTuple,
+  nodeFileVersion: versionTuple,
+  nodeVersion: z.string(),
+  scene: z.string(),
+  engine: z.string(),
+  frameStart: z.number().int(),
+  frameEnd: z.number().int(),
+  frameStep: z.number().int(),
+  fps: z.number(),
+  fpsBase: z.number(),
+  resolution: z.tuple([z.number().int(), z.number().int()]),
+  resolutionPercentage: z.number().int(),
+  samples: z.number().int().nullable(),
+  denoisingEnabled: z.boolean(),
+  denoiser: z.string().nullable(),
+  cameras: z.array(z.string()),
+  activeCamera: z.string().nullable(),
+  viewLayers: z.array(z.object({ name: z.string(), useForRender: z.boolean() })),
+  activeViewLayer: z.string().nullable(),
+  outputFormat: z.string(),
+  outputSettings: z.object({
+    colorMode: z.string(),
+    colorDepth: z.string(),
+    exrCodec: z.string().nullable(),
+    tiffCodec: z.string().nullable(),
+    compression: z.number().nullable(),
+    quality: z.number().nullable(),
+  }),
+  outputPath: z.string(),
+  colorManagement: z.object({
+    displayDevice: z.string(),
+    viewTransform: z.string(),
+    look: z.string(),
+    exposure: z.number(),
+    gamma: z.number(),
+    sequencer: z.string(),
+    availableViewTransforms: z.array(z.string()),
+  }),
+  usesCompositor: z.boolean(),
+  dependencies: z.array(
+    z.object({
+      kind: z.enum(['image', 'library', 'cache', 'sound', 'movieclip', 'volume', 'font']),
+      name: z.string(),
+      path: z.string(),
+      resolvedPath: z.string().nullable(),
+      packed: z.boolean(),
+      exists: z.boolean(),
+    }),
+  ),
+  warnings: z.array(z.object({ code: z.string(), message: z.string(), path: z.string().optional() })),
+});
+export type RawAnalysis = z.infer<typeof rawAnalysisSchema>;
+
+function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Frames in start..end by step, without listing them. */
+export function countFrames(start: number, end: number, step: number): number {
+  return end < start ? 0 : Math.floor((end - start) / Math.max(1, step)) + 1;
+}
+
+/**
+ * The {@link SceneAnalysis} of a raw analysis: the file's version as "major.minor" (a .blend does not
+ * record the patch release), a `newer-blender` warning when the file format is newer than the node's.
+ */
+export function toSceneAnalysis(raw: RawAnalysis, nodeBlenderVersion: string): SceneAnalysis {
+  const savedWithBlender = `${raw.fileVersion[0]}.${raw.fileVersion[1]}`;
+  const savedWithNewerBlender = compareVersions(raw.fileVersion, raw.nodeFileVersion) > 0;
+  const warnings: AnalysisWarning[] = [...raw.warnings];
+  if (savedWithNewerBlender) {
+    warnings.push({
+      code: 'newer-blender',
+      message: `The scene was saved with Blender ${savedWithBlender}, newer than this node's ${nodeBlenderVersion}: newer features may be missing or render differently.`,
+    });
+  }
+  const { fileVersion: _f, nodeFileVersion: _n, nodeVersion: _v, warnings: _w, ...rest } = raw;
+  return {
+    ...rest,
+    savedWithBlender,
+    nodeBlender: nodeBlenderVersion,
+    savedWithNewerBlender,
+    warnings,
+    totalFrames: countFrames(raw.frameStart, raw.frameEnd, raw.frameStep),
+  };
+}
+
+/** Input of {@link analyzeScene}. */
+export interface AnalyzeSceneOptions {
+  blenderPath: string;
+  scenePath: string;
+  /** Version of the node's Blender, e.g. "3.4.1". */
+  nodeBlenderVersion: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+function parseVersion(version: string): number[] {
+  return version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+}
+
+/** Whether the node's Blender cannot read the header at all (the large header came with 5.0; 4.5 reads it). */
+function headerTooNew(header: BlendHeader, nodeVersion: number[]): boolean {
+  return header.format === 'large' && compareVersions(nodeVersion, [4, 5]) < 0;
+}
+
+function newerThanNode(header: BlendHeader, nodeVersion: number[]): boolean {
+  if (header.versionNumber === null) return false;
+  return compareVersions([Math.floor(header.versionNumber / 100), header.versionNumber % 100], nodeVersion.slice(0, 2)) > 0;
+}
+
+/** Turn a failed Blender run into the reason a person can act on. */
+export function analysisFailure(
+  result: Pick<BlenderRunResult, 'exitCode' | 'signal' | 'timedOut' | 'stdout' | 'stderr'>,
+  context: { fileName: string; header: BlendHeader; nodeBlenderVersion: string; timeoutMs: number },
+): SceneAnalysisError {
+  const { fileName, header, nodeBlenderVersion } = context;
+  if (result.timedOut) {
+    return new SceneAnalysisError(
+      'AnalysisTimedOut',
+      'blender',
+      `Blender did not finish reading ${fileName} within ${Math.round(context.timeoutMs / 1000)} s. The scene may be very large; try again, or simplify it.`,
+    );
+  }
+  const lines = blenderErrorLines(result);
+  const loadError = lines.find((l) => /^Error: (Cannot read file|Failed to read blend file|File format is not supported)/.test(l));
+  const newer = newerThanNode(header, parseVersion(nodeBlenderVersion));
+  if (newer && (loadError || result.signal)) {
+    return new SceneAnalysisError(
+      'SceneTooNew',
+      'blender',
+      `${fileName} was saved with Blender ${header.version}, which this node's Blender ${nodeBlenderVersion} cannot read${loadError ? ` (${loadError})` : ''}. Save it with Blender ${nodeBlenderVersion} or older, or use a node with a newer Blender.`,
+    );
+  }
+  if (loadError) {
+    return new SceneAnalysisError('SceneUnreadable', 'scene', `Blender could not read ${fileName}; it may be damaged or incomplete. ${loadError}`);
+  }
+  if (result.signal) {
+    return new SceneAnalysisError(
+      'SceneUnreadable',
+      'scene',
+      `Blender crashed (${result.signal}) while reading ${fileName}; the file may be damaged. Open and re-save it in Blender, then upload it again.`,
+    );
+  }
+  const last = lines.at(-1) ?? result.stderr.trim().split('\n').at(-1) ?? '';
+  return new SceneAnalysisError(
+    'AnalysisFailed',
+    'blender',
+    `The scene analysis of ${fileName} failed (exit code ${result.exitCode})${last ? `: ${last}` : '.'}`,
+  );
+}
+
+/**
+ * Analyse a .blend with the node's Blender (resources/blender/analyze.py; scripts in the file never
+ * run). The head of the file is checked first, so a file that is not a .blend never reaches Blender.
+ * Throws {@link SceneAnalysisError} for a file that is not a scene, unreadable, too new, or a time-out.
+ */
+export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneAnalysis> {
+  const fileName = basename(options.scenePath);
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  let header: BlendHeader | null;
+  try {
+    header = await readBlendHeader(options.scenePath);
+  } catch (error) {
+    throw new SceneAnalysisError('SceneUnreadable', 'scene', `${fileName} could not be opened: ${(error as Error).message}`);
+  }
+  if (!header) {
+    throw new SceneAnalysisError(
+      'NotABlendFile',
+      'scene',
+      `${fileName} is not a Blender file (it does not start with a .blend header). Upload a scene saved by Blender, or a .zip holding one.`,
+    );
+  }
+  if (headerTooNew(header, parseVersion(options.nodeBlenderVersion))) {
+    throw new SceneAnalysisError(
+      'SceneTooNew',
+      'blender',
+      `${fileName} was saved with Blender ${header.version} in a file format this node's Blender ${options.nodeBlenderVersion} cannot read. Use a node with Blender 4.5 or newer.`,
+    );
+  }
+
+  const dir = await mkdtemp(join(tmpdir(), 'renderdrop-analysis-'));
+  try {
+    const out = join(dir, 'analysis.json');
+    const result = await runBlender({
+      blenderPath: options.blenderPath,
+      args: ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('analyze.py'), '--', out],
+      timeoutMs,
+      signal: options.signal,
+      env: options.env,
+    });
+    if (result.aborted) throw Object.assign(new Error('The analysis was cancelled.'), { name: 'AbortError' });
+    if (result.exitCode !== 0) throw analysisFailure(result, { fileName, header, nodeBlenderVersion: options.nodeBlenderVersion, timeoutMs });
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(out, 'utf8'));
+    } catch {
+      throw new SceneAnalysisError('AnalysisFailed', 'blender', `Blender read ${fileName} but wrote no analysis.`);
+    }
+    const parsed = rawAnalysisSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new SceneAnalysisError('AnalysisFailed', 'blender', `The analysis of ${fileName} was malformed: ${parsed.error.message}`);
+    }
+    return toSceneAnalysis(parsed.data, options.nodeBlenderVersion);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

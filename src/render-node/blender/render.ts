@@ -1,0 +1,196 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEventLineParser, type RenderEvent } from './event-lines';
+import { killProcessTree } from './process-tree';
+import { blenderErrorLines, TailBuffer } from './run-blender';
+import { blenderScript } from './scripts-dir';
+
+export { isBlenderProcessAlive, killProcessTree } from './process-tree';
+
+/** Output settings a plan may override; null or absent keeps the scene's own. */
+export interface PlanOutputSettings {
+  colorMode?: string | null;
+  colorDepth?: string | null;
+  exrCodec?: string | null;
+  tiffCodec?: string | null;
+  compression?: number | null;
+  quality?: number | null;
+}
+
+/**
+ * What resources/blender/render.py applies to the scene before it renders. Only `frames` and
+ * `outputDir` are required; anything null or absent keeps the scene's own setting.
+ */
+export interface RenderPlan {
+  frames: number[];
+  outputDir: string;
+  /**
+   * File name of each frame without extension, `#`s standing for the zero-padded frame (e.g.
+   * "shot_####"). Default: the base name of the scene's output path, else "frame_####".
+   */
+  fileNamePattern?: string | null;
+  outputFormat?: string | null;
+  outputSettings?: PlanOutputSettings | null;
+  engine?: string | null;
+  samples?: number | null;
+  resolution?: [number, number] | null;
+  resolutionPercentage?: number | null;
+  fps?: number | null;
+  camera?: string | null;
+  /** Render only this view layer. */
+  viewLayer?: string | null;
+  denoise?: { enabled: boolean; denoiser?: string | null } | null;
+  /** "CPU", or a Cycles GPU type such as "CUDA" or "OPTIX". */
+  device?: string | null;
+  useTiling?: boolean | null;
+  tileSize?: number | null;
+  colorManagement?: { viewTransform?: string | null; look?: string | null } | null;
+  /** Every compositor File Output node writes to `<compositeOutputDir>/<node name>/` instead. */
+  compositeOutputDir?: string | null;
+  threads?: number | null;
+}
+
+/** A frame file in place: written by this run, or found already there (`skipped`). */
+export interface FrameWritten {
+  frame: number;
+  path: string;
+  seconds: number;
+  skipped: boolean;
+}
+
+/** How a render run ended. */
+export interface RenderResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  aborted: boolean;
+  framesWritten: FrameWritten[];
+  /** Warnings render.py reported (settings it could not apply as asked). */
+  warnings: string[];
+  /** The error render.py reported, if it stopped on one. */
+  error: string | null;
+  /**
+   * The end of Blender's error output: stderr plus the `Error:` lines and script errors it printed on
+   * stdout, in arrival order.
+   */
+  stderrTail: string;
+  /** The end of Blender's ordinary stdout (event lines left out). */
+  stdoutTail: string;
+}
+
+/** Input of {@link startRender}. */
+export interface StartRenderOptions {
+  blenderPath: string;
+  scenePath: string;
+  plan: RenderPlan;
+  signal?: AbortSignal;
+  onEvent?: (event: RenderEvent) => void;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  /** Time between SIGTERM and SIGKILL on abort, in ms (default 3000). */
+  graceMs?: number;
+}
+
+/** A running render. */
+export interface RenderHandle {
+  pid: number;
+  done: Promise<RenderResult>;
+}
+
+const TAIL_CHARS = 8 * 1024;
+
+function checkPattern(pattern: string | null | undefined): void {
+  if (pattern == null) return;
+  if (pattern === '' || /[\\/]/.test(pattern) || pattern === '.' || pattern === '..') {
+    throw new Error(`fileNamePattern must be a plain file name, got "${pattern}".`);
+  }
+}
+
+/**
+ * Start Blender rendering `plan.frames` of the scene. Returns at once with the process id; `done`
+ * resolves when Blender has exited (it rejects only if Blender could not be started). On POSIX Blender
+ * leads its own process group, so aborting `signal` ends it and everything it started: SIGTERM, then
+ * SIGKILL after `graceMs`. Frames already on disk are skipped (reported with `skipped: true`).
+ */
+export function startRender(options: StartRenderOptions): RenderHandle {
+  checkPattern(options.plan.fileNamePattern);
+  const platform = options.platform ?? process.platform;
+  const workDir = mkdtempSync(join(tmpdir(), 'renderdrop-render-'));
+  const planPath = join(workDir, 'plan.json');
+  writeFileSync(planPath, JSON.stringify(options.plan));
+
+  const child = spawn(
+    options.blenderPath,
+    ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('render.py'), '--', planPath],
+    { detached: platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env, windowsHide: true },
+  );
+  const pid = child.pid;
+  if (pid === undefined) {
+    child.on('error', () => {});
+    rmSync(workDir, { recursive: true, force: true });
+    throw new Error(`Could not start Blender at ${options.blenderPath}.`);
+  }
+
+  const framesWritten: FrameWritten[] = [];
+  const warnings: string[] = [];
+  let error: string | null = null;
+  let aborted = false;
+  const errTail = new TailBuffer(TAIL_CHARS);
+  const outTail = new TailBuffer(TAIL_CHARS);
+
+  const lines = createEventLineParser(
+    (event) => {
+      if (event.event === 'frame') {
+        framesWritten.push({ frame: event.frame, path: event.path, seconds: event.seconds, skipped: event.skipped ?? false });
+      } else if (event.event === 'warning') {
+        warnings.push(event.message);
+      } else if (event.event === 'error') {
+        error = event.message;
+        errTail.push(`${event.message}\n`);
+      } else if (event.event !== 'ready' && event.event !== 'done') {
+        return;
+      }
+      options.onEvent?.(event);
+    },
+    (line) => {
+      outTail.push(`${line}\n`);
+      if (blenderErrorLines({ stdout: line, stderr: '' }).length > 0) errTail.push(`${line}\n`);
+    },
+  );
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => lines.push(chunk));
+  child.stderr.on('data', (chunk: string) => errTail.push(chunk));
+
+  const onAbort = () => {
+    aborted = true;
+    if (child.exitCode === null && child.signalCode === null) void killProcessTree(pid, { platform, graceMs: options.graceMs });
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const done = new Promise<RenderResult>((resolve, reject) => {
+    child.on('error', (err) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      rmSync(workDir, { recursive: true, force: true });
+      reject(new Error(`Blender at ${options.blenderPath} failed: ${err.message}`, { cause: err }));
+    });
+    child.on('close', (exitCode, signal) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      lines.end();
+      rmSync(workDir, { recursive: true, force: true });
+      resolve({
+        exitCode,
+        signal,
+        aborted,
+        framesWritten,
+        warnings,
+        error,
+        stderrTail: errTail.toString(),
+        stdoutTail: outTail.toString(),
+      });
+    });
+  });
+  return { pid, done };
+}

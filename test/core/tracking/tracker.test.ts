@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimitedError } from '../../../src/core/errors';
+import { JobTracker, type TrackerEvents } from '../../../src/core/tracking/tracker';
+import { FakeFarm } from '../../helpers/fake-farm';
+import { FakeTime } from '../../helpers/fake-time';
+
+function setup(options: Partial<ConstructorParameters<typeof JobTracker>[0]> = {}) {
+  const farm = new FakeFarm();
+  const time = new FakeTime();
+  const tracker = new JobTracker({ client: farm, clock: time, timers: time.timers, ...options });
+  const events: { type: keyof TrackerEvents; payload: unknown }[] = [];
+  for (const type of ['status', 'progress', 'completed', 'failed', 'canceled', 'error'] as const) {
+    tracker.on(type, (payload) => events.push({ type, payload }));
+  }
+  return { farm, time, tracker, events };
+}
+
+async function flush() {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  await new Promise((r) => setImmediate(r));
+}
+
+describe('JobTracker', () => {
+  it('uses one progress request per tick for 50 merely rendering jobs', async () => {
+    const { farm, tracker } = setup();
+    for (let i = 0; i < 50; i++) tracker.watch(`job-${i}`, farm.add(`job-${i}`, 'rendering', 100));
+    await tracker.refresh();
+    const jobReadsAfterFirst = farm.calls.job;
+    for (let i = 0; i < 30; i++) await tracker.refresh();
+    expect(farm.calls.progress).toBe(31);
+    expect(jobReadsAfterFirst).toBe(50);
+    expect(farm.calls.job - jobReadsAfterFirst).toBe(0);
+  });
+
+  it('reads a job only when its state may have changed, and emits progress, status and completion', async () => {
+    const { farm, tracker, events } = setup();
+    farm.add('a', 'rendering', 2);
+    tracker.watch('a');
+    await tracker.refresh();
+    expect(farm.calls.job).toBe(1);
+    await tracker.refresh();
+    expect(farm.calls.job).toBe(2);
+    await tracker.refresh();
+    expect(farm.calls.job).toBe(3);
+    expect(events.map((e) => e.type)).toEqual(['progress', 'status', 'progress', 'status', 'status', 'completed']);
+    expect(events.find((e) => e.type === 'completed')!.payload).toMatchObject({ job: { id: 'a', status: 'completed' } });
+    expect(tracker.list()).toEqual([]);
+  });
+
+  it('emits failed and canceled', async () => {
+    const { farm, tracker, events } = setup();
+    farm.add('f', 'rendering', 10);
+    farm.add('c', 'validating');
+    tracker.watch('f');
+    tracker.watch('c');
+    await tracker.refresh();
+    farm.setStatus('f', 'failed');
+    farm.setStatus('c', 'canceled');
+    await tracker.refresh();
+    expect(events.filter((e) => e.type === 'failed' || e.type === 'canceled').map((e) => e.type).sort()).toEqual(['canceled', 'failed']);
+  });
+
+  it('ticks fast while something is active and backs off when idle', async () => {
+    const { farm, time, tracker } = setup({ activeIntervalMs: 1000, idleIntervalMs: 15_000 });
+    farm.add('v', 'validated');
+    tracker.watch('v');
+    tracker.start();
+    const gaps: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      time.runNext();
+      await flush();
+      gaps.push(time.pending()[0]!);
+    }
+    expect(gaps).toEqual([2000, 4000, 8000, 15_000, 15_000, 15_000]);
+    farm.add('r', 'rendering', 50);
+    tracker.watch('r');
+    expect(time.pending()).toEqual([0]);
+    time.runNext();
+    await flush();
+    expect(time.pending()).toEqual([1000]);
+    tracker.stop();
+  });
+
+  it('slows down when rate limited and reports the error', async () => {
+    const { farm, time, tracker, events } = setup({ activeIntervalMs: 1000 });
+    farm.add('r', 'rendering', 50);
+    tracker.watch('r');
+    farm.failNextProgress.push(new RateLimitedError('slow down', { retryAfterMs: 10_000 }));
+    tracker.start();
+    time.runNext();
+    await flush();
+    expect(events.at(-1)).toMatchObject({ type: 'error', payload: { retryInMs: 10_000 } });
+    expect(time.pending()).toEqual([10_000]);
+    tracker.pause();
+    expect(time.pending()).toEqual([]);
+  });
+
+  it('reads a stale waiting job again, a few per tick', async () => {
+    const { farm, time, tracker } = setup({ staleAfterMs: 60_000, staleRefreshesPerTick: 1 });
+    for (const id of ['a', 'b', 'c']) tracker.watch(id, farm.add(id, 'validated'));
+    await tracker.refresh();
+    expect(farm.calls.job).toBe(0);
+    time.current += 61_000;
+    await tracker.refresh();
+    expect(farm.calls.job).toBe(1);
+    await tracker.refresh();
+    expect(farm.calls.job).toBe(2);
+  });
+
+  it('reads a job on demand with refresh(jobId)', async () => {
+    const { farm, tracker, events } = setup();
+    tracker.watch('v', farm.add('v', 'validated'));
+    farm.setStatus('v', 'booting');
+    await tracker.refresh('v');
+    expect(farm.calls.job).toBe(1);
+    expect(events.find((e) => e.type === 'status')!.payload).toMatchObject({ previous: 'validated', job: { status: 'booting' } });
+  });
+
+  it('drops a job the server no longer knows', async () => {
+    const { tracker, events } = setup();
+    tracker.watch('ghost');
+    await tracker.refresh();
+    expect(tracker.list()).toEqual([]);
+    expect(events[0]).toMatchObject({ type: 'error', payload: { jobId: 'ghost' } });
+  });
+});

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isBlenderProcessAlive, killProcessTree } from '../../../src/render-node/blender/process-tree';
+
+const dirs: string[] = [];
+afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** Running (zombies waiting for init to reap them do not count). */
+function alive(pid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('isBlenderProcessAlive', () => {
+  it('on Linux, trusts only a process whose command line mentions blender', async () => {
+    const proc = await mkdtemp(join(tmpdir(), 'fake-proc-'));
+    dirs.push(proc);
+    const put = async (pid: number, cmdline: string) => {
+      await mkdir(join(proc, String(pid)));
+      await writeFile(join(proc, String(pid), 'cmdline'), cmdline);
+    };
+    await put(100, '/usr/bin/blender\0-b\0scene.blend\0');
+    await put(101, '/usr/bin/python3\0server.py\0');
+    await put(102, '');
+    const check = (pid: number) => isBlenderProcessAlive(pid, { platform: 'linux', procRoot: proc });
+    expect(check(100)).toBe(true);
+    expect(check(101)).toBe(false);
+    expect(check(102)).toBe(false);
+    expect(check(103)).toBe(false);
+    expect(check(-1)).toBe(false);
+  });
+
+  it('elsewhere, asks whether the pid exists', () => {
+    expect(isBlenderProcessAlive(process.pid, { platform: 'darwin' })).toBe(true);
+    expect(isBlenderProcessAlive(2 ** 22 + 12345, { platform: 'darwin' })).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('killProcessTree', () => {
+  it('ends a process group, children included', async () => {
+    const child = spawn('sh', ['-c', 'sleep 30 & echo $!; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const grandchild = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    expect(alive(grandchild)).toBe(true);
+    await killProcessTree(child.pid!, { graceMs: 2000 });
+    await closed;
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('uses SIGKILL when SIGTERM is ignored', async () => {
+    const child = spawn('sh', ['-c', 'trap "" TERM; echo ready; while true; do sleep 0.1; done'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const closed = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, signal) => resolve(signal)));
+    const started = Date.now();
+    await killProcessTree(child.pid!, { graceMs: 300 });
+    expect(await closed).toBe('SIGKILL');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it('does nothing for a process that is already gone', async () => {
+    await expect(killProcessTree(2 ** 22 + 12345)).resolves.toBeUndefined();
+  });
+});

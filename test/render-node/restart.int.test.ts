@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeSampleScene, requireBlender } from '../helpers/blender';
+import { runCli, startServeProcess } from '../helpers/cli';
+
+const blenderPath = requireBlender();
+
+async function api(url: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${url}/api/external/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return res.json();
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!blenderPath)('node restart', () => {
+  it('resumes a render after kill -9 without re-rendering written frames', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'rd-restart-'));
+    const data = join(work, 'data');
+    const scene = await makeSampleScene(work, { frames: 8 });
+    const created = await runCli(['node', 'keys', 'create', '--data', data, '--name', 'restart']);
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim().split('\n').pop()!;
+    expect(key).toMatch(/^RJ-/);
+
+    const first = await startServeProcess(['--port', '0', '--data', data, '--blender', blenderPath!]);
+    const target = await api(first.url, key, 'POST', '/uploads', { fileName: 'resume.blend', fileType: 'blend' });
+    const bytes = await readFile(scene);
+    const put = await fetch(target.uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: bytes });
+    expect(put.status).toBe(200);
+    const job = await api(first.url, key, 'POST', '/jobs', { slug: target.slug });
+    await api(first.url, key, 'POST', `/jobs/${job.id}/validate`);
+    await until(() => api(first.url, key, 'GET', `/jobs/${job.id}`), (j) => j.data.status === 'validated');
+    await api(first.url, key, 'POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', sampleCount: 24 } });
+    await until(() => api(first.url, key, 'GET', `/jobs/${job.id}/progress`), (p) => p.completedFrames >= 2);
+
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    const framesDir = join(data, 'jobs', job.id, 'frames');
+    const before = new Map<string, number>();
+    for (const f of await readdir(framesDir)) before.set(f, (await stat(join(framesDir, f))).mtimeMs);
+    expect(before.size).toBeGreaterThanOrEqual(2);
+
+    const second = await startServeProcess(['--port', '0', '--data', data, '--blender', blenderPath!]);
+    try {
+      const done = await until(() => api(second.url, key, 'GET', `/jobs/${job.id}`), (j) => ['completed', 'failed', 'canceled'].includes(j.data.status));
+      expect(done.data.status, JSON.stringify(done.data.failedReason)).toBe('completed');
+      const after = await readdir(framesDir);
+      expect(after.filter((f) => f.endsWith('.png'))).toHaveLength(8);
+      for (const [f, mtime] of before) {
+        if (!f.endsWith('.png')) continue;
+        expect((await stat(join(framesDir, f))).mtimeMs, `${f} was rendered again`).toBe(mtime);
+      }
+      const progress = await api(second.url, key, 'GET', `/jobs/${job.id}/progress`);
+      expect(progress).toEqual({ jobId: job.id, completedFrames: 8, totalFrames: 8 });
+    } finally {
+      second.child.kill('SIGTERM');
+      await new Promise((r) => second.child.once('exit', r));
+    }
+    expect(second.output()).toContain('shutting down');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { UrlSigner } from '../../src/render-node/signing';
+
+const signer = new UrlSigner(Buffer.from('a test secret of reasonable length, 32+ bytes'));
+const now = new Date('2025-03-01T12:00:00Z');
+const inAnHour = new Date(now.getTime() + 3_600_000);
+const path = '/storage/uploads/abc123/scene.blend';
+
+function query(qs: string): { expires: string; sig: string } {
+  const params = new URLSearchParams(qs);
+  return { expires: params.get('expires')!, sig: params.get('sig')! };
+}
+
+describe('UrlSigner', () => {
+  it('signs the expiry in Unix seconds with a hex signature', () => {
+    const qs = signer.sign('PUT', path, new Date(inAnHour.getTime() + 999));
+    expect(qs).toMatch(/^expires=\d+&sig=[0-9a-f]{64}$/);
+    expect(query(qs).expires).toBe(String(Math.floor(inAnHour.getTime() / 1000)));
+  });
+
+  it('accepts its own signature before the expiry', () => {
+    const { expires, sig } = query(signer.sign('PUT', path, inAnHour));
+    expect(signer.verify('PUT', path, expires, sig, now)).toBe('ok');
+    expect(signer.verify('PUT', path, expires, sig, new Date(inAnHour.getTime() - 1000))).toBe('ok');
+  });
+
+  it('treats the method case-insensitively', () => {
+    const { expires, sig } = query(signer.sign('get', path, inAnHour));
+    expect(signer.verify('GET', path, expires, sig, now)).toBe('ok');
+  });
+
+  it('reports an expired signature from the expiry second on', () => {
+    const { expires, sig } = query(signer.sign('GET', path, inAnHour));
+    expect(signer.verify('GET', path, expires, sig, inAnHour)).toBe('expired');
+    expect(signer.verify('GET', path, expires, sig, new Date(inAnHour.getTime() + 86_400_000))).toBe('expired');
+  });
+
+  it('refuses a tampered signature', () => {
+    const { expires, sig } = query(signer.sign('GET', path, inAnHour));
+    const flipped = (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1);
+    expect(signer.verify('GET', path, expires, flipped, now)).toBe('invalid');
+    expect(signer.verify('GET', path, expires, sig.slice(0, 63) + (sig[63] === '0' ? '1' : '0'), now)).toBe('invalid');
+  });
+
+  it('refuses a signature moved to a later expiry', () => {
+    const { expires, sig } = query(signer.sign('GET', path, inAnHour));
+    expect(signer.verify('GET', path, String(Number(expires) + 3600), sig, now)).toBe('invalid');
+  });
+
+  it('calls a forged signature invalid, not expired, once its time has passed', () => {
+    const { expires, sig } = query(signer.sign('GET', path, now));
+    const forged = '0'.repeat(64);
+    expect(signer.verify('GET', path, expires, forged, new Date(now.getTime() + 1000))).toBe('invalid');
+    expect(signer.verify('GET', path, expires, sig, new Date(now.getTime() + 1000))).toBe('expired');
+  });
+
+  it('refuses the signature for another path', () => {
+    const { expires, sig } = query(signer.sign('GET', path, inAnHour));
+    expect(signer.verify('GET', '/storage/uploads/abc123/other.blend', expires, sig, now)).toBe('invalid');
+    expect(signer.verify('GET', `${path}/`, expires, sig, now)).toBe('invalid');
+  });
+
+  it('refuses the signature for another method', () => {
+    const { expires, sig } = query(signer.sign('GET', path, inAnHour));
+    expect(signer.verify('PUT', path, expires, sig, now)).toBe('invalid');
+    expect(signer.verify('DELETE', path, expires, sig, now)).toBe('invalid');
+  });
+
+  it('refuses a signature made with another secret', () => {
+    const other = new UrlSigner(Buffer.from('another secret'));
+    const { expires, sig } = query(other.sign('GET', path, inAnHour));
+    expect(signer.verify('GET', path, expires, sig, now)).toBe('invalid');
+  });
+
+  it('refuses missing or malformed values without throwing', () => {
+    const { expires, sig } = query(signer.sign('GET', path, inAnHour));
+    const cases: [unknown, unknown][] = [
+      [undefined, sig],
+      [expires, undefined],
+      [Number(expires), sig],
+      [[expires], sig],
+      [expires, [sig]],
+      ['', sig],
+      ['-1', sig],
+      [`${expires}.0`, sig],
+      ['1234567890123', sig],
+      ['abc', sig],
+      [expires, sig.toUpperCase()],
+      [expires, sig.slice(0, 62)],
+      [expires, `${sig}00`],
+      [expires, 'z'.repeat(64)],
+      [expires, ''],
+      [null, null],
+    ];
+    for (const [e, s] of cases) expect(signer.verify('GET', path, e, s, now)).toBe('invalid');
+  });
+});
