@@ -1,6 +1,6 @@
 import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream, existsSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
 import type { Logger } from 'pino';
@@ -53,12 +53,16 @@ export class JobRunner {
 
   constructor(private readonly o: JobRunnerOptions) {}
 
-  /** Kill Blender processes a crashed node left behind, then start queued work. */
-  start(): void {
+  /**
+   * Stop Blender processes a crashed node left behind, then start queued work. Frames they finished
+   * are complete files (Blender writes each frame aside and moves it into place), so a resumed
+   * render keeps them.
+   */
+  async start(): Promise<void> {
     for (const job of this.o.jobs.inStatus(['validating', 'booting', 'rendering', 'finalizing'])) {
       if (job.pid && isBlenderProcessAlive(job.pid)) {
         this.o.log.warn({ jobId: job.id, pid: job.pid }, 'stopping a Blender process left by a previous run');
-        killProcessTree(job.pid);
+        await killProcessTree(job.pid);
       }
       if (job.pid) this.o.jobs.patch(job.id, { pid: null }, false);
     }
@@ -199,7 +203,6 @@ export class JobRunner {
     const plan = job.renderPlan as RenderPlan;
     const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile!.scenePath!);
     await mkdir(plan.outputDir, { recursive: true });
-    await this.dropUnrecordedFrames(job.id, plan.outputDir);
     const started = startRender({
       blenderPath: blender.path,
       scenePath,
@@ -232,18 +235,6 @@ export class JobRunner {
     }
     const moved = this.o.jobs.transition(job.id, ['rendering', 'booting'], 'finalizing');
     if (moved) await this.finalize(moved);
-  }
-
-  /**
-   * Before a render (re)starts, remove frame files the node never recorded as finished: a frame
-   * being written when the node died may be truncated, so it is rendered again.
-   */
-  private async dropUnrecordedFrames(jobId: string, outputDir: string): Promise<void> {
-    const recorded = new Set(this.o.jobs.frames(jobId).map((f) => resolve(f.filePath)));
-    for (const rel of await listFiles(outputDir, true)) {
-      const full = resolve(outputDir, rel);
-      if (!recorded.has(full)) await rm(full, { force: true });
-    }
   }
 
   /** Package outputs (frames zip, preview) and complete the job. Safe to run again after a crash. */
@@ -321,8 +312,8 @@ async function writeZip(target: string, files: { path: string; name: string }[])
   await rename(part, target);
 }
 
-/** Every file under a folder, as paths relative to it. */
-export async function listFiles(dir: string, includeEmpty = false): Promise<string[]> {
+/** Every non-empty file under a folder, as paths relative to it; hidden files and folders are left out. */
+export async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string): Promise<void> => {
     let entries;
@@ -332,9 +323,10 @@ export async function listFiles(dir: string, includeEmpty = false): Promise<stri
       return;
     }
     for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
       const full = join(d, e.name);
       if (e.isDirectory()) await walk(full);
-      else if (e.isFile() && (includeEmpty || (await stat(full)).size > 0)) out.push(relative(dir, full).split('\\').join('/'));
+      else if (e.isFile() && (await stat(full)).size > 0) out.push(relative(dir, full).split('\\').join('/'));
     }
   };
   await walk(dir);

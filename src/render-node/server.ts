@@ -11,7 +11,7 @@ import { JobRunner, type BlenderRuntime } from './job-runner';
 import { RateLimiter } from './rate-limit';
 import { WebhookDispatcher, type WebhookConfig } from './webhooks';
 import { HttpError } from './http-error';
-import { createLogger } from './logger';
+import { createLogger, redactUrl } from './logger';
 import { registerApiRoutes } from './routes/api-routes';
 import { registerStorageRoutes } from './routes/storage-routes';
 import { signedJobFileUrl } from './job-payload';
@@ -153,7 +153,18 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     now,
   };
 
-  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, bodyLimit: 1024 * 1024, return503OnClosing: true, forceCloseConnections: true });
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const line = { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (reply.statusCode >= 500) request.log.error(line, 'request failed');
+    else request.log.debug(line, 'request');
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = (body as string).trim();
@@ -167,6 +178,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   app.setErrorHandler((err, request, reply) => {
     const http = errorResponse(err as FastifyError);
     if (http.statusCode >= 500) request.log.error({ err }, 'request failed');
+    if (request.method === 'PUT' && !request.raw.readableEnded) reply.header('Connection', 'close');
     reply.code(http.statusCode).headers(http.headers).type('application/json').send(http.body());
   });
   app.setNotFoundHandler((request, reply) => {
@@ -188,7 +200,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
-      runner.start();
+      await runner.start();
       webhooks.start();
       return `http://${shownHost}:${actualPort}`;
     },

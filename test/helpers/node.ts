@@ -38,7 +38,7 @@ export async function startTestNode(options: Partial<RenderNodeOptions> & { data
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    let json: unknown = null;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : null;
     } catch {

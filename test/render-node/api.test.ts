@@ -21,7 +21,8 @@ function rawRequest(url: string, opts: { method: string; headers: Record<string,
     });
     req.on('error', reject);
     if (opts.body) req.write(opts.body);
-    if (!opts.endEarly) req.end();
+    if (opts.endEarly) req.flushHeaders();
+    else req.end();
   });
 }
 
