@@ -15,11 +15,8 @@ import sys
 import bpy
 
 
-def main():
-    argv = sys.argv[sys.argv.index("--") + 1:]
-    source, out, max_size = argv[0], argv[1], int(argv[2])
-    view_transform = argv[3] if len(argv) > 3 else "Standard"
-
+def make_preview(source, out, max_size, view_transform="Standard"):
+    """Save a PNG of SOURCE scaled to fit MAX_SIZE at OUT; returns (width, height)."""
     image = bpy.data.images.load(os.path.abspath(source), check_existing=False)
     width, height = image.size
     if width == 0 or height == 0:
@@ -42,9 +39,19 @@ def main():
 
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     image.save_render(os.path.abspath(out), scene=scene)
+    bpy.data.images.remove(image)
+    return new_w, new_h
+
+
+def main():
+    argv = sys.argv[sys.argv.index("--") + 1:]
+    source, out, max_size = argv[0], argv[1], int(argv[2])
+    view_transform = argv[3] if len(argv) > 3 else "Standard"
+    new_w, new_h = make_preview(source, out, max_size, view_transform)
     fields = {"event": "preview", "path": os.path.abspath(out), "width": new_w, "height": new_h}
     sys.stdout.write("RDJSON " + json.dumps(fields, separators=(",", ":")) + "\n")
     sys.stdout.flush()
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -281,7 +281,24 @@ def main():
         os.rmdir(partial_dir)
     except OSError:
         pass
+    preview = plan.get("previewPath")
+    if preview and frames and not non_empty(preview):
+        render.filepath = os.path.join(out_dir, pattern)
+        try:
+            width, height = write_preview(render.frame_path(frame=frames[0]), preview, int(plan.get("previewMaxSize") or 512))
+            os.replace(preview + ".part.png", preview)
+            emit("preview", path=preview, width=width, height=height)
+        except Exception as err:
+            warn("No preview: %s" % err)
     emit("done")
+
+
+def write_preview(source, out, max_size):
+    """The preview image, made in this Blender so finalizing needs no second launch."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from preview import make_preview
+
+    return make_preview(source, out + ".part.png", max_size)
 
 
 try:

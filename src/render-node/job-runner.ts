@@ -247,7 +247,7 @@ export class JobRunner {
     let previewPath: string | null = null;
     const first = frames[0];
     if (first && this.o.blender) {
-      const out = join(pkg, 'preview.png');
+      const out = this.o.storage.previewPath(job.id);
       try {
         if (!existsSync(out)) await makePreview({ blenderPath: this.o.blender.path, imagePath: first.filePath, outPath: out, maxSize: 512 });
         previewPath = out;

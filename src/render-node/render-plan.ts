@@ -39,6 +39,9 @@ export interface RenderPlan {
   fps: number;
   colorManagement: { viewTransform: string | null; look: string | null };
   compositeOutputDir: string;
+  /** Where Blender writes a PNG preview of the first frame once all frames are done. */
+  previewPath: string | null;
+  previewMaxSize: number;
 }
 
 export type PlanResult =
@@ -64,7 +67,7 @@ export function planRender(
   requested: RenderConfig,
   analysis: SceneAnalysis,
   caps: NodeCapabilities,
-  dirs: { outputDir: string; compositeOutputDir: string },
+  dirs: { outputDir: string; compositeOutputDir: string; previewPath?: string },
 ): PlanResult {
   const adjustments: Adjustment[] = [];
   const adjust = (field: string, req: unknown, used: unknown, reason: string) =>
@@ -211,6 +214,8 @@ export function planRender(
     fps,
     colorManagement: { viewTransform, look: null },
     compositeOutputDir: dirs.compositeOutputDir,
+    previewPath: dirs.previewPath ?? null,
+    previewMaxSize: 512,
   };
   return { ok: true, finalConfig, plan };
 }

@@ -34,4 +34,7 @@ export class Storage {
   packageDir(jobId: string): string {
     return join(this.jobDir(jobId), 'package');
   }
+  previewPath(jobId: string): string {
+    return join(this.packageDir(jobId), 'preview.png');
+  }
 }

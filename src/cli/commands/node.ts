@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { openDatabase } from '../../render-node/db';
@@ -12,7 +12,7 @@ import { EXIT } from '../exit-codes';
 const DEFAULT_DATA = 'renderdrop-node-data';
 
 const positiveInt = (name: string) => (v: string) => {
-  if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${name} must be a whole number of at least 1.`);
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1.`);
   return Number(v);
 };
 
@@ -33,7 +33,7 @@ export function registerNodeCommands(program: Command): void {
     .description('Serve the Render Job API under /api/external/v1.')
     .option('--host <host>', 'address to bind (127.0.0.1 keeps it on this machine)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', (v) => {
-      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error('--port must be 0-65535.');
+      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('--port must be 0-65535.');
       return Number(v);
     }, 8787)
     .option('--data <dir>', 'data folder (database, uploads, outputs)', DEFAULT_DATA)

@@ -179,6 +179,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext): void 
         const planned = planRender(config, job.analysis as SceneAnalysis, ctx.capabilities, {
           outputDir: ctx.storage.framesDir(job.id),
           compositeOutputDir: ctx.storage.compositeDir(job.id),
+          previewPath: ctx.storage.previewPath(job.id),
         });
         if (!planned.ok) throw badRequest(planned.code, planned.message);
         const moved = ctx.jobs.transition(job.id, ['validated'], 'booting', {
