@@ -1,4 +1,4 @@
-# Shared set-up for .ci/run and scripts/setup.sh: a Node 22.12+ toolchain and Debian packages.
+# Shared set-up for scripts/test.sh and scripts/start.sh: a Node 22.12+ toolchain and Debian packages.
 # Source it, then call ensure_node and ensure_apt_packages.
 
 APT_PACKAGES=(blender gnome-keyring dbus libsecret-tools)
@@ -17,9 +17,10 @@ ensure_node() {
     npm install --prefix "$dir" --no-save --no-audit --no-fund node@22 >/dev/null
   fi
   export PATH="$dir/node_modules/.bin:$PATH"
-  local headers
-  headers=$(find "$dir/node_modules/node/node_modules" -maxdepth 1 -type d -name 'node-*' | head -1)
-  if [ -n "$headers" ]; then export npm_config_nodedir="$headers"; fi
+  # Native modules (better-sqlite3) compile against this Node's headers: point node-gyp at them.
+  local header
+  header=$(find "$dir/node_modules/node/node_modules" -path '*/include/node/node.h' 2>/dev/null | head -1)
+  if [ -n "$header" ]; then export npm_config_nodedir="${header%/include/node/node.h}"; fi
   node_ok || { echo "Could not set up Node.js 22.12+"; return 1; }
 }
 
