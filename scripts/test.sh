@@ -10,4 +10,5 @@ npm ci --no-audit --no-fund
 npm run typecheck
 npm run lint
 npm run build
+node bin/renderdrop.js --version >/dev/null
 npm test

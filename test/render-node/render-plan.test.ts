@@ -114,6 +114,8 @@ describe('planRender: values taken from the scene', () => {
       fps: 24,
       colorManagement: { viewTransform: null, look: null },
       compositeOutputDir: dirs.compositeOutputDir,
+      previewPath: null,
+      previewMaxSize: 512,
     });
   });
 
