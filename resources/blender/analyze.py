@@ -15,28 +15,13 @@ import sys
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rd_common import enum_choices, out_path  # noqa: E402
+
 IMAGE_SKIP_TYPES = {"RENDER_RESULT", "COMPOSITING"}
 IMAGE_SKIP_SOURCES = {"GENERATED", "VIEWER"}
 DENOISER_IDS = {2: "OPTIX", 4: "OPENIMAGEDENOISE"}
 FRAME_DIGITS = re.compile(r"^(.*?)(\d+)(\.[^./\\]*)?$")
-
-
-def out_path():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    if not argv:
-        raise SystemExit("analyze.py: missing output path after --")
-    return argv[0]
-
-
-def enum_choices(owner, attr):
-    """The values a dynamic enum accepts now (Blender lists them when given an unknown one)."""
-    try:
-        setattr(owner, attr, "\x01renderdrop-probe")
-    except TypeError as err:
-        found = re.search(r"not found in \((.*)\)\s*$", str(err))
-        if found:
-            return re.findall(r"'((?:[^'\\]|\\.)*)'", found.group(1))
-    return [getattr(owner, attr)]
 
 
 def resolve(stored, library=None):
@@ -245,7 +230,7 @@ def output_settings(fmt):
 
 
 def main():
-    out = out_path()
+    out = out_path("analyze.py")
     scene = bpy.context.scene
     window_layer = bpy.context.view_layer
     render = scene.render

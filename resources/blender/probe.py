@@ -15,25 +15,10 @@ import sys
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rd_common import enum_choices, out_path  # noqa: E402
+
 GPU_TYPES = ("CUDA", "OPTIX", "HIP", "METAL", "ONEAPI")
-
-
-def out_path():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    if not argv:
-        raise SystemExit("probe.py: missing output path after --")
-    return argv[0]
-
-
-def enum_choices(owner, attr):
-    """The values a dynamic enum accepts now (Blender lists them when given an unknown one)."""
-    try:
-        setattr(owner, attr, "\x01renderdrop-probe")
-    except TypeError as err:
-        found = re.search(r"not found in \((.*)\)\s*$", str(err))
-        if found:
-            return re.findall(r"'((?:[^'\\]|\\.)*)'", found.group(1))
-    return [getattr(owner, attr)]
 
 
 def cycles_info():
@@ -53,7 +38,7 @@ def cycles_info():
 
 
 def main():
-    out = out_path()
+    out = out_path("probe.py")
     scene = bpy.context.scene
     devices, oidn = cycles_info()
     colorspaces = bpy.types.ColorManagedInputColorspaceSettings.bl_rna.properties["name"].enum_items

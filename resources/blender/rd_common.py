@@ -1,0 +1,37 @@
+"""Helpers shared by the scripts Renderdrop runs inside Blender."""
+
+import json
+import re
+import sys
+
+
+def script_args():
+    """The arguments after `--` on Blender's command line."""
+    return sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+
+
+def out_path(script):
+    """The JSON output path, the first argument after `--`."""
+    argv = script_args()
+    if not argv:
+        raise SystemExit("%s: missing output path after --" % script)
+    return argv[0]
+
+
+def enum_choices(owner, attr):
+    """The values a dynamic enum accepts now (Blender lists them when given an unknown one)."""
+    try:
+        setattr(owner, attr, "\x01renderdrop-probe")
+    except TypeError as err:
+        found = re.search(r"not found in \((.*)\)\s*$", str(err))
+        if found:
+            return re.findall(r"'((?:[^'\\]|\\.)*)'", found.group(1))
+    return [getattr(owner, attr)]
+
+
+def emit(event, **fields):
+    """One machine-readable event line on stdout: `RDJSON {...}`."""
+    fields = dict(event=event, **fields)
+    sys.stdout.write("RDJSON " + json.dumps(fields, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
