@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildClient } from './lib/build-clients';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
-import { onCleanup, runCleanup } from './lib/cleanup';
+import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, canMeasureResources, runMeasured, type Measured } from './lib/measure';
 import { intOption, sizeLabel, sizesOption } from './lib/options';
-import { fixed, median, printTable, writeResults } from './lib/report';
+import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
+import { scratchParent } from './lib/scratch-space';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -32,6 +33,7 @@ interface Sample {
 
 const sizes = sizesOption('sizes', '1G,4G');
 const runs = intOption('runs', 3);
+const WARMUP_BYTES = 64 * MiB;
 
 /** Writes a file of `size` bytes made of a random 1 MiB block repeated. */
 async function makeFile(path: string, size: number): Promise<void> {
@@ -39,6 +41,7 @@ async function makeFile(path: string, size: number): Promise<void> {
   const handle = await open(path, 'w');
   try {
     for (let written = 0; written < size; ) {
+      throwIfInterrupted();
       const { bytesWritten } = await handle.write(block, 0, Math.min(MiB, size - written), written);
       written += bytesWritten;
     }
@@ -108,7 +111,9 @@ async function main(): Promise<void> {
   }
   console.log(`Upload benchmark: ${sizes.map(sizeLabel).join(', ')}; ${runs} run(s) per size, order alternating between Renderdrop and curl.`);
   const uploadClient = await buildClient('upload-client');
-  const bench = await startBenchNode();
+  const dataParent = await scratchParent('node-data-parent', Math.max(...sizes));
+  console.log(`The node's data folder is under ${dataParent}. ${loadNote()}`);
+  const bench = await startBenchNode(dataParent);
   const work = await mkdtemp(join(tmpdir(), 'rd-bench-upload-'));
   onCleanup(() => rm(work, { recursive: true, force: true }));
 
@@ -118,6 +123,11 @@ async function main(): Promise<void> {
     assertSucceeded('the idle client', measured);
     baselines.push(measured);
   }
+
+  const warmupFile = join(work, 'warmup.blend');
+  await makeFile(warmupFile, WARMUP_BYTES);
+  for (const client of ['renderdrop', 'curl'] as const) await uploadOnce(bench, uploadClient, client, warmupFile, WARMUP_BYTES);
+  await rm(warmupFile, { force: true });
 
   const samples: Sample[] = [];
   for (const size of sizes) {
@@ -129,6 +139,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < runs; run++) {
       const order: Client[] = run % 2 === 0 ? ['renderdrop', 'curl'] : ['curl', 'renderdrop'];
       for (const [position, client] of order.entries()) {
+        throwIfInterrupted();
         const sample = { ...(await uploadOnce(bench, uploadClient, client, filePath, size)), run: run + 1, position };
         samples.push(sample);
         console.log(
@@ -140,6 +151,7 @@ async function main(): Promise<void> {
     await rm(filePath, { force: true });
   }
   await bench.stop();
+  console.log(`\n${loadNote()}`);
 
   const summarize = (size: number, client: Client) => {
     const mine = samples.filter((s) => s.size === size && s.client === client);
@@ -155,7 +167,7 @@ async function main(): Promise<void> {
       processSeconds: median(mine.map((s) => s.processSeconds)),
       cpuSecondsPerGiB: cpu.length ? median(cpu) / (size / GiB) : null,
       peakRssBytes: rss.length ? Math.max(...rss) : null,
-      nodeCpuShare: median(mine.map((s) => s.nodeCpuSeconds / s.processSeconds)),
+      nodeCpuShare: median(mine.map((s) => s.nodeCpuSeconds / s.transferSeconds)),
     };
   };
   const summaries = sizes.flatMap((size) => (['renderdrop', 'curl'] as const).map((client) => summarize(size, client)));
@@ -206,7 +218,7 @@ async function main(): Promise<void> {
   );
 
   await writeResults('upload', {
-    config: { sizes, runs, fileType: 'blend', curlCommand: "curl -sS --fail -T <file> -H 'Content-Type: application/octet-stream' -o /dev/null -w '%{http_code} %{time_total}' <url>" },
+    config: { sizes, runs, nodeDataParent: dataParent, fileType: 'blend', curlCommand: "curl -sS --fail -T <file> -H 'Content-Type: application/octet-stream' -o /dev/null -w '%{http_code} %{time_total}' <url>" },
     idleClient: { maxRssBytes: baselineRss, cpuSeconds: baselineCpu },
     summaries,
     ratios,
@@ -215,8 +227,4 @@ async function main(): Promise<void> {
   });
 }
 
-try {
-  await main();
-} finally {
-  await runCleanup();
-}
+await runBench(main);

@@ -1,7 +1,7 @@
 # Shared set-up for scripts/test.sh and scripts/start.sh: a Node 22.12+ toolchain and Debian packages.
 # Source it, then call ensure_node and ensure_apt_packages.
 
-APT_PACKAGES=(blender gnome-keyring dbus libsecret-tools)
+APT_PACKAGES=(blender gnome-keyring dbus dbus-daemon)
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { onCleanup } from './cleanup';
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -43,28 +44,35 @@ export async function runMeasured(command: string, args: readonly string[], opti
   const scratch = await mkdtemp(join(tmpdir(), 'rd-bench-time-'));
   const report = join(scratch, 'time.txt');
   const stdin = options.stdinFile ? await open(options.stdinFile, 'r') : null;
+  let child: ChildProcess | undefined;
+  const release = onCleanup(async () => {
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) killGroup(child.pid);
+    await stdin?.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
   try {
     const [file, argv] = withTime ? [GNU_TIME, ['-v', '-o', report, command, ...args]] : [command, [...args]];
     const started = performance.now();
     const { exitCode, stdout, stderr } = await new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(file, argv, {
+      child = spawn(file, argv, {
         cwd: options.cwd,
         env: options.env ?? process.env,
         stdio: [stdin ? stdin.fd : 'ignore', 'pipe', 'pipe'],
         detached: true,
       });
+      const running = child;
       const out: Buffer[] = [];
       const err: Buffer[] = [];
-      child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
-      child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+      running.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+      running.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
       const timer = setTimeout(() => {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        if (running.pid !== undefined) killGroup(running.pid);
       }, options.timeoutMs ?? 600_000);
-      child.on('error', (error) => {
+      running.on('error', (error) => {
         clearTimeout(timer);
         reject(error);
       });
-      child.on('close', (code) => {
+      running.on('close', (code) => {
         clearTimeout(timer);
         resolve({ exitCode: code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
       });
@@ -86,8 +94,15 @@ export async function runMeasured(command: string, args: readonly string[], opti
     }
     return { wallSeconds, cpuSeconds, maxRssBytes, exitCode, stdout, stderr };
   } finally {
-    await stdin?.close();
-    await rm(scratch, { recursive: true, force: true });
+    await release();
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +31,13 @@ export function printTable(title: string, headers: readonly string[], rows: read
   for (const row of rows) console.log(line(row));
 }
 
+/** The load average, with a warning when other work is competing for the CPUs. */
+export function loadNote(): string {
+  const [one, five] = loadavg();
+  const busy = one! > cpus().length * 0.5;
+  return `Load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min) on ${cpus().length} CPUs${busy ? ': other work is running, figures will be noisy' : ''}.`;
+}
+
 /** The machine and tools a result was measured with. */
 export function environment(): Record<string, unknown> {
   const curl = spawnSync('curl', ['--version'], { encoding: 'utf8' });
@@ -41,6 +48,7 @@ export function environment(): Record<string, unknown> {
     cpus: cpus().length,
     memoryGiB: Math.round(totalmem() / 1024 ** 3),
     platform: `${process.platform} ${process.arch}`,
+    loadAverage: loadavg(),
   };
 }
 

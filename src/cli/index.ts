@@ -1,5 +1,11 @@
 import { Command, CommanderError } from 'commander';
+import { registerAuthCommands } from './commands/auth';
+import { registerDownloadCommand } from './commands/download';
+import { registerJobCommands } from './commands/jobs';
 import { registerNodeCommands } from './commands/node';
+import { registerProfileCommands } from './commands/profile';
+import { registerSubmitCommands } from './commands/submit';
+import { registerWatchCommand } from './commands/watch';
 import { EXIT } from './exit-codes';
 import { VERSION } from './version';
 
@@ -10,6 +16,12 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
+  registerSubmitCommands(program);
+  registerJobCommands(program);
+  registerWatchCommand(program);
+  registerDownloadCommand(program);
+  registerAuthCommands(program);
+  registerProfileCommands(program);
   registerNodeCommands(program);
   return program;
 }

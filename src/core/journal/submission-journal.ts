@@ -13,7 +13,7 @@ export interface NewSubmission {
   file: SubmissionRecord['file'];
   renderConfig?: Record<string, unknown> | null;
   validateBody?: Record<string, unknown> | null;
-  download?: { wanted: boolean; dir: string | null };
+  download?: SubmissionRecord['download'];
 }
 
 /** Fields a step may set besides the step itself. */

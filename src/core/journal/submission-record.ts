@@ -55,8 +55,12 @@ export const submissionRecordSchema = z.object({
   validateBody: z.record(z.string(), z.unknown()).nullable(),
   /** The render configuration requested (null until chosen). */
   renderConfig: z.record(z.string(), z.unknown()).nullable(),
-  /** Whether outputs should be downloaded once completed, and where. */
-  download: z.object({ wanted: z.boolean(), dir: z.string().nullable() }),
+  /**
+   * Whether outputs should be downloaded once completed, and where: `dir` is the exact folder, or null
+   * until the job is known; `root` is the folder chosen at submission under which
+   * `<scene>-<short id>/` is created (absent: the runner's default).
+   */
+  download: z.object({ wanted: z.boolean(), dir: z.string().nullable(), root: z.string().nullable().optional() }),
   downloadedTo: z.string().nullable(),
   /** Why it ended, for failed submissions. */
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),

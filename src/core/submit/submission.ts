@@ -267,10 +267,11 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
     const jobId = this.#requireJobId();
     let dir = this.#record.download.dir;
     if (dir === null) {
-      if (!this.#options.downloadRoot) throw new InvalidStateError('No download folder is set. Choose one in Settings or with --download <dir>.');
+      const root = this.#record.download.root ?? this.#options.downloadRoot;
+      if (!root) throw new InvalidStateError('No download folder is set. Choose one in Settings or with --download <dir>.');
       const sceneName = this.#record.file.name.replace(/\.(blend|zip)$/i, '');
-      dir = join(this.#options.downloadRoot, jobFolderName({ id: jobId }, sceneName));
-      await this.#save({ download: { wanted: true, dir } });
+      dir = join(root, jobFolderName({ id: jobId }, sceneName));
+      await this.#save({ download: { ...this.#record.download, wanted: true, dir } });
     }
     const download = this.#options.download ?? downloadJobOutputs;
     const result = await download({
@@ -333,7 +334,7 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
 /** Preflights a file and records a new submission for it (nothing is sent yet). */
 export async function recordSubmission(
   journal: SubmissionJournal,
-  init: { filePath: string; baseUrl: string; profileId: string | null; renderConfig?: RenderConfig | null; download?: { wanted: boolean; dir: string | null } },
+  init: { filePath: string; baseUrl: string; profileId: string | null; renderConfig?: RenderConfig | null; download?: SubmissionRecord['download'] },
 ): Promise<SubmissionRecord> {
   const checked = await preflight(resolve(init.filePath));
   return journal.create({
