@@ -15,6 +15,7 @@ import { createLogger, redactUrl } from './logger';
 import { registerApiRoutes } from './routes/api-routes';
 import { registerStorageRoutes } from './routes/storage-routes';
 import { signedJobFileUrl } from './job-payload';
+import { cleanUploads } from './upload-cleanup';
 import type { NodeContext } from './context';
 import type { NodeCapabilities } from './render-plan';
 import { findBlender } from './blender/locate';
@@ -200,6 +201,8 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
+      const cleaned = await cleanUploads(db, storage, now());
+      if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
       await runner.start();
       webhooks.start();
       return `http://${shownHost}:${actualPort}`;

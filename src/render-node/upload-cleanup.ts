@@ -1,0 +1,28 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Db } from './db';
+import type { Storage } from './storage';
+
+/**
+ * Remove what interrupted or abandoned uploads left behind: partial files of PUTs that never
+ * finished, and files of uploads that expired long ago without becoming a job.
+ */
+export async function cleanUploads(db: Db, storage: Storage, now: Date, keepUnusedMs = 24 * 3600_000): Promise<{ partial: number; abandoned: number }> {
+  let partial = 0;
+  for (const name of await readdir(storage.uploadsDir)) {
+    if (!name.startsWith('.part-')) continue;
+    const full = join(storage.uploadsDir, name);
+    const st = await stat(full).catch(() => null);
+    if (st && now.getTime() - st.mtimeMs > 60_000) {
+      await rm(full, { force: true });
+      partial++;
+    }
+  }
+  const cutoff = new Date(now.getTime() - keepUnusedMs).toISOString();
+  const stale = db.prepare('SELECT slug FROM uploads WHERE job_id IS NULL AND expires_at < ?').all(cutoff) as { slug: string }[];
+  for (const { slug } of stale) {
+    await rm(storage.uploadPath(slug), { force: true });
+    db.prepare('DELETE FROM uploads WHERE slug = ?').run(slug);
+  }
+  return { partial, abandoned: stale.length };
+}
