@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import { ConfigError } from '../../core/errors';
+import { UsageError } from '../cli-errors';
+import { parseBaseUrlOption } from '../options/parse-options';
+import { formatTable } from '../output/table';
+import { cliAction } from '../session/cli-action';
+import type { CliContext } from '../session/cli-context';
+import { findProfile, isLoopbackUrl } from '../session/find-profile';
+
+type KeyState = 'stored' | 'none' | 'unknown';
+
+/** `renderdrop profile list|add|use|remove`: the servers Renderdrop knows. */
+export function registerProfileCommands(program: Command): void {
+  const profile = program.command('profile').description('Manage profiles: the servers Renderdrop talks to, each with its own key.');
+
+  profile
+    .command('list')
+    .description('List profiles; * marks the active one.')
+    .option('--json', 'machine-readable output')
+    .action(
+      cliAction(async (ctx, opts: { json?: boolean }) => {
+        const settings = ctx.settings().get();
+        const keys = await keyStates(ctx, settings.profiles.map((p) => p.id));
+        if (opts.json) {
+          const profiles = settings.profiles.map((p) => ({ ...p, active: p.id === settings.activeProfileId, key: keys.get(p.id) }));
+          ctx.io.stdout.write(`${JSON.stringify({ profiles, activeProfileId: settings.activeProfileId, overrides: overrides(ctx) }, null, 2)}\n`);
+          return;
+        }
+        const rows = [['', 'NAME', 'URL', 'KIND', 'KEY']];
+        for (const p of settings.profiles) rows.push([p.id === settings.activeProfileId ? '*' : '', p.name, p.baseUrl, p.kind, keyLabel(keys.get(p.id) ?? 'unknown')]);
+        const lines = formatTable(rows);
+        const env = overrides(ctx);
+        const notes: string[] = [];
+        if (env.baseUrl) notes.push(`RENDERDROP_BASE_URL is set: commands talk to ${env.baseUrl}.`);
+        if (env.apiKey) notes.push('RENDERDROP_API_KEY is set: it is used instead of a stored key.');
+        if (notes.length > 0) lines.push('', ...notes);
+        ctx.io.stdout.write(`${lines.join('\n')}\n`);
+      }),
+    );
+
+  profile
+    .command('add <name>')
+    .description('Add a profile for a server.')
+    .requiredOption('--base-url <url>', 'the server address, e.g. https://farm.example.com', parseBaseUrlOption)
+    .option('--use', 'make it the active profile')
+    .action(
+      cliAction(async (ctx, name: string, opts: { baseUrl: string; use?: boolean }) => {
+        if (name.trim() === '') throw new UsageError('A profile needs a name.');
+        const store = ctx.settings();
+        const added = store.addProfile({ name: name.trim(), baseUrl: opts.baseUrl, kind: isLoopbackUrl(opts.baseUrl) ? 'local' : 'cloud' });
+        if (opts.use) store.useProfile(added.id);
+        const active = store.get().activeProfileId === added.id;
+        ctx.io.stdout.write(
+          `Added profile "${added.name}" (${added.baseUrl})${active ? ', now active' : ''}.\n` +
+            `Store its API key with: renderdrop login --profile ${quote(added.name)}\n` +
+            (active ? '' : `Switch to it with: renderdrop profile use ${quote(added.name)}\n`),
+        );
+      }),
+    );
+
+  profile
+    .command('use <name>')
+    .description('Make a profile the active one.')
+    .action(
+      cliAction(async (ctx, name: string) => {
+        const store = ctx.settings();
+        const found = findProfile(store, name);
+        if (!found) throw new UsageError(`No profile "${name}". List them with \`renderdrop profile list\`.`);
+        store.useProfile(found.id);
+        ctx.io.stdout.write(`Active profile: "${found.name}" (${found.baseUrl}).\n`);
+      }),
+    );
+
+  profile
+    .command('remove <name>')
+    .description('Remove a profile and its stored key.')
+    .action(
+      cliAction(async (ctx, name: string) => {
+        const store = ctx.settings();
+        const found = findProfile(store, name);
+        if (!found) throw new UsageError(`No profile "${name}". List them with \`renderdrop profile list\`.`);
+        await ctx.secrets.delete(found.id);
+        store.removeProfile(found.id);
+        ctx.io.stdout.write(`Removed profile "${found.name}" and its key.\n`);
+      }),
+    );
+}
+
+async function keyStates(ctx: CliContext, ids: string[]): Promise<Map<string, KeyState>> {
+  const states = new Map<string, KeyState>();
+  for (const id of ids) {
+    try {
+      states.set(id, (await ctx.secrets.get(id)) ? 'stored' : 'none');
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      ids.forEach((other) => states.set(other, states.get(other) ?? 'unknown'));
+      break;
+    }
+  }
+  return states;
+}
+
+function keyLabel(state: KeyState): string {
+  return state === 'unknown' ? 'unknown (keychain unavailable)' : state;
+}
+
+function overrides(ctx: CliContext): { baseUrl: string | null; apiKey: boolean } {
+  return { baseUrl: ctx.io.env.RENDERDROP_BASE_URL?.trim() || null, apiKey: Boolean(ctx.io.env.RENDERDROP_API_KEY?.trim()) };
+}
+
+function quote(name: string): string {
+  return /^[\w.-]+$/.test(name) ? name : `"${name.replace(/"/g, '\\"')}"`;
+}

@@ -1,0 +1,124 @@
+import type { Command } from 'commander';
+import { AbortError, serializeError } from '../../core/errors';
+import { sceneNameOf } from '../../core/download/job-folder';
+import { JobTracker, type TrackerSource } from '../../core/tracking/tracker';
+import { isActiveStatus, type Job } from '../../shared/api/job';
+import type { ExitCode } from '../exit-code-for';
+import { EXIT } from '../exit-codes';
+import { formatDuration, formatFrames } from '../output/format-progress';
+import { LiveDisplay } from '../output/live-display';
+import { truncate } from '../output/table';
+import { cliAction } from '../session/cli-action';
+import type { CliContext } from '../session/cli-context';
+import { listenForInterrupt } from '../session/interrupt';
+import { shortId } from '../submit/submission-line';
+
+interface Watched {
+  job: Job | null;
+  frames: { completedFrames: number; totalFrames: number } | null;
+}
+
+/** `renderdrop watch`: live progress of every active job. */
+export function registerWatchCommand(program: Command): void {
+  program
+    .command('watch')
+    .description('Show live progress of all active jobs until none is active. Ctrl-C stops watching; the jobs go on.')
+    .option('--json', 'one JSON object per line and event: status, progress, error, idle')
+    .action(cliAction(watch));
+}
+
+async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCode> {
+  const client = await ctx.client();
+  const json = Boolean(opts.json);
+  const out = ctx.io.stdout;
+  const emit = (event: Record<string, unknown>) => void out.write(`${JSON.stringify(event)}\n`);
+  const display = new LiveDisplay(out, { live: Boolean(out.isTTY) && !json });
+  const interrupt = listenForInterrupt();
+  const watched = new Map<string, Watched>();
+  let ended = false;
+
+  let tracker: JobTracker | null = null;
+  const follow = (jobId: string) => {
+    if (watched.has(jobId)) return;
+    watched.set(jobId, { job: null, frames: null });
+    tracker?.watch(jobId);
+  };
+  const source: TrackerSource = {
+    getAllProgress: async (options) => {
+      const records = await client.getAllProgress(options);
+      records.forEach((r) => follow(r.jobId));
+      return records;
+    },
+    getJob: (jobId, options) => client.getJob(jobId, options),
+  };
+
+  try {
+    const initial = await client.getAllProgress({ signal: interrupt.signal });
+    if (initial.length === 0) {
+      if (json) emit({ type: 'idle', jobs: 0 });
+      else out.write('No active jobs.\n');
+      return EXIT.ok;
+    }
+    tracker = new JobTracker({ client: source });
+    initial.forEach((r) => follow(r.jobId));
+    for (const jobId of watched.keys()) tracker.watch(jobId);
+
+    const lineOf = (jobId: string): string => {
+      const state = watched.get(jobId)!;
+      const scene = state.job ? (sceneNameOf(state.job) ?? '') : '';
+      const status = state.job?.status ?? 'reading';
+      const frames = state.frames && state.frames.totalFrames > 0 ? formatFrames(state.frames.completedFrames, state.frames.totalFrames, { bar: display.live }) : '';
+      return [shortId(jobId), truncate(scene, 24).padEnd(24), status.padEnd(10), frames].join('  ').trimEnd();
+    };
+    const finished: Job[] = [];
+
+    await new Promise<void>((resolve, reject) => {
+      const t = tracker!;
+      const checkIdle = () =>
+        setImmediate(() => {
+          if (ended) return;
+          const left = t.list().filter((entry) => entry.job === null || isActiveStatus(entry.job.status));
+          if (left.length === 0) resolve();
+        });
+      t.on('status', ({ jobId, job, previous }) => {
+        watched.get(jobId)!.job = job;
+        if (json) emit({ type: 'status', jobId, status: job.status, previous, scene: sceneNameOf(job) });
+        if (!isActiveStatus(job.status)) {
+          if (!json) display.finish(jobId, lineOf(jobId));
+          if (job.status === 'completed' || job.status === 'failed' || job.status === 'canceled') finished.push(job);
+        } else if (!json) display.update(jobId, lineOf(jobId), { force: true });
+        checkIdle();
+      });
+      t.on('job', ({ job }) => {
+        const state = watched.get(job.id);
+        if (state) state.job = job;
+      });
+      t.on('progress', ({ jobId, completedFrames, totalFrames }) => {
+        const state = watched.get(jobId);
+        if (!state) return;
+        state.frames = { completedFrames, totalFrames };
+        if (json) emit({ type: 'progress', jobId, completedFrames, totalFrames });
+        else if (!state.job || isActiveStatus(state.job.status)) display.update(jobId, lineOf(jobId));
+      });
+      t.on('error', ({ error, retryInMs, jobId }) => {
+        const message = serializeError(error).message;
+        if (json) emit({ type: 'error', ...(jobId ? { jobId } : {}), message, retryInMs });
+        else display.print(jobId ? `${shortId(jobId)}: ${message}` : `${message} Trying again in ${formatDuration(retryInMs / 1000)}.`);
+        if (jobId) {
+          watched.delete(jobId);
+          checkIdle();
+        }
+      });
+      interrupt.signal.addEventListener('abort', () => reject(new AbortError('Stopped watching; the jobs go on.')), { once: true });
+      t.start();
+    });
+    if (json) emit({ type: 'idle', jobs: 0 });
+    else display.print('No more active jobs.');
+    return finished.some((job) => job.status !== 'completed') ? EXIT.jobFailed : EXIT.ok;
+  } finally {
+    ended = true;
+    tracker?.stop();
+    display.close();
+    interrupt.dispose();
+  }
+}

@@ -1,0 +1,29 @@
+import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
+import { UsageError } from '../cli-errors';
+import type { ColorPreset, OutputFormat } from './parse-options';
+
+/** The render overrides `submit` takes on the command line. */
+export interface RenderOverrides {
+  frames?: string;
+  samples?: number;
+  percentage?: number;
+  camera?: string;
+  preset: ColorPreset;
+  format?: OutputFormat;
+}
+
+/** The `requestedRenderConfig` for the overrides; anything not given keeps the scene's own value. */
+export function renderConfigFrom(overrides: RenderOverrides): RenderConfig {
+  const config: RenderConfig = { colorManagementPreset: overrides.preset };
+  if (overrides.frames !== undefined) config.frameRanges = [overrides.frames];
+  if (overrides.samples !== undefined) config.sampleCount = overrides.samples;
+  if (overrides.percentage !== undefined) config.resolutionPercentage = overrides.percentage;
+  if (overrides.camera !== undefined) config.activeCamera = overrides.camera;
+  if (overrides.format !== undefined) config.outputFormat = overrides.format;
+  const checked = renderConfigSchema.safeParse(config);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new UsageError(`The render options are not valid (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown problem'}).`);
+  }
+  return checked.data;
+}

@@ -1,0 +1,189 @@
+import type { RenderConfig } from '../../shared/api/render-config';
+import { formatFrames, parseFrameRanges } from '../../shared/frame-ranges';
+import { formatPairs } from './table';
+
+/** What the analysis summary is about. */
+export interface AnalysisSummaryInput {
+  fileName: string;
+  jobId: string;
+  /** `job.analysis` as the server sent it; read defensively (other servers may use another shape). */
+  analysis: unknown;
+  renderConfig: RenderConfig;
+}
+
+/** The summary's parts: label/value rows and warnings, each a line a person can act on. */
+export interface AnalysisSummary {
+  rows: [string, string][];
+  warnings: string[];
+  /** Frames the render will produce, when known. */
+  frameCount: number | null;
+}
+
+const ENGINE_NAMES: Record<string, string> = {
+  CYCLES: 'Cycles',
+  BLENDER_EEVEE: 'Eevee',
+  BLENDER_EEVEE_NEXT: 'Eevee Next',
+  BLENDER_WORKBENCH: 'Workbench',
+};
+
+/**
+ * What the server detected in a scene, with the overrides the render will apply: engine, frames,
+ * resolution and percentage, samples, camera, output format, colour preset and Blender version, then
+ * every warning (a missing texture shows the path stored in the scene).
+ */
+export function summarizeAnalysis(analysis: unknown, config: RenderConfig): AnalysisSummary {
+  const a = record(analysis);
+  const rows: [string, string][] = [];
+  const engineCode = text(a.engine);
+  const requestedEngine = config.renderEngine;
+  if (engineCode || requestedEngine) rows.push(['Engine', overridden(engineName(requestedEngine ?? engineCode!), requestedEngine && engineCode ? engineName(engineCode) : null)]);
+
+  const frames = describeFrames(a, config);
+  if (frames) rows.push(['Frames', frames.text]);
+
+  const resolution = describeResolution(a, config);
+  if (resolution) rows.push(['Resolution', resolution]);
+
+  const samples = num(a.samples);
+  if (config.sampleCount !== undefined) rows.push(['Samples', overridden(String(config.sampleCount), samples !== null ? String(samples) : null)]);
+  else if (samples !== null) rows.push(['Samples', String(samples)]);
+
+  const camera = describeCamera(a, config);
+  if (camera) rows.push(['Camera', camera]);
+
+  const output = describeOutput(a, config);
+  if (output) rows.push(['Output', output]);
+
+  const view = text(record(a.colorManagement).viewTransform);
+  rows.push(['Colour', `${config.colorManagementPreset} preset${view ? ` (scene view transform: ${view})` : ''}`]);
+
+  const saved = text(a.savedWithBlender);
+  const nodeBlender = text(a.nodeBlender);
+  if (saved || nodeBlender) rows.push(['Blender', [saved && `saved with ${saved}`, nodeBlender && `rendered with ${nodeBlender}`].filter(Boolean).join(', ')]);
+
+  return { rows, warnings: describeWarnings(a), frameCount: frames?.count ?? null };
+}
+
+/** The summary as lines: a heading, aligned rows, then warnings marked with `!`. */
+export function formatAnalysisSummary(input: AnalysisSummaryInput): string[] {
+  const summary = summarizeAnalysis(input.analysis, input.renderConfig);
+  const lines = [`${input.fileName} (job ${input.jobId})`];
+  if (input.analysis === null || input.analysis === undefined) lines.push('  The server sent no scene analysis; the scene renders with its own settings.');
+  lines.push(...formatPairs(summary.rows));
+  if (summary.warnings.length > 0) {
+    lines.push(`  ${summary.warnings.length === 1 ? '1 warning' : `${summary.warnings.length} warnings`}:`);
+    lines.push(...summary.warnings.map((w) => `  ! ${w}`));
+  }
+  return lines;
+}
+
+function describeFrames(a: Record<string, unknown>, config: RenderConfig): { text: string; count: number | null } | null {
+  const start = num(a.frameStart);
+  const end = num(a.frameEnd);
+  const step = num(a.frameStep) ?? 1;
+  const sceneRange = start !== null && end !== null ? `${start}-${end}${step > 1 ? ` every ${step}` : ''}` : null;
+  const sceneCount = num(a.totalFrames) ?? (start !== null && end !== null && end >= start ? Math.floor((end - start) / Math.max(1, step)) + 1 : null);
+  if (config.frameRanges && config.frameRanges.length > 0) {
+    const parsed = parseFrameRanges(config.frameRanges);
+    const count = parsed.ok ? parsed.frames.length : null;
+    const shown = parsed.ok ? formatFrames(parsed.frames) : config.frameRanges.join(',');
+    const notes = [count !== null ? plural(count, 'frame') : null, sceneRange !== null && sceneRange !== shown ? `scene: ${sceneRange}` : null].filter(Boolean);
+    return { text: notes.length > 0 ? `${shown} (${notes.join('; ')})` : shown, count };
+  }
+  if (sceneRange === null) return sceneCount !== null ? { text: plural(sceneCount, 'frame'), count: sceneCount } : null;
+  return { text: `${sceneRange}${sceneCount !== null ? ` (${plural(sceneCount, 'frame')})` : ''}`, count: sceneCount };
+}
+
+function describeResolution(a: Record<string, unknown>, config: RenderConfig): string | null {
+  const size = Array.isArray(a.resolution) ? a.resolution.map(num) : [];
+  const [w, h] = [size[0] ?? null, size[1] ?? null];
+  const scenePercent = num(a.resolutionPercentage);
+  const percentage = config.resolutionPercentage ?? scenePercent;
+  if (w === null || h === null) return percentage !== null ? overridden(`${percentage}%`, config.resolutionPercentage !== undefined && scenePercent !== null ? `${scenePercent}%` : null) : null;
+  if (percentage === null) return `${w} × ${h}`;
+  const pixels = `${Math.round((w * percentage) / 100)} × ${Math.round((h * percentage) / 100)} px`;
+  const base = `${w} × ${h} at ${percentage}% = ${pixels}`;
+  return config.resolutionPercentage !== undefined && scenePercent !== null && scenePercent !== percentage ? `${base} (scene: ${scenePercent}%)` : base;
+}
+
+function describeCamera(a: Record<string, unknown>, config: RenderConfig): string | null {
+  const active = text(a.activeCamera);
+  const cameras = Array.isArray(a.cameras) ? a.cameras.filter((c): c is string => typeof c === 'string') : [];
+  const chosen = config.activeCamera ?? active;
+  if (!chosen) return cameras.length > 0 ? `none active (the scene has: ${cameras.join(', ')})` : null;
+  const others = cameras.filter((c) => c !== chosen);
+  const base = overridden(chosen, config.activeCamera && active && active !== config.activeCamera ? active : null);
+  return others.length > 0 ? `${base}; also in the scene: ${others.join(', ')}` : base;
+}
+
+function describeOutput(a: Record<string, unknown>, config: RenderConfig): string | null {
+  const sceneFormat = text(a.outputFormat);
+  const format = config.outputFormat ?? sceneFormat;
+  if (!format) return null;
+  const settings = record(a.outputSettings);
+  const mode = text(settings.colorMode);
+  const depth = text(settings.colorDepth);
+  const detail = [mode, depth && `${depth}-bit`].filter(Boolean).join(' ');
+  const shown = `${format}${detail && format === sceneFormat ? `, ${detail}` : ''}`;
+  return overridden(shown, config.outputFormat && sceneFormat && sceneFormat !== config.outputFormat ? sceneFormat : null);
+}
+
+function describeWarnings(a: Record<string, unknown>): string[] {
+  const dependencies = Array.isArray(a.dependencies) ? a.dependencies.map(record) : [];
+  const byResolved = new Map(dependencies.map((d) => [text(d.resolvedPath), d]));
+  const out: string[] = [];
+  const covered = new Set<Record<string, unknown>>();
+  for (const warning of Array.isArray(a.warnings) ? a.warnings.map(record) : []) {
+    const path = text(warning.path);
+    const dependency = path ? byResolved.get(path) : undefined;
+    if (text(warning.code) === 'missing-dependency' && dependency) {
+      covered.add(dependency);
+      out.push(missingLine(dependency, path!));
+      continue;
+    }
+    const message = text(warning.message) ?? text(warning.code) ?? 'Warning without a message.';
+    out.push(path && !message.includes(path) ? `${message} (${path})` : message);
+  }
+  for (const dependency of dependencies) {
+    if (dependency.exists === false && dependency.packed !== true && !covered.has(dependency)) out.push(missingLine(dependency, text(dependency.resolvedPath)));
+  }
+  return out;
+}
+
+function missingLine(dependency: Record<string, unknown>, resolved: string | null): string {
+  const kind = text(dependency.kind) ?? 'file';
+  const name = text(dependency.name);
+  const stored = text(dependency.path);
+  const where = stored ?? resolved ?? 'an unknown path';
+  const missingFile = resolved ? lastSegment(resolved) : null;
+  const detail = missingFile && stored && lastSegment(stored) !== missingFile ? ` (${missingFile})` : '';
+  return `Missing ${kind}${name ? ` "${name}"` : ''}: ${where}${detail}. Pack it into the .blend or send a .zip with it.`;
+}
+
+function lastSegment(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+function overridden(value: string, sceneValue: string | null): string {
+  return sceneValue !== null && sceneValue !== value ? `${value} (scene: ${sceneValue})` : value;
+}
+
+function engineName(code: string): string {
+  return ENGINE_NAMES[code] ?? code;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}

@@ -1,0 +1,90 @@
+import { sceneNameOf } from '../../core/download/job-folder';
+import type { Job, JobList, ProgressRecord } from '../../shared/api/job';
+import { formatDuration, formatFrames } from './format-progress';
+import { formatPairs, formatTable, truncate } from './table';
+
+/** Local date and time to the minute, e.g. `2025-03-14 09:26`; the input as is when unreadable. */
+export function formatTimestamp(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** Frame counts a job payload carries beside the API fields (the local node adds `progress`), if any. */
+export function progressOf(job: Job): { completedFrames: number; totalFrames: number } | null {
+  const progress = (job as Record<string, unknown>).progress as Record<string, unknown> | undefined;
+  if (!progress || typeof progress.completedFrames !== 'number' || typeof progress.totalFrames !== 'number') return null;
+  return { completedFrames: progress.completedFrames, totalFrames: progress.totalFrames };
+}
+
+/** One page of jobs as an aligned table with a paging footer. */
+export function formatJobList(list: JobList, options: { status?: string } = {}): string[] {
+  if (list.jobs.length === 0) {
+    const what = options.status ? `No ${options.status} jobs` : 'No jobs';
+    return [list.pagination.total > 0 ? `${what} on page ${list.pagination.page} (${list.pagination.total} in all).` : `${what}.`];
+  }
+  const rows = [['ID', 'STATUS', 'FRAMES', 'CREATED', 'SCENE']];
+  for (const job of list.jobs) {
+    const progress = progressOf(job);
+    rows.push([
+      job.id,
+      job.status,
+      progress && progress.totalFrames > 0 ? `${progress.completedFrames}/${progress.totalFrames}` : '-',
+      formatTimestamp(job.createdAt),
+      truncate(sceneNameOf(job) ?? '-', 40),
+    ]);
+  }
+  const lines = formatTable(rows, ['left', 'left', 'right', 'left', 'left']);
+  const { page, totalPages, total } = list.pagination;
+  const footer = `Page ${page} of ${Math.max(1, totalPages)}, ${total} ${total === 1 ? 'job' : 'jobs'}${options.status ? ` ${options.status}` : ''}.`;
+  const next = page < totalPages ? ` Next: renderdrop jobs --page ${page + 1}${options.status ? ` --status ${options.status}` : ''}` : '';
+  return [...lines, '', footer + next];
+}
+
+/** One job in detail: status with frames, scene, times, render time, failure and node adjustments. */
+export function formatJobDetails(job: Job, progress: ProgressRecord | null): string[] {
+  const frames = progress ?? progressOf(job);
+  const status = frames && frames.totalFrames > 0 ? `${job.status}  ${formatFrames(frames.completedFrames, frames.totalFrames)}` : job.status;
+  const rows: [string, string][] = [
+    ['Job', job.id],
+    ['Status', status],
+  ];
+  const scene = sceneNameOf(job);
+  if (scene) rows.push(['Scene', scene]);
+  rows.push(['Created', formatTimestamp(job.createdAt)], ['Updated', formatTimestamp(job.updatedAt)]);
+  if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)}s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
+  const config = summarizeConfig(job.finalConfig ?? job.requestedConfig);
+  if (config) rows.push(['Settings', config]);
+  if (job.failedReason) {
+    const reason = job.failedReason;
+    rows.push(['Failed', `${reason.name} (${reason.type})${reason.message ? `: ${reason.message}` : ''}`]);
+  }
+  const lines = formatPairs(rows, '');
+  const adjustments = adjustmentsOf(job);
+  if (adjustments.length > 0) lines.push('Adjusted by the server:', ...adjustments.map((a) => `  - ${a}`));
+  return lines;
+}
+
+/** The reasons of the changes a server made to the requested configuration (`finalConfig.adjustments`). */
+export function adjustmentsOf(job: Job): string[] {
+  const config = job.finalConfig as Record<string, unknown> | null | undefined;
+  const list = config && Array.isArray(config.adjustments) ? config.adjustments : [];
+  return list.flatMap((entry: unknown) => {
+    const reason = (entry as Record<string, unknown> | null)?.reason;
+    return typeof reason === 'string' && reason !== '' ? [reason] : [];
+  });
+}
+
+function summarizeConfig(config: unknown): string | null {
+  if (config === null || typeof config !== 'object') return null;
+  const c = config as Record<string, unknown>;
+  const parts: string[] = [];
+  if (Array.isArray(c.frameRanges) && c.frameRanges.length > 0) parts.push(`frames ${c.frameRanges.join(',')}`);
+  if (typeof c.sampleCount === 'number') parts.push(`${c.sampleCount} samples`);
+  if (typeof c.resolutionPercentage === 'number') parts.push(`${c.resolutionPercentage}%`);
+  if (typeof c.activeCamera === 'string') parts.push(`camera ${c.activeCamera}`);
+  if (typeof c.outputFormat === 'string') parts.push(c.outputFormat);
+  if (typeof c.colorManagementPreset === 'string') parts.push(`${c.colorManagementPreset} colour`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}

@@ -1,0 +1,61 @@
+import type { DownloadProgress } from '../../core/download/download-job';
+import type { TransferProgress } from '../../core/transfer/progress-meter';
+import { formatBytes } from '../../core/util/format-bytes';
+
+/** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
+export function progressBar(fraction: number, width = 20): string {
+  const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+  const full = Math.floor(clamped * width);
+  if (full >= width) return `[${'='.repeat(width)}]`;
+  const head = clamped > 0 ? '>' : '';
+  return `[${'='.repeat(full)}${head}${' '.repeat(width - full - head.length)}]`;
+}
+
+/** A whole percentage of `part` in `total` (0 when the total is unknown or zero). */
+export function percent(part: number, total: number | null): number {
+  if (!total || total <= 0) return 0;
+  return Math.min(100, Math.floor((part / total) * 100));
+}
+
+/** A transfer rate, e.g. `3.1 MiB/s`. */
+export function formatRate(bytesPerSecond: number): string {
+  return `${formatBytes(Math.max(0, Math.round(bytesPerSecond)))}/s`;
+}
+
+/** A duration in seconds, short: `45s`, `2m 05s`, `1h 02m`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** An upload's progress: bar, percentage, bytes, rate and time left. */
+export function formatTransfer(progress: TransferProgress, options: { bar?: boolean } = {}): string {
+  const parts: string[] = [];
+  const total = progress.total;
+  if (options.bar !== false && total) parts.push(progressBar(progress.bytes / total));
+  parts.push(total ? `${percent(progress.bytes, total)}%`.padStart(4) : '');
+  parts.push(total ? `${formatBytes(progress.bytes)} of ${formatBytes(total)}` : formatBytes(progress.bytes));
+  if (progress.rate > 0) parts.push(formatRate(progress.rate));
+  if (!progress.done && progress.etaSeconds !== null) parts.push(`${formatDuration(progress.etaSeconds)} left`);
+  return parts.filter((p) => p !== '').join('  ');
+}
+
+/** Frame progress: bar and `done/total frames`. */
+export function formatFrames(completed: number, total: number, options: { bar?: boolean } = {}): string {
+  const counts = `${completed}/${total} frames`;
+  if (options.bar === false || total <= 0) return counts;
+  return `${progressBar(completed / total)}  ${counts}`;
+}
+
+/** A job download's progress: bar over files, files, bytes and rate. */
+export function formatDownload(progress: DownloadProgress, options: { bar?: boolean } = {}): string {
+  const parts: string[] = [];
+  if (options.bar !== false && progress.filesTotal > 0) parts.push(progressBar(progress.filesDone / progress.filesTotal));
+  parts.push(`${progress.filesDone}/${progress.filesTotal} files`);
+  parts.push(formatBytes(progress.bytes));
+  if (progress.rate > 0 && !progress.done) parts.push(formatRate(progress.rate));
+  return parts.join('  ');
+}

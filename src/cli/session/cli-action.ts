@@ -1,0 +1,31 @@
+import { AbortError, isAbort, RenderdropError, toUserMessage } from '../../core/errors';
+import { CommandFailedError, UsageError } from '../cli-errors';
+import { exitCodeFor, type ExitCode } from '../exit-code-for';
+import { CliContext } from './cli-context';
+import { processIo } from './cli-io';
+
+/** A command body: gets the shared context and the command's arguments, returns its exit code. */
+export type CommandBody<A extends unknown[]> = (ctx: CliContext, ...args: A) => Promise<ExitCode | void>;
+
+/** The message a person sees for an error that ended a command. */
+export function errorMessage(error: unknown): string {
+  if (isAbort(error)) return error instanceof AbortError ? error.message : 'Stopped on request.';
+  if (error instanceof RenderdropError || error instanceof UsageError || error instanceof CommandFailedError) return error.message;
+  return toUserMessage(error);
+}
+
+/**
+ * Wraps a command body for commander: builds the context, turns the outcome into `process.exitCode`
+ * and prints an error as one line a person can act on.
+ */
+export function cliAction<A extends unknown[]>(body: CommandBody<A>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    const ctx = new CliContext(processIo());
+    try {
+      process.exitCode = (await body(ctx, ...args)) ?? 0;
+    } catch (error) {
+      ctx.io.stderr.write(`renderdrop: ${errorMessage(error)}\n`);
+      process.exitCode = exitCodeFor(error);
+    }
+  };
+}

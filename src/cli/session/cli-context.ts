@@ -1,0 +1,109 @@
+import { ApiClient } from '../../core/api/api-client';
+import type { RetryInfo } from '../../core/api/retry-policy';
+import { ConfigError } from '../../core/errors';
+import { SubmissionJournal } from '../../core/journal/submission-journal';
+import type { SubmissionRecord } from '../../core/journal/submission-record';
+import { KeyringSecretStore } from '../../core/secrets/keyring-secret-store';
+import type { SecretStore } from '../../core/secrets/secret-store';
+import { requireApiKey, resolveConnection, type Connection } from '../../core/settings/resolve-connection';
+import { SettingsStore } from '../../core/settings/settings-store';
+import type { Profile } from '../../shared/settings';
+import { formatDuration } from '../output/format-progress';
+import type { CliIo } from './cli-io';
+
+/** The profile created when there is none: the render node on this computer. */
+export const DEFAULT_PROFILE = { name: 'This computer', baseUrl: 'http://127.0.0.1:8787', kind: 'local' } as const satisfies Omit<Profile, 'id'>;
+
+/** Dependencies of a CLI context that tests may replace. */
+export interface CliContextOptions {
+  secrets?: SecretStore;
+}
+
+/**
+ * What commands share: settings (with the default profile when none exists), the submission journal
+ * in the same folder, the keychain, the connection of the active profile (environment overrides
+ * applied) and API clients. Built lazily, so a command touches only what it uses.
+ */
+export class CliContext {
+  readonly io: CliIo;
+  readonly secrets: SecretStore;
+  /** Told about waits before a retry (rate limits, server errors); replaced by commands with a display. */
+  notice: (message: string) => void;
+  #settings: SettingsStore | null = null;
+  #journal: SubmissionJournal | null = null;
+  #connection: Promise<Connection> | null = null;
+  readonly #clients = new Map<string, ApiClient>();
+
+  constructor(io: CliIo, options: CliContextOptions = {}) {
+    this.io = io;
+    this.secrets = options.secrets ?? new KeyringSecretStore();
+    this.notice = (message) => void io.stderr.write(`${message}\n`);
+  }
+
+  /** The settings store, with the default profile added when there is none. */
+  settings(): SettingsStore {
+    if (!this.#settings) {
+      this.#settings = new SettingsStore({ env: this.io.env });
+      if (this.#settings.get().profiles.length === 0) this.#settings.addProfile({ ...DEFAULT_PROFILE });
+    }
+    return this.#settings;
+  }
+
+  /** The submission journal, beside the settings. */
+  journal(): SubmissionJournal {
+    this.#journal ??= new SubmissionJournal({ dataDir: this.settings().dir });
+    return this.#journal;
+  }
+
+  /** The active connection: the active profile with RENDERDROP_BASE_URL / RENDERDROP_API_KEY applied. */
+  connection(): Promise<Connection> {
+    this.#connection ??= resolveConnection(this.settings().get(), this.secrets, this.io.env);
+    return this.#connection;
+  }
+
+  /** An API client for the active connection; a ConfigError says how to set a key when there is none. */
+  async client(): Promise<ApiClient> {
+    const connection = await this.connection();
+    return this.#clientFor(connection.baseUrl, requireApiKey(connection));
+  }
+
+  /**
+   * An API client for the server a journal record was sent to: the active connection when it is that
+   * server, else the stored key of a profile for that server.
+   */
+  async clientForRecord(record: Pick<SubmissionRecord, 'baseUrl' | 'profileId'>): Promise<ApiClient> {
+    const baseUrl = normalise(record.baseUrl);
+    const connection = await this.connection();
+    if (connection.baseUrl === baseUrl && connection.apiKey) return this.#clientFor(baseUrl, connection.apiKey);
+    const profiles = this.settings().get().profiles.filter((p) => normalise(p.baseUrl) === baseUrl);
+    profiles.sort((a, b) => Number(b.id === record.profileId) - Number(a.id === record.profileId));
+    for (const profile of profiles) {
+      const key = await this.secrets.get(profile.id);
+      if (key) return this.#clientFor(baseUrl, key);
+    }
+    throw new ConfigError(
+      `This submission was sent to ${baseUrl}, and no API key for that server is available. ` +
+        'Log in to a profile for it (`renderdrop profile use <name>` then `renderdrop login`), or set RENDERDROP_BASE_URL and RENDERDROP_API_KEY.',
+      { code: 'no-api-key' },
+    );
+  }
+
+  #clientFor(baseUrl: string, apiKey: string): ApiClient {
+    let client = this.#clients.get(baseUrl);
+    if (!client) {
+      client = new ApiClient({ baseUrl, apiKey, onRetry: (info) => this.#onRetry(info) });
+      this.#clients.set(baseUrl, client);
+    }
+    return client;
+  }
+
+  #onRetry(info: RetryInfo) {
+    if (info.delayMs < 1_000) return;
+    const why = info.reason === 'rate-limited' ? 'The server asks to slow down (429)' : info.reason === 'server-error' ? `The server failed (${info.status ?? '5xx'})` : 'The connection failed';
+    this.notice(`${why}; trying ${info.operation} again in ${formatDuration(info.delayMs / 1000)}.`);
+  }
+}
+
+function normalise(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,25 @@
+import type { SubmissionRecord } from '../../core/journal/submission-record';
+
+/** Where an unfinished submission stopped, in words, e.g. "uploaded; job not created yet". */
+export function describeStep(record: Pick<SubmissionRecord, 'step' | 'jobId'>): string {
+  const job = record.jobId ? `job ${record.jobId}` : 'its job';
+  switch (record.step) {
+    case 'preflighted':
+    case 'upload-target':
+      return 'not uploaded yet';
+    case 'uploaded':
+    case 'creating-job':
+      return 'uploaded; job not created yet';
+    case 'job-created':
+    case 'validate-requested':
+      return `validating ${job}`;
+    case 'validated':
+      return `${job} validated, not rendered yet`;
+    case 'render-requested':
+      return `rendering ${job}`;
+    case 'completed':
+      return `${job} rendered, not downloaded yet`;
+    case 'downloaded':
+      return `${job} downloaded`;
+  }
+}

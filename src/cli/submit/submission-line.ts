@@ -1,0 +1,51 @@
+import type { DownloadProgress } from '../../core/download/download-job';
+import type { TransferProgress } from '../../core/transfer/progress-meter';
+import type { JobStatus } from '../../shared/api/job';
+import { formatDownload, formatFrames, formatTransfer } from '../output/format-progress';
+
+/** Where one submission stands, as far as its progress line is concerned. */
+export interface SubmissionLineState {
+  name: string;
+  phase: 'starting' | 'uploading' | 'creating' | 'validating' | 'waiting' | 'rendering' | 'downloading';
+  jobId: string | null;
+  status: JobStatus | null;
+  upload: TransferProgress | null;
+  frames: { completedFrames: number; totalFrames: number } | null;
+  download: DownloadProgress | null;
+}
+
+/** The progress line of a submission: name, what it is doing, and a bar when `bar` is set. */
+export function formatSubmissionLine(state: SubmissionLineState, options: { nameWidth: number; bar: boolean }): string {
+  const name = state.name.padEnd(options.nameWidth);
+  const join = statusLine;
+  const job = state.jobId ? `job ${shortId(state.jobId)}` : '';
+  switch (state.phase) {
+    case 'starting':
+      return join(name, 'starting');
+    case 'uploading':
+      return join(name, 'uploading', state.upload ? formatTransfer(state.upload, { bar: options.bar }) : '');
+    case 'creating':
+      return join(name, 'creating job');
+    case 'validating':
+      return join(name, 'validating', job);
+    case 'waiting':
+      return join(name, state.status ?? 'waiting', job);
+    case 'rendering': {
+      const word = state.status ?? 'rendering';
+      const frames = state.frames && state.frames.totalFrames > 0 ? formatFrames(state.frames.completedFrames, state.frames.totalFrames, { bar: options.bar }) : '';
+      return join(name, word, frames, job);
+    }
+    case 'downloading':
+      return join(name, 'downloading', state.download ? formatDownload(state.download, { bar: options.bar }) : '');
+  }
+}
+
+/** The first 8 characters of a job id, as shown in lists and folder names. */
+export function shortId(id: string): string {
+  return id.replace(/-/g, '').slice(0, 8);
+}
+
+/** A line of the submission table: the padded name, a one-word state in its column, then details. */
+export function statusLine(name: string, word: string, ...rest: string[]): string {
+  return [name, word.padEnd(11), ...rest.filter((part) => part !== '')].join('  ').trimEnd();
+}

@@ -1,0 +1,66 @@
+import type { SubmissionEnding, SubmissionRecord, SubmissionStep } from '../../core/journal/submission-record';
+import type { JobStatus } from '../../shared/api/job';
+import { EXIT } from '../exit-codes';
+import type { ExitCode } from '../exit-code-for';
+
+/** How a submission stands when the command is done with it. */
+export type OutcomeState = 'rendering' | 'completed' | 'downloaded' | 'failed' | 'canceled' | 'declined' | 'error' | 'interrupted';
+
+/** The result of one file or journal entry, as `submit --json` and `resume --json` print it. */
+export interface SubmissionOutcome {
+  file: string;
+  fileName: string;
+  submissionId: string | null;
+  jobId: string | null;
+  jobStatus: JobStatus | null;
+  step: SubmissionStep | null;
+  ending: SubmissionEnding | null;
+  state: OutcomeState;
+  downloadedTo: string | null;
+  downloadedFiles: number | null;
+  error: { kind: string; message: string } | null;
+}
+
+/** The exit code an outcome contributes. */
+export function outcomeExitCode(outcome: Pick<SubmissionOutcome, 'state' | 'error'>): ExitCode {
+  switch (outcome.state) {
+    case 'failed':
+    case 'canceled':
+      return EXIT.jobFailed;
+    case 'error':
+      return outcome.error?.kind === 'usage' ? EXIT.usage : EXIT.failure;
+    case 'interrupted':
+      return EXIT.interrupted;
+    default:
+      return EXIT.ok;
+  }
+}
+
+/** The outcome of a journal record that stopped normally (finished, or handed to the server to render). */
+export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: JobStatus | null; downloadedFiles: number | null }): SubmissionOutcome {
+  let state: OutcomeState;
+  if (record.ending === 'failed') state = 'failed';
+  else if (record.ending === 'canceled') state = 'canceled';
+  else if (record.ending === 'declined') state = 'declined';
+  else if (record.step === 'downloaded') state = 'downloaded';
+  else if (record.step === 'completed') state = 'completed';
+  else state = 'rendering';
+  return {
+    file: record.file.path,
+    fileName: record.file.name,
+    submissionId: record.id,
+    jobId: record.jobId,
+    jobStatus: extra.jobStatus ?? (state === 'completed' || state === 'downloaded' ? 'completed' : null),
+    step: record.step,
+    ending: record.ending,
+    state,
+    downloadedTo: record.downloadedTo,
+    downloadedFiles: state === 'downloaded' ? extra.downloadedFiles : null,
+    error: record.error,
+  };
+}
+
+/** The outcome of a file that never got a journal record (it failed its checks, or was not reached). */
+export function outcomeOfFile(path: string, fileName: string, state: OutcomeState, error: { kind: string; message: string } | null): SubmissionOutcome {
+  return { file: path, fileName, submissionId: null, jobId: null, jobStatus: null, step: null, ending: null, state, downloadedTo: null, downloadedFiles: null, error };
+}

@@ -1,0 +1,173 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { formatJobDetails, formatJobList, formatTimestamp } from '../../src/cli/output/format-jobs';
+import { formatDownload, formatDuration, formatFrames, formatRate, formatTransfer, progressBar } from '../../src/cli/output/format-progress';
+import { LiveDisplay } from '../../src/cli/output/live-display';
+import { formatTable, truncate } from '../../src/cli/output/table';
+import { describeStep } from '../../src/cli/submit/describe-step';
+import { formatSubmissionLine, type SubmissionLineState } from '../../src/cli/submit/submission-line';
+import { firstLine, readSecret } from '../../src/cli/terminal/read-secret';
+import { parseYesNo } from '../../src/cli/terminal/prompt';
+import type { Job } from '../../src/shared/api/job';
+
+const MiB = 1024 * 1024;
+
+function job(overrides: Partial<Job> & Record<string, unknown> = {}): Job {
+  return {
+    id: '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b',
+    status: 'rendering',
+    workspaceId: 'w',
+    createdAt: '2025-03-14T09:26:00.000Z',
+    updatedAt: '2025-03-14T09:30:00.000Z',
+    sceneFile: { fileName: 'Shot 010.blend' },
+    ...overrides,
+  } as Job;
+}
+
+describe('progress pieces', () => {
+  it('draw bars of a fixed width', () => {
+    expect(progressBar(0, 10)).toBe('[          ]');
+    expect(progressBar(0.5, 10)).toBe('[=====>    ]');
+    expect(progressBar(1, 10)).toBe('[==========]');
+    expect(progressBar(7, 10)).toBe('[==========]');
+    expect(progressBar(Number.NaN, 4)).toBe('[    ]');
+  });
+
+  it('write rates and durations briefly', () => {
+    expect(formatRate(3.1 * MiB)).toBe('3.1 MiB/s');
+    expect(formatDuration(4.4)).toBe('4s');
+    expect(formatDuration(125)).toBe('2m 05s');
+    expect(formatDuration(3720)).toBe('1h 02m');
+  });
+
+  it('describe an upload with bytes, rate and time left', () => {
+    const line = formatTransfer({ bytes: 12 * MiB, total: 24 * MiB, rate: 3 * MiB, etaSeconds: 4, done: false });
+    expect(line).toBe('[==========>         ]   50%  12.0 MiB of 24.0 MiB  3.0 MiB/s  4s left');
+    expect(formatTransfer({ bytes: 24 * MiB, total: 24 * MiB, rate: 3 * MiB, etaSeconds: 0, done: true }, { bar: false })).toBe('100%  24.0 MiB of 24.0 MiB  3.0 MiB/s');
+  });
+
+  it('describe frames and downloads', () => {
+    expect(formatFrames(3, 30, { bar: false })).toBe('3/30 frames');
+    expect(formatFrames(15, 30)).toBe('[==========>         ]  15/30 frames');
+    expect(formatDownload({ jobId: 'j', filesDone: 2, filesSkipped: 0, filesTotal: 4, bytes: 2 * MiB, bytesKnown: 4 * MiB, rate: MiB, done: false }, { bar: false })).toBe('2/4 files  2.0 MiB  1.0 MiB/s');
+  });
+});
+
+describe('tables', () => {
+  it('align columns without trailing blanks', () => {
+    expect(formatTable([['ID', 'STATUS', 'FRAMES'], ['abc', 'completed', '3/3'], ['abcdef', 'failed', '-']], ['left', 'left', 'right'])).toEqual([
+      'ID      STATUS     FRAMES',
+      'abc     completed     3/3',
+      'abcdef  failed          -',
+    ]);
+    expect(truncate('a long scene name', 8)).toBe('a long …');
+  });
+});
+
+describe('job output', () => {
+  it('lists jobs with frames, times, scene and a paging hint', () => {
+    const lines = formatJobList({ jobs: [job({ progress: { completedFrames: 3, totalFrames: 30 } }), job({ id: 'aaaa', status: 'completed', sceneFile: null })], pagination: { page: 1, pageSize: 2, total: 5, totalPages: 3 } });
+    expect(lines[0]).toMatch(/^ID +STATUS +FRAMES +CREATED +SCENE$/);
+    expect(lines[1]).toContain('1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b  rendering');
+    expect(lines[1]).toContain('3/30');
+    expect(lines[1]).toContain(formatTimestamp('2025-03-14T09:26:00.000Z'));
+    expect(lines[1]).toMatch(/Shot 010$/);
+    expect(lines[2]).toMatch(/aaaa +completed +- +\S+ \S+ +-$/);
+    expect(lines.at(-1)).toBe('Page 1 of 3, 5 jobs. Next: renderdrop jobs --page 2');
+    expect(formatJobList({ jobs: [], pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 } }, { status: 'failed' })).toEqual(['No failed jobs.']);
+  });
+
+  it('shows one job with its failure and what the server adjusted', () => {
+    const lines = formatJobDetails(
+      job({
+        status: 'failed',
+        failedReason: { name: 'SceneUnreadable', type: 'scene', message: 'not a .blend' },
+        finalConfig: { colorManagementPreset: 'default', sampleCount: 16, frameRanges: ['1-3'], adjustments: [{ field: 'denoisingEnabled', reason: 'This Blender has no denoiser; denoising was switched off.' }] },
+      }),
+      { jobId: 'x', completedFrames: 1, totalFrames: 3 },
+    );
+    expect(lines).toContain('Job       1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b');
+    expect(lines.join('\n')).toMatch(/Status +failed +\[.*\] +1\/3 frames/);
+    expect(lines.join('\n')).toMatch(/Failed +SceneUnreadable \(scene\): not a \.blend/);
+    expect(lines.join('\n')).toMatch(/Settings +frames 1-3, 16 samples, default colour/);
+    expect(lines.slice(-2)).toEqual(['Adjusted by the server:', '  - This Blender has no denoiser; denoising was switched off.']);
+  });
+
+  it('describes where an unfinished submission stopped', () => {
+    expect(describeStep({ step: 'upload-target', jobId: null })).toBe('not uploaded yet');
+    expect(describeStep({ step: 'render-requested', jobId: 'j1' })).toBe('rendering job j1');
+    expect(describeStep({ step: 'completed', jobId: 'j1' })).toBe('job j1 rendered, not downloaded yet');
+  });
+});
+
+describe('submission lines', () => {
+  const base: SubmissionLineState = { name: 'shot.blend', phase: 'starting', jobId: null, status: null, upload: null, frames: null, download: null };
+
+  it('say what each submission is doing', () => {
+    expect(formatSubmissionLine({ ...base, phase: 'uploading', upload: { bytes: MiB, total: 2 * MiB, rate: MiB, etaSeconds: 1, done: false } }, { nameWidth: 12, bar: false })).toBe(
+      'shot.blend    uploading     50%  1.0 MiB of 2.0 MiB  1.0 MiB/s  1s left',
+    );
+    expect(formatSubmissionLine({ ...base, phase: 'validating', jobId: '1f2e3d4c-5b6a' }, { nameWidth: 10, bar: false })).toBe('shot.blend  validating   job 1f2e3d4c');
+    expect(formatSubmissionLine({ ...base, phase: 'rendering', status: 'rendering', jobId: 'abc', frames: { completedFrames: 2, totalFrames: 4 } }, { nameWidth: 10, bar: true })).toBe(
+      'shot.blend  rendering    [==========>         ]  2/4 frames  job abc',
+    );
+  });
+});
+
+describe('live display', () => {
+  const sink = (isTTY: boolean) => {
+    let text = '';
+    return { stream: { isTTY, columns: 40, write: (chunk: string) => (text += chunk) }, text: () => text };
+  };
+
+  it('prints plain lines at most every interval on a pipe, and changes that matter at once', () => {
+    let now = 0;
+    const out = sink(false);
+    const display = new LiveDisplay(out.stream, { live: false, plainIntervalMs: 5_000, now: () => now });
+    display.update('a', 'a 10%');
+    now = 1_000;
+    display.update('a', 'a 20%');
+    display.update('a', 'a validating', { force: true });
+    now = 7_000;
+    display.update('a', 'a 30%');
+    display.update('a', 'a 30%', { force: true });
+    display.print('a note');
+    display.finish('a', 'a done');
+    expect(out.text()).toBe('a 10%\na validating\na 30%\na note\na done\n');
+  });
+
+  it('redraws its lines in place on a terminal, cut to its width, with notes above', () => {
+    const out = sink(true);
+    const display = new LiveDisplay(out.stream, { live: true, redrawMs: 0 });
+    display.update('a', 'first');
+    display.update('b', 'second line that is much longer than forty columns');
+    display.print('note');
+    display.finish('a', 'a done');
+    display.close();
+    const text = out.text();
+    expect(text).toBe(
+      'first\n' +
+        '\x1b[1A\r\x1b[0Jfirst\nsecond line that is much longer than f…\n' +
+        '\x1b[2A\r\x1b[0Jnote\nfirst\nsecond line that is much longer than f…\n' +
+        '\x1b[2A\r\x1b[0Ja done\nsecond line that is much longer than f…\n',
+    );
+  });
+});
+
+describe('terminal input', () => {
+  it('reads yes and no', () => {
+    expect(parseYesNo('', true)).toBe(true);
+    expect(parseYesNo(' Y ', false)).toBe(true);
+    expect(parseYesNo('no', true)).toBe(false);
+    expect(parseYesNo('maybe', true)).toBeNull();
+  });
+
+  it('reads a piped key from the first non-empty line', async () => {
+    expect(firstLine('\n  RJ-abc  \nsecond\n')).toBe('RJ-abc');
+    const input = new PassThrough();
+    input.end('RJ-piped-key\n');
+    const output = new PassThrough();
+    await expect(readSecret(input, output, 'API key: ')).resolves.toBe('RJ-piped-key');
+    expect(output.read()).toBeNull();
+  });
+});
