@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` needs nothing installed; `integration` drives real Blender (and later a real
- * browser). Integration files end in `.int.test.ts`.
+ * Three projects: `unit` needs nothing installed; `integration` drives real Blender (files end in
+ * `.int.test.ts`); `e2e` drives the app in Debian Chromium with real Blender (test/e2e, `.e2e.test.ts`).
  */
 export default defineConfig({
   test: {
@@ -22,6 +22,16 @@ export default defineConfig({
           include: ['test/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

@@ -1,7 +1,7 @@
 # Shared set-up for scripts/test.sh and scripts/start.sh: a Node 22.12+ toolchain and Debian packages.
 # Source it, then call ensure_node and ensure_apt_packages.
 
-APT_PACKAGES=(blender gnome-keyring dbus dbus-daemon)
+APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon)
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&
@@ -24,7 +24,7 @@ ensure_node() {
   node_ok || { echo "Could not set up Node.js 22.12+"; return 1; }
 }
 
-# Install the Debian packages the tests use (Blender, a Secret Service) when any is missing.
+# Install the Debian packages the tests use (Blender, Chromium, a Secret Service) when any is missing.
 ensure_apt_packages() {
   local missing=()
   for p in "${APT_PACKAGES[@]}"; do

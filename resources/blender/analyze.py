@@ -96,9 +96,10 @@ class Collector:
         if exists:
             return
         for missing in missing_files or [resolved or stored]:
+            shown = os.path.basename(missing) if missing_files else stored
             self.warnings.append({
                 "code": "missing-dependency",
-                "message": "%s \"%s\" needs %s, which is not there." % (kind.capitalize(), name, missing),
+                "message": "%s \"%s\" is missing: %s was not uploaded with the scene." % (kind.capitalize(), name, shown),
                 "path": missing,
             })
 

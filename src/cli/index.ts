@@ -6,6 +6,7 @@ import { registerNodeCommands } from './commands/node';
 import { registerProfileCommands } from './commands/profile';
 import { registerSubmitCommands } from './commands/submit';
 import { registerWatchCommand } from './commands/watch';
+import { registerWebCommand } from './commands/web';
 import { EXIT } from './exit-codes';
 import { VERSION } from './version';
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerAuthCommands(program);
   registerProfileCommands(program);
   registerNodeCommands(program);
+  registerWebCommand(program);
   return program;
 }
 

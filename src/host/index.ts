@@ -1,0 +1,3 @@
+export * from './host';
+export * from './local-node';
+export * from './open-path';

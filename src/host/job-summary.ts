@@ -1,0 +1,88 @@
+import type { FailedReason, Job } from '../shared/api/job';
+import type { DownloadState, JobSummary, TimelineEntry } from '../shared/contract/job-views';
+
+/** A download state with nothing downloaded. */
+export const NO_DOWNLOAD: DownloadState = { state: 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null };
+
+const PLAIN_REASONS: Record<string, string> = {
+  SceneUnreadable: 'Blender could not open the scene. Open it in Blender, save it again and resubmit.',
+  BlenderNotFound: 'The render node has no Blender. Install Blender on it (see Settings > This computer).',
+  BlenderCrashed: 'Blender stopped unexpectedly while rendering. Try fewer samples or a smaller resolution.',
+  RenderFailed: 'Blender could not render the scene.',
+  OutOfMemory: 'The render ran out of memory. Lower the resolution or the samples and try again.',
+  NoFrames: 'No frames were left to render. Check the frame range.',
+  Timeout: 'The render took longer than allowed.',
+};
+
+/** Why a job failed, in plain words a person can act on. */
+export function describeFailure(reason: FailedReason | null | undefined): string | null {
+  if (!reason) return null;
+  const said = reason.message?.trim();
+  if (said) return said;
+  const known = PLAIN_REASONS[reason.name];
+  if (known) return known;
+  const words = reason.name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return `The job failed at the ${reason.type} stage: ${words}.`;
+}
+
+/** The status changes the server reported (`timeline`, an extra of the local node), oldest first. */
+export function timelineOf(job: Job): TimelineEntry[] {
+  const raw = (job as Record<string, unknown>).timeline;
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((e) => {
+    const entry = e as { status?: unknown; at?: unknown };
+    return typeof entry.status === 'string' && typeof entry.at === 'string' ? [{ status: entry.status, at: entry.at }] : [];
+  });
+}
+
+/** The scene file name a job was made from, when the server says. */
+export function sceneFileNameOf(job: Job): string | null {
+  const scene = job.sceneFile as Record<string, unknown> | null | undefined;
+  if (scene && typeof scene === 'object') {
+    for (const key of ['fileName', 'name', 'originalName']) {
+      const value = scene[key];
+      if (typeof value === 'string' && value.trim() !== '') return value.replace(/\\/g, '/').split('/').pop()!;
+    }
+  }
+  return null;
+}
+
+/** Frame counts a job payload carries (`progress`, an extra of the local node). */
+export function progressOf(job: Job): { completedFrames: number; totalFrames: number } | null {
+  const raw = (job as Record<string, unknown>).progress as { completedFrames?: unknown; totalFrames?: unknown } | undefined;
+  if (raw && typeof raw.completedFrames === 'number' && typeof raw.totalFrames === 'number') {
+    return { completedFrames: raw.completedFrames, totalFrames: raw.totalFrames };
+  }
+  return null;
+}
+
+const STARTED = new Set(['booting', 'rendering']);
+const ENDED = new Set(['completed', 'failed', 'canceled']);
+
+/** What the queue shows of a job; `previous` keeps frame counts and download state the payload lacks. */
+export function toJobSummary(
+  job: Job,
+  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean },
+): JobSummary {
+  const timeline = timelineOf(job);
+  const previous = extra.previous ?? null;
+  const progress = progressOf(job) ?? (previous ? { completedFrames: previous.completedFrames, totalFrames: previous.totalFrames } : null);
+  const ended = ENDED.has(job.status);
+  const totalFrames = progress?.totalFrames ?? 0;
+  const completedFrames = job.status === 'completed' ? totalFrames : (progress?.completedFrames ?? 0);
+  return {
+    id: job.id,
+    fileName: sceneFileNameOf(job) ?? extra.fileName ?? previous?.fileName ?? `job ${job.id.slice(0, 8)}`,
+    status: job.status,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    startedAt: timeline.find((e) => STARTED.has(e.status))?.at ?? previous?.startedAt ?? (STARTED.has(job.status) ? job.updatedAt : null),
+    endedAt: ended ? (timeline.find((e) => ENDED.has(e.status))?.at ?? job.updatedAt) : null,
+    completedFrames,
+    totalFrames,
+    normalizedSeconds: job.normalizedSeconds ?? null,
+    failure: job.status === 'failed' ? (describeFailure(job.failedReason) ?? 'The job failed; the server gave no reason.') : null,
+    download: extra.download ?? previous?.download ?? NO_DOWNLOAD,
+    canSubmitAgain: extra.canSubmitAgain ?? previous?.canSubmitAgain ?? false,
+  };
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { SecretStore } from '../core/secrets/secret-store';
+import type { BlenderInfo } from '../render-node/blender/probe';
+import { createKey, listKeys, revokeKey, verifyKey } from '../render-node/keys';
+import { createLogger } from '../render-node/logger';
+import { createRenderNode, type RenderNode } from '../render-node/server';
+import { THIS_COMPUTER_PROFILE_ID } from '../shared/contract/app-state';
+
+/** The key name the app's own node key is created under. */
+export const LOCAL_KEY_NAME = 'Renderdrop app (this computer)';
+
+/**
+ * The secret-store account of a node's app key: one per data folder, so apps with different
+ * `RENDERDROP_CONFIG_DIR`s never overwrite each other's key.
+ */
+export function localKeyAccount(dataDir: string): string {
+  return `${THIS_COMPUTER_PROFILE_ID}:${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`;
+}
+
+/** The render node of the profile "This computer", running inside the host. */
+export interface LocalNode {
+  url: string;
+  /** The node's API key for the app; held in memory and in the secret store, never in a file. */
+  apiKey: string;
+  blender: BlenderInfo | null;
+  /** Where the key is kept between runs. */
+  keyStorage: 'store' | 'memory';
+  close(): Promise<void>;
+}
+
+/** How to start the local node. */
+export interface LocalNodeOptions {
+  dataDir: string;
+  secrets: SecretStore;
+  /** A Blender already probed, null for none, undefined to detect one. */
+  blender?: BlenderInfo | null;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  renders?: number;
+}
+
+/**
+ * Starts a render node on 127.0.0.1 (a free port) with its data in `dataDir`. Its API key is reused
+ * from the secret store when still valid there; otherwise a new one is made (older app keys revoked)
+ * and kept in the store, or only in memory when the store refuses it.
+ */
+export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNode> {
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const node: RenderNode = await createRenderNode({
+    dataDir: options.dataDir,
+    ...(options.blender !== undefined ? { blender: options.blender } : {}),
+    env: options.env ?? process.env,
+    logger: options.logger ?? createLogger({ level: 'warn' }),
+    concurrency: { renders: options.renders ?? 1, validations: 2 },
+  });
+  try {
+    const { apiKey, keyStorage } = await ensureKey(node, options.secrets, localKeyAccount(options.dataDir));
+    const url = await node.listen('127.0.0.1', 0);
+    return { url, apiKey, blender: node.blender, keyStorage, close: () => node.close() };
+  } catch (error) {
+    await node.close();
+    throw error;
+  }
+}
+
+async function ensureKey(node: RenderNode, secrets: SecretStore, account: string): Promise<{ apiKey: string; keyStorage: 'store' | 'memory' }> {
+  const stored = await secrets.get(account).catch(() => null);
+  if (stored && verifyKey(node.ctx.db, stored)) return { apiKey: stored, keyStorage: 'store' };
+  for (const old of listKeys(node.ctx.db)) {
+    if (old.name === LOCAL_KEY_NAME && old.revokedAt === null) revokeKey(node.ctx.db, old.id);
+  }
+  const { key } = createKey(node.ctx.db, LOCAL_KEY_NAME);
+  try {
+    await secrets.set(account, key);
+    return { apiKey: key, keyStorage: 'store' };
+  } catch {
+    return { apiKey: key, keyStorage: 'memory' };
+  }
+}

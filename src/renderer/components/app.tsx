@@ -1,0 +1,84 @@
+import { useEffect } from 'react';
+import { subscribe } from '../bridge/bridge';
+import { createEventRouter } from '../lib/event-router';
+import { applyTheme } from '../lib/theme';
+import { useAppStore } from '../stores/app-store';
+import { useQueueStore } from '../stores/queue-store';
+import { useSubmissionsStore } from '../stores/submissions-store';
+import { DropTarget, PickFilesButton } from './drop-target';
+import { JobDetailPanel } from './job-detail-panel';
+import { Notifications } from './notifications';
+import { QueueView } from './queue-view';
+import { ReviewSheet } from './review-sheet';
+import { SettingsPage } from './settings-page';
+import { StatusBanner } from './status-banner';
+import { SubmissionsPanel } from './submissions-panel';
+
+/** The whole window: header, state banner, drop tray, queue or settings, detail panel, review sheet. */
+export function App() {
+  const state = useAppStore((s) => s.state);
+  const error = useAppStore((s) => s.error);
+  const view = useAppStore((s) => s.view);
+  const reviewId = useSubmissionsStore((s) => s.reviewId);
+  const theme = state?.settings.theme ?? 'dark';
+
+  useEffect(() => {
+    const unsubscribe = subscribe(createEventRouter());
+    void useAppStore.getState().load();
+    void useQueueStore.getState().load();
+    void useSubmissionsStore.getState().load();
+    return unsubscribe;
+  }, []);
+  useEffect(() => applyTheme(theme), [theme]);
+
+  if (!state) {
+    return (
+      <main className="loading" aria-busy={error === null}>
+        <h1>Renderdrop</h1>
+        <p role={error ? 'alert' : 'status'}>{error ?? 'Starting…'}</p>
+      </main>
+    );
+  }
+  const active = state.profiles.find((p) => p.id === state.activeProfileId);
+  return (
+    <DropTarget>
+      <div className="app">
+        <header className="topbar">
+          <h1>Renderdrop</h1>
+          <nav aria-label="Pages">
+            <button type="button" className="tab" aria-current={view === 'queue' ? 'page' : undefined} onClick={() => useAppStore.getState().setView('queue')}>
+              Queue
+            </button>
+            <button type="button" className="tab" aria-current={view === 'settings' ? 'page' : undefined} onClick={() => useAppStore.getState().setView('settings')}>
+              Settings
+            </button>
+          </nav>
+          <span className="profile-name" title="Active profile">
+            {active ? active.name : 'No profile'}
+          </span>
+          <PickFilesButton />
+        </header>
+        <StatusBanner state={state} />
+        <main className={`content ${view === 'queue' ? 'content-queue' : ''}`}>
+          {view === 'queue' ? (
+            <>
+              <div className="queue-column">
+                <SubmissionsPanel />
+                <QueueView />
+              </div>
+              <JobDetailPanel />
+            </>
+          ) : (
+            <SettingsPage state={state} />
+          )}
+        </main>
+        {reviewId && (
+          <div className="backdrop">
+            <ReviewSheet key={reviewId} submissionId={reviewId} />
+          </div>
+        )}
+        <Notifications />
+      </div>
+    </DropTarget>
+  );
+}

@@ -1,0 +1,13 @@
+import { create } from 'zustand';
+import type { TransferView } from '../../shared/contract/submission-views';
+
+interface TransfersStore {
+  byId: Record<string, TransferView>;
+  apply(transfer: TransferView): void;
+}
+
+/** Upload and download progress by transfer id (`upload:<submission>`, `download:<job>`). */
+export const useTransfersStore = create<TransfersStore>((set) => ({
+  byId: {},
+  apply: (transfer) => set((s) => ({ byId: { ...s.byId, [transfer.id]: transfer } })),
+}));

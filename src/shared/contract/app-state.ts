@@ -1,0 +1,88 @@
+import type { Profile } from '../settings';
+
+/** The id of the profile that runs the render node inside the app. */
+export const THIS_COMPUTER_PROFILE_ID = 'this-computer';
+
+/** Colour scheme of the UI: dark by default, or whatever the operating system prefers. */
+export const THEMES = ['dark', 'light', 'system'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** A profile as the UI sees it: whether a key is stored, never the key. */
+export interface ProfileView extends Profile {
+  hasKey: boolean;
+  /** Where the key lives: the OS keychain, this process's memory only, or the environment. */
+  keyStorage: 'keychain' | 'memory' | 'env' | 'none';
+}
+
+/** The settings the UI may read and change. */
+export interface SettingsView {
+  /** The folder outputs go to (the default one filled in). */
+  downloadDir: string;
+  downloadDirIsDefault: boolean;
+  autoDownload: boolean;
+  notifications: boolean;
+  theme: Theme;
+}
+
+/** What the doctor found about this computer's Blender, with each problem in words. */
+export interface DoctorView {
+  ok: boolean;
+  blenderPath: string | null;
+  blenderVersion: string | null;
+  cyclesDevices: string[];
+  denoisers: string[];
+  viewTransforms: string[];
+  eevee: 'usable' | 'not-usable' | 'not-checked';
+  searched: string[];
+  problems: string[];
+  checkedAt: string;
+}
+
+/** The Blender of "This computer". */
+export interface BlenderStatus {
+  found: boolean;
+  path: string | null;
+  version: string | null;
+  /** How to install Blender or point to one, when none was found. */
+  hint: string | null;
+}
+
+/**
+ * Whether the active profile's server can be used right now. `retryInSeconds` counts from `since`.
+ */
+export type ConnectionState =
+  | { state: 'ok' }
+  | { state: 'starting'; message: string }
+  | { state: 'no-profile'; message: string }
+  | { state: 'no-key'; message: string }
+  | { state: 'unreachable'; message: string; retryInSeconds: number; since: string }
+  | { state: 'key-rejected'; message: string }
+  | { state: 'rate-limited'; message: string; retryInSeconds: number; since: string }
+  | { state: 'blender-missing'; message: string };
+
+/** Everything the UI needs to draw its frame and decide which state to explain. */
+export interface AppState {
+  version: string;
+  /** Browser mode or the desktop app. */
+  shell: 'web' | 'desktop';
+  /** Nothing has been submitted yet and no cloud profile was added. */
+  firstRun: boolean;
+  profiles: ProfileView[];
+  activeProfileId: string | null;
+  settings: SettingsView;
+  connection: ConnectionState;
+  blender: BlenderStatus;
+  /** Where keys are kept on this machine. */
+  keyStore: 'keychain' | 'memory';
+  /** The settings folder (`RENDERDROP_CONFIG_DIR` moves it). */
+  configDir: string;
+}
+
+/** Result of "Test connection". */
+export interface ConnectionTest {
+  ok: boolean;
+  message: string;
+  /** Jobs the key can see, when the test succeeded. */
+  jobCount: number | null;
+  status: number | null;
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { renderConfigSchema } from '../api/render-config';
+import type { AppState, ConnectionTest, DoctorView, ProfileView, SettingsView } from './app-state';
+import { THEMES } from './app-state';
+import type { JobCounts, JobDetail, JobSummary } from './job-views';
+import { JOB_FILTERS } from './job-views';
+import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
+import type { RenderConfig } from '../api/render-config';
+
+/** A call: the schema its request must pass, and (as a type only) what it answers. */
+export interface CallSpec<S extends z.ZodType, R> {
+  readonly request: S;
+  /** Never set: carries the response type. */
+  readonly response?: R;
+}
+
+const returns =
+  <R>() =>
+  <S extends z.ZodType>(request: S): CallSpec<S, R> => ({ request });
+
+const none = z.object({}).strict();
+const id = z.string().min(1).max(200);
+const byJob = z.object({ jobId: id }).strict();
+const bySubmission = z.object({ submissionId: id }).strict();
+const byProfile = z.object({ profileId: id }).strict();
+const apiKey = z.string().trim().min(8, 'An API key is at least 8 characters.').max(4096);
+const baseUrl = z
+  .string()
+  .trim()
+  .url('Enter the server address, e.g. https://farm.example.com.')
+  .refine((u) => /^https?:\/\//i.test(u), 'The address must start with http:// or https://.');
+
+/**
+ * A file to submit: a path on the host's computer (desktop app, tests), or the token the browser-mode
+ * upload endpoint answered for a dropped file.
+ */
+export const submitFileSchema = z.union([
+  z.object({ path: z.string().min(1).max(4096) }).strict(),
+  z.object({ token: id }).strict(),
+]);
+export type SubmitFile = z.infer<typeof submitFileSchema>;
+
+/** Query of the job queue; every part is optional. */
+export const jobQuerySchema = z
+  .object({
+    filter: z.enum(JOB_FILTERS).optional(),
+    search: z.string().max(200).optional(),
+    offset: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(20_000).optional(),
+  })
+  .strict();
+export type JobQuery = z.infer<typeof jobQuerySchema>;
+
+/** One page of the queue, newest first, with the counts of every filter (search applied). */
+export interface JobPage {
+  jobs: JobSummary[];
+  /** Jobs matching the query before offset/limit. */
+  total: number;
+  counts: JobCounts;
+  /** The profile these jobs belong to. */
+  profileId: string | null;
+}
+
+/**
+ * Every call the UI can make: name, request schema, response type. Each transport (IPC, HTTP) checks
+ * the payload with the same schema before the host sees it.
+ */
+export const CALLS = {
+  'app.getState': returns<AppState>()(none),
+  'app.runDoctor': returns<DoctorView>()(none),
+
+  'profiles.add': returns<ProfileView>()(z.object({ name: z.string().trim().min(1).max(100), baseUrl, apiKey: apiKey.optional() }).strict()),
+  'profiles.update': returns<ProfileView>()(z.object({ profileId: id, name: z.string().trim().min(1).max(100).optional(), baseUrl: baseUrl.optional() }).strict()),
+  'profiles.remove': returns<AppState>()(byProfile),
+  'profiles.use': returns<AppState>()(byProfile),
+  'profiles.setKey': returns<ProfileView>()(z.object({ profileId: id, apiKey }).strict()),
+  'profiles.clearKey': returns<ProfileView>()(byProfile),
+  'profiles.hasKey': returns<boolean>()(byProfile),
+  'profiles.testConnection': returns<ConnectionTest>()(
+    z.object({ profileId: id.optional(), baseUrl: baseUrl.optional(), apiKey: apiKey.optional() }).strict(),
+  ),
+
+  'settings.get': returns<SettingsView>()(none),
+  'settings.update': returns<SettingsView>()(
+    z
+      .object({
+        downloadDir: z.string().trim().min(1).max(4096).nullable().optional(),
+        autoDownload: z.boolean().optional(),
+        notifications: z.boolean().optional(),
+        theme: z.enum(THEMES).optional(),
+      })
+      .strict(),
+  ),
+
+  'submissions.submit': returns<SubmitFileResult[]>()(
+    z.object({ files: z.array(submitFileSchema).min(1).max(500), renderConfig: renderConfigSchema.optional() }).strict(),
+  ),
+  'submissions.list': returns<SubmissionView[]>()(none),
+  'submissions.review': returns<ReviewSheet>()(bySubmission),
+  'submissions.startRender': returns<SubmissionView>()(z.object({ submissionId: id, renderConfig: renderConfigSchema }).strict()),
+  'submissions.discard': returns<SubmissionView>()(bySubmission),
+  'submissions.retry': returns<SubmissionView>()(bySubmission),
+  'submissions.dismiss': returns<boolean>()(bySubmission),
+
+  'scenes.lastSettings': returns<RenderConfig | null>()(z.object({ fileName: z.string().min(1).max(1000) }).strict()),
+
+  'jobs.list': returns<JobPage>()(jobQuerySchema),
+  'jobs.get': returns<JobDetail>()(byJob),
+  'jobs.preview': returns<string | null>()(byJob),
+  'jobs.refresh': returns<JobPage>()(none),
+  'jobs.cancel': returns<JobSummary>()(byJob),
+  'jobs.download': returns<JobSummary>()(byJob),
+  'jobs.openFolder': returns<string>()(byJob),
+  'jobs.submitAgain': returns<SubmitFileResult>()(byJob),
+} as const;
+
+/** The name of a call. */
+export type CallName = keyof typeof CALLS;
+
+/** Every call name, for transports that register them one by one. */
+export const CALL_NAMES = Object.keys(CALLS) as CallName[];
+
+/** What the caller sends. */
+export type CallRequest<K extends CallName> = z.input<(typeof CALLS)[K]['request']>;
+
+/** What the host receives, after the schema checked (and trimmed) it. */
+export type CallPayload<K extends CallName> = z.output<(typeof CALLS)[K]['request']>;
+
+/** What the call answers. */
+export type CallResponse<K extends CallName> = (typeof CALLS)[K] extends CallSpec<z.ZodType, infer R> ? R : never;
+
+/** Whether `name` is a call of the contract. */
+export function isCallName(name: string): name is CallName {
+  return Object.prototype.hasOwnProperty.call(CALLS, name);
+}

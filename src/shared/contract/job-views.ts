@@ -1,0 +1,79 @@
+import type { SceneAnalysis } from '../api/analysis';
+import type { JobStatus } from '../api/job';
+
+/** Where a job's outputs stand on this computer. */
+export interface DownloadState {
+  state: 'none' | 'queued' | 'downloading' | 'done' | 'failed';
+  /** The job's output folder, once known. */
+  dir: string | null;
+  filesDone: number;
+  filesTotal: number;
+  bytes: number;
+  error: string | null;
+}
+
+/** One job in the queue: small, so ten thousand of them cross the contract cheaply. */
+export interface JobSummary {
+  id: string;
+  /** The scene's file name (`shot.blend`), which names the queue row. */
+  fileName: string;
+  status: JobStatus;
+  createdAt: string;
+  updatedAt: string;
+  /** When rendering began (first `booting`), and when the job ended. */
+  startedAt: string | null;
+  endedAt: string | null;
+  completedFrames: number;
+  totalFrames: number;
+  /** Render time the server counted, in seconds. */
+  normalizedSeconds: number | null;
+  /** Why it failed, in plain words. */
+  failure: string | null;
+  download: DownloadState;
+  /** Whether "Submit again" can find the source file. */
+  canSubmitAgain: boolean;
+}
+
+/** One status change. */
+export interface TimelineEntry {
+  status: string;
+  at: string;
+}
+
+/** One field of the render configuration, as requested and as the server used it. */
+export interface ConfigDifference {
+  field: string;
+  requested: unknown;
+  final: unknown;
+  changed: boolean;
+  /** Why the server changed it, when it said. */
+  reason: string | null;
+}
+
+/** One output file and whether it is on this computer. */
+export interface OutputFileView {
+  relativePath: string;
+  state: 'downloaded' | 'partial' | 'missing';
+  bytes: number | null;
+}
+
+/** Everything the job detail panel shows. */
+export interface JobDetail {
+  summary: JobSummary;
+  /** The analysis in the local node's shape, when the server sent one. */
+  analysis: SceneAnalysis | null;
+  requestedConfig: Record<string, unknown> | null;
+  finalConfig: Record<string, unknown> | null;
+  differences: ConfigDifference[];
+  timeline: TimelineEntry[];
+  outputs: OutputFileView[];
+  /** Whether the server has a preview image (fetch it with `jobs.preview`). */
+  hasPreview: boolean;
+}
+
+/** Status filter chips of the queue. */
+export const JOB_FILTERS = ['all', 'active', 'review', 'completed', 'failed', 'canceled'] as const;
+export type JobFilter = (typeof JOB_FILTERS)[number];
+
+/** Number of jobs under each filter. */
+export type JobCounts = Record<JobFilter, number>;

@@ -1,0 +1,3 @@
+export * from './web-server';
+export * from './renderer-dir';
+export * from './request-guard';

@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serializeError } from '../../src/core/errors';
+import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
+import { createHost, type AppHost, type HostOptions } from '../../src/host/host';
+import type { CallName, CallRequest, CallResponse } from '../../src/shared/contract/calls';
+import { dispatchCall } from '../../src/shared/contract/dispatch';
+import type { AppEvent } from '../../src/shared/contract/events';
+import type { Result } from '../../src/shared/contract/result';
+
+/** A host on a fresh config folder with keys in memory, recording every event. */
+export interface HostHarness {
+  host: AppHost;
+  dir: string;
+  secrets: MemorySecretStore;
+  events: AppEvent[];
+  opened: string[];
+  /** Runs a call through the contract's dispatcher (schema checks included). */
+  call<K extends CallName>(name: K, request: CallRequest<K>): Promise<Result<CallResponse<K>>>;
+  /** Like `call`, but throws unless it succeeded. */
+  value<K extends CallName>(name: K, request: CallRequest<K>): Promise<CallResponse<K>>;
+  /** Resolves with the first event (past or future) matching `match`. */
+  waitFor<E extends AppEvent>(match: (event: AppEvent) => event is E, timeoutMs?: number): Promise<E>;
+  waitFor(match: (event: AppEvent) => boolean, timeoutMs?: number): Promise<AppEvent>;
+  close(): Promise<void>;
+}
+
+/** Starts a host for a test; `blender: null` unless given. */
+export async function startHost(options: Partial<HostOptions> & { dir?: string; secrets?: MemorySecretStore } = {}): Promise<HostHarness> {
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'rd-host-')));
+  const secrets = options.secrets ?? new MemorySecretStore();
+  const opened: string[] = [];
+  const host = await createHost({
+    configDir: dir,
+    env: {},
+    keyStore: 'memory',
+    shell: 'web',
+    blender: null,
+    home: join(dir, 'home'),
+    openPath: async (path) => {
+      opened.push(path);
+    },
+    tracker: { activeIntervalMs: 30, idleIntervalMs: 200 },
+    ...options,
+    secrets,
+  });
+  const events: AppEvent[] = [];
+  const waiters = new Set<() => void>();
+  host.subscribe((event) => {
+    events.push(event);
+    for (const w of [...waiters]) w();
+  });
+  const call = ((name: CallName, request: unknown) => dispatchCall(host.handlers, name, request, serializeError)) as HostHarness['call'];
+  const value = (async (name: CallName, request: unknown) => {
+    const result = await dispatchCall(host.handlers, name, request, serializeError);
+    if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
+    return result.value;
+  }) as HostHarness['value'];
+  const waitFor = ((match: (event: AppEvent) => boolean, timeoutMs = 15_000) =>
+    new Promise<AppEvent>((resolve, reject) => {
+      const found = events.find(match);
+      if (found) return resolve(found);
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no matching event within ${timeoutMs} ms; saw ${events.map((e) => e.name).join(', ')}`));
+      }, timeoutMs);
+      const check = () => {
+        const hit = events.find(match);
+        if (!hit) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(hit);
+      };
+      waiters.add(check);
+    })) as HostHarness['waitFor'];
+  return {
+    host,
+    dir,
+    secrets,
+    events,
+    opened,
+    call,
+    value,
+    waitFor,
+    close: async () => {
+      await host.close();
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

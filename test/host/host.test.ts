@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
+import { localKeyAccount } from '../../src/host/local-node';
+import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
+import type { AppEvent } from '../../src/shared/contract/events';
+import { FakeApi } from '../helpers/fake-api-server';
+import { blendBytes, tempDir } from '../helpers/scene-files';
+import { startHost, type HostHarness } from './host-harness';
+
+let harnesses: HostHarness[] = [];
+let fakes: FakeApi[] = [];
+
+afterEach(async () => {
+  for (const h of harnesses) await h.close();
+  for (const f of fakes) await f.server.close();
+  harnesses = [];
+  fakes = [];
+});
+
+async function host(options: Parameters<typeof startHost>[0] = {}): Promise<HostHarness> {
+  const h = await startHost(options);
+  harnesses.push(h);
+  return h;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  }
+  return out;
+}
+
+async function cloudHost(options: ConstructorParameters<typeof FakeApi>[1] = {}): Promise<{ h: HostHarness; fake: FakeApi; profileId: string }> {
+  const fake = await FakeApi.start(options);
+  fakes.push(fake);
+  const h = await host();
+  const profile = await h.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
+  await h.value('profiles.use', { profileId: profile.id });
+  await h.host.ready();
+  return { h, fake, profileId: profile.id };
+}
+
+describe('host: first run on "This computer"', () => {
+  it('creates the local profile, starts the node and explains that Blender is missing', async () => {
+    const h = await host();
+    await h.host.ready();
+    const state = await h.value('app.getState', {});
+    expect(state.firstRun).toBe(true);
+    expect(state.activeProfileId).toBe(THIS_COMPUTER_PROFILE_ID);
+    const local = state.profiles.find((p) => p.id === THIS_COMPUTER_PROFILE_ID)!;
+    expect(local).toMatchObject({ kind: 'local', name: 'This computer', hasKey: true, keyStorage: 'memory', baseUrl: h.host.localNodeUrl });
+    expect(state.blender.found).toBe(false);
+    expect(state.blender.hint).toMatch(/install/i);
+    expect(state.connection.state).toBe('blender-missing');
+    expect(state.configDir).toBe(h.dir);
+    const submitted = await h.call('submissions.submit', { files: [{ path: join(h.dir, 'x.blend') }] });
+    expect(submitted).toMatchObject({ ok: false, error: { kind: 'config', code: 'blender-missing' } });
+  });
+
+  it('keeps the node key in the secret store and in no file, and reuses it on the next start', async () => {
+    const secrets = new MemorySecretStore();
+    const dir = await tempDir('rd-host-keep-');
+    const first = await host({ dir, secrets });
+    const key = await secrets.get(localKeyAccount(join(dir, 'node')));
+    expect(key).toMatch(/^RJ-/);
+    const state = JSON.stringify(await first.value('app.getState', {}));
+    expect(state).not.toContain(key!);
+    await first.close();
+    harnesses = harnesses.filter((x) => x !== first);
+    for (const file of await filesUnder(dir)) {
+      expect((await readFile(file)).includes(Buffer.from(key!)), file).toBe(false);
+    }
+    const second = await host({ dir, secrets });
+    expect(await secrets.get(localKeyAccount(join(dir, 'node')))).toBe(key);
+    const page = await second.value('jobs.list', {});
+    expect(page.total).toBe(0);
+  });
+
+  it('puts settings and node data under RENDERDROP_CONFIG_DIR', async () => {
+    const dir = await tempDir('rd-host-env-');
+    const h = await startHost({ dir, configDir: undefined, env: { RENDERDROP_CONFIG_DIR: dir } });
+    harnesses.push(h);
+    expect((await stat(join(dir, 'config.json'))).isFile()).toBe(true);
+    expect((await stat(join(dir, 'node', 'node.sqlite'))).isFile()).toBe(true);
+    const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
+    expect(config.profiles[0]).toMatchObject({ id: THIS_COMPUTER_PROFILE_ID, kind: 'local' });
+  });
+
+  it('rejects payloads that break the schema and names the field', async () => {
+    const h = await host();
+    const result = await h.call('settings.update', { autoDownload: 'yes' } as never);
+    expect(result).toMatchObject({ ok: false, error: { kind: 'contract', code: 'invalid-request' } });
+    expect(result.ok ? '' : result.error.message).toMatch(/^autoDownload:/);
+  });
+});
+
+describe('host: profiles and keys', () => {
+  it('stores a cloud key without ever returning it, and clears it', async () => {
+    const h = await host();
+    const profile = await h.value('profiles.add', { name: 'Studio farm', baseUrl: 'http://127.0.0.1:9/', apiKey: 'RJ-secret-value-1' });
+    expect(profile).toMatchObject({ kind: 'cloud', hasKey: true, keyStorage: 'memory', baseUrl: 'http://127.0.0.1:9' });
+    expect(JSON.stringify(h.events)).not.toContain('RJ-secret-value-1');
+    expect(JSON.stringify(await h.value('app.getState', {}))).not.toContain('RJ-secret-value-1');
+    expect(await h.value('profiles.hasKey', { profileId: profile.id })).toBe(true);
+    expect((await h.value('profiles.clearKey', { profileId: profile.id })).hasKey).toBe(false);
+    expect(await h.secrets.get(profile.id)).toBeNull();
+    const refused = await h.call('profiles.setKey', { profileId: THIS_COMPUTER_PROFILE_ID, apiKey: 'RJ-whatever-123' });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'config', code: 'local-profile' } });
+  });
+
+  it('shows the key-rejected state for a cloud profile with a wrong key, and Test connection says so', async () => {
+    const h = await host();
+    await h.host.ready();
+    const url = h.host.localNodeUrl!;
+    const profile = await h.value('profiles.add', { name: 'Wrong key', baseUrl: url, apiKey: 'RJ-not-a-valid-key' });
+    const test = await h.value('profiles.testConnection', { profileId: profile.id });
+    expect(test).toMatchObject({ ok: false, status: 401 });
+    expect(test.message).toMatch(/rejected/);
+    await h.value('profiles.use', { profileId: profile.id });
+    await h.host.ready();
+    const state = await h.value('app.getState', {});
+    expect(state.connection.state).toBe('key-rejected');
+    await h.waitFor((e) => e.name === 'connection.changed' && e.payload.state === 'key-rejected');
+    const local = await h.value('profiles.testConnection', { profileId: THIS_COMPUTER_PROFILE_ID });
+    expect(local).toMatchObject({ ok: true, jobCount: 0 });
+  });
+
+  it('reports an unreachable server with the time to the next try', async () => {
+    const h = await host();
+    const profile = await h.value('profiles.add', { name: 'Gone', baseUrl: 'http://127.0.0.1:9', apiKey: 'RJ-some-key-123' });
+    await h.value('profiles.use', { profileId: profile.id });
+    const event = await h.waitFor((e) => e.name === 'connection.changed' && e.payload.state === 'unreachable', 20_000);
+    expect(event.payload).toMatchObject({ state: 'unreachable' });
+    expect((event.payload as { retryInSeconds: number }).retryInSeconds).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('host: submissions on a farm', () => {
+  it('uploads, pauses at review, renders with the overrides, downloads and remembers the settings', async () => {
+    const { h, fake } = await cloudHost({ frames: 3 });
+    const dir = await tempDir('rd-host-scene-');
+    const scene = join(dir, 'shot.blend');
+    await writeFile(scene, blendBytes(200_000));
+    const [result] = await h.value('submissions.submit', { files: [{ path: scene }] });
+    expect(result).toMatchObject({ ok: true, name: 'shot.blend' });
+    const submissionId = (result as { submissionId: string }).submissionId;
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === submissionId && e.payload.phase === 'review');
+    expect(h.events.some((e) => e.name === 'transfer.progress' && e.payload.kind === 'upload' && e.payload.done && e.payload.bytes === 200_000)).toBe(true);
+    const sheet = await h.value('submissions.review', { submissionId });
+    expect(sheet).toMatchObject({ fileName: 'shot.blend', fromLastTime: false, defaults: { colorManagementPreset: 'default' } });
+    await h.value('submissions.startRender', { submissionId, renderConfig: { colorManagementPreset: 'aces', sampleCount: 7 } });
+    const done = await h.waitFor(
+      (e): e is Extract<AppEvent, { name: 'job.updated' }> => e.name === 'job.updated' && e.payload.status === 'completed' && e.payload.download.state === 'done',
+      20_000,
+    );
+    expect(done.payload).toMatchObject({ fileName: 'shot.blend', completedFrames: 3, totalFrames: 3, canSubmitAgain: true });
+    const frames = await readdir(done.payload.download.dir!);
+    expect(frames.sort()).toEqual(['frame_0001.png', 'frame_0002.png', 'frame_0003.png']);
+    expect(done.payload.download.dir!.startsWith(join(h.dir, 'home', 'Renderdrop'))).toBe(true);
+    const body = [...fake.jobs.values()][0]!.renderBodies[0];
+    expect(body).toEqual({ requestedRenderConfig: { colorManagementPreset: 'aces', sampleCount: 7 } });
+    await h.waitFor((e) => e.name === 'notification' && e.payload.level === 'success');
+    expect(await h.value('scenes.lastSettings', { fileName: 'shot.blend' })).toEqual({ colorManagementPreset: 'aces', sampleCount: 7 });
+    const page = await h.value('jobs.list', { filter: 'completed' });
+    expect(page.counts).toMatchObject({ all: 1, completed: 1, active: 0 });
+    const detail = await h.value('jobs.get', { jobId: done.payload.id });
+    expect(detail.outputs.map((o) => o.state)).toEqual(['downloaded', 'downloaded', 'downloaded']);
+    expect(await h.value('jobs.openFolder', { jobId: done.payload.id })).toBe(done.payload.download.dir);
+    expect(h.opened).toEqual([done.payload.download.dir]);
+    expect((await h.value('app.getState', {})).firstRun).toBe(false);
+  });
+
+  it('offers the last settings of a scene at the next review, and submit again renders straight away', async () => {
+    const { h, fake } = await cloudHost({ frames: 1 });
+    await h.value('settings.update', { autoDownload: false });
+    const dir = await tempDir('rd-host-scene-');
+    const scene = join(dir, 'again.blend');
+    await writeFile(scene, blendBytes());
+    const first = (await h.value('submissions.submit', { files: [{ path: scene }] }))[0] as { submissionId: string };
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === first.submissionId && e.payload.phase === 'review');
+    await h.value('submissions.startRender', { submissionId: first.submissionId, renderConfig: { colorManagementPreset: 'default', sampleCount: 3 } });
+    const completed = await h.waitFor((e): e is Extract<AppEvent, { name: 'job.updated' }> => e.name === 'job.updated' && e.payload.status === 'completed');
+    expect(completed.payload.download.state).toBe('none');
+
+    const second = (await h.value('submissions.submit', { files: [{ path: scene }] }))[0] as { submissionId: string };
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === second.submissionId && e.payload.phase === 'review');
+    const sheet = await h.value('submissions.review', { submissionId: second.submissionId });
+    expect(sheet.fromLastTime).toBe(true);
+    expect(sheet.defaults).toMatchObject({ sampleCount: 3 });
+    await h.value('submissions.discard', { submissionId: second.submissionId });
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === second.submissionId && e.payload.phase === 'discarded');
+
+    const again = await h.value('jobs.submitAgain', { jobId: completed.payload.id });
+    expect(again.ok).toBe(true);
+    await h.waitFor((e) => e.name === 'job.updated' && e.payload.status === 'completed' && e.payload.id !== completed.payload.id);
+    const bodies = [...fake.jobs.values()].flatMap((j) => j.renderBodies);
+    expect(bodies.at(-1)).toEqual({ requestedRenderConfig: { colorManagementPreset: 'default', sampleCount: 3 } });
+  });
+
+  it('answers a preflight rejection per file, and accepts a file streamed in by token', async () => {
+    const { h } = await cloudHost();
+    const dir = await tempDir('rd-host-scene-');
+    const fake = join(dir, 'notes.blend');
+    await writeFile(fake, 'just some text, not a scene');
+    const staged = await h.host.stageUpload('streamed.blend', Readable.from([blendBytes(10_000)]));
+    const results = await h.value('submissions.submit', { files: [{ path: fake }, { token: staged.token }, { token: 'nonexistent-token-1234' }] });
+    expect(results[0]).toMatchObject({ ok: false, name: 'notes.blend', error: { kind: 'preflight', code: 'not-blender' } });
+    expect(results[1]).toMatchObject({ ok: true, name: 'streamed.blend' });
+    expect(results[2]).toMatchObject({ ok: false, error: { code: 'unknown-upload' } });
+  });
+
+  it('reports a validation failure in plain words and can dismiss it', async () => {
+    const { h } = await cloudHost({ failValidation: true });
+    const dir = await tempDir('rd-host-scene-');
+    const scene = join(dir, 'broken.blend');
+    await writeFile(scene, blendBytes());
+    const [result] = await h.value('submissions.submit', { files: [{ path: scene }] });
+    const id = (result as { submissionId: string }).submissionId;
+    const failed = await h.waitFor((e): e is Extract<AppEvent, { name: 'submission.updated' }> => e.name === 'submission.updated' && e.payload.id === id && e.payload.phase === 'failed');
+    expect(failed.payload.error?.message).toMatch(/Cannot open the scene/);
+    const job = await h.waitFor((e): e is Extract<AppEvent, { name: 'job.updated' }> => e.name === 'job.updated' && e.payload.status === 'failed');
+    expect(job.payload.failure).toBe('Cannot open the scene');
+    expect(await h.value('submissions.dismiss', { submissionId: id })).toBe(true);
+    expect(await h.value('submissions.list', {})).toEqual([]);
+  });
+});
