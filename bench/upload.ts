@@ -34,7 +34,6 @@ interface Sample {
 const sizes = sizesOption('sizes', '1G,4G');
 /** Even by default, so each client goes first equally often. */
 const runs = intOption('runs', 4);
-const WARMUP_BYTES = 64 * MiB;
 
 /** Writes a file of `size` bytes made of a random 1 MiB block repeated. */
 async function makeFile(path: string, size: number): Promise<void> {
@@ -125,11 +124,6 @@ async function main(): Promise<void> {
     baselines.push(measured);
   }
 
-  const warmupFile = join(work, 'warmup.blend');
-  await makeFile(warmupFile, WARMUP_BYTES);
-  for (const client of ['renderdrop', 'curl'] as const) await uploadOnce(bench, uploadClient, client, warmupFile, WARMUP_BYTES);
-  await rm(warmupFile, { force: true });
-
   const samples: Sample[] = [];
   for (const size of sizes) {
     const filePath = join(work, `scene-${size}.blend`);
@@ -137,6 +131,8 @@ async function main(): Promise<void> {
     await makeFile(filePath, size);
     sync();
     console.log('done');
+    const warmup = await uploadOnce(bench, uploadClient, 'curl', filePath, size);
+    console.log(`  ${sizeLabel(size)} warm-up    curl       ${fixed(warmup.mibPerSecond, 0).padStart(6)} MiB/s  (not counted: the first upload of a new file is often slow)`);
     for (let run = 0; run < runs; run++) {
       const order: Client[] = run % 2 === 0 ? ['renderdrop', 'curl'] : ['curl', 'renderdrop'];
       for (const [position, client] of order.entries()) {

@@ -86,9 +86,11 @@ export function onCleanup(task: Task): () => Promise<void> {
 
 /**
  * Runs a benchmark's main function, then the cleanup. An error is reported and sets exit code 1,
- * unless it only follows from an interruption (exit code 130).
+ * unless it only follows from an interruption (exit code 130). A closed stdout (`| head`) does not
+ * stop the benchmark before it has cleaned up.
  */
 export async function runBench(main: () => Promise<void>): Promise<void> {
+  process.stdout.on('error', () => undefined);
   try {
     await main();
   } catch (error) {
