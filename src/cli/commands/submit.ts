@@ -20,7 +20,7 @@ import {
   type ColorPreset,
   type OutputFormat,
 } from '../options/parse-options';
-import { renderConfigFrom } from '../options/render-overrides';
+import { renderConfigFrom, type RenderOverrides } from '../options/render-overrides';
 import { formatTimestamp } from '../output/format-jobs';
 import { LiveDisplay } from '../output/live-display';
 import { formatTable } from '../output/table';
@@ -32,13 +32,7 @@ import { describeStep } from '../submit/describe-step';
 import { outcomeExitCode, outcomeOfFile, type SubmissionOutcome } from '../submit/submission-outcome';
 import { SubmissionRunner, type HandedOff } from '../submit/submission-runner';
 
-interface SubmitOptions {
-  frames?: string;
-  samples?: number;
-  percentage?: number;
-  camera?: string;
-  preset: ColorPreset;
-  format?: OutputFormat;
+interface SubmitOptions extends RenderOverrides {
   yes?: boolean;
   new?: boolean;
   wait?: boolean;
