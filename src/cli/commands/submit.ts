@@ -17,8 +17,6 @@ import {
   parsePercentage,
   parsePresetOption,
   parseSamples,
-  type ColorPreset,
-  type OutputFormat,
 } from '../options/parse-options';
 import { renderConfigFrom, type RenderOverrides } from '../options/render-overrides';
 import { formatTimestamp } from '../output/format-jobs';
