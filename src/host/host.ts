@@ -31,7 +31,11 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   /** Where API keys live; `keyStore` says what kind it is. */
   secrets: SecretStore;
-  keyStore: 'keychain' | 'memory';
+  keyStore: AppState['keyStore'];
+  /** Why keys are not in the system keychain, shown in Settings (the desktop app's fallback). */
+  keyStoreNote?: string;
+  /** The settings file to use (the desktop app opens it through electron-store); default: conf. */
+  settings?: SettingsStore;
   shell: 'web' | 'desktop';
   /** A Blender already probed (null: none); undefined detects one. */
   blender?: BlenderInfo | null;
@@ -69,7 +73,7 @@ const LOCAL_PROFILE_NAME = 'This computer';
 export async function createHost(options: HostOptions): Promise<AppHost> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const store = new SettingsStore({ ...(options.configDir ? { configDir: options.configDir } : {}), env });
+  const store = options.settings ?? new SettingsStore({ ...(options.configDir ? { configDir: options.configDir } : {}), env });
   const configDir = store.dir;
   const prefs = new AppPreferences(configDir);
   const journal = new SubmissionJournal({ dataDir: configDir, clock });
@@ -145,6 +149,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       connection: session?.connection ?? { state: 'no-profile', message: 'Choose a profile in Settings.' },
       blender: blenderStatus(),
       keyStore: options.keyStore,
+      ...(options.keyStoreNote ? { keyStoreNote: options.keyStoreNote } : {}),
       configDir,
     };
   };

@@ -8,6 +8,8 @@ import { useQueueStore } from '../../src/renderer/stores/queue-store';
 import { useSubmissionsStore } from '../../src/renderer/stores/submissions-store';
 import { useNotificationsStore } from '../../src/renderer/stores/notifications-store';
 import { useTransfersStore } from '../../src/renderer/stores/transfers-store';
+import { useAppStore } from '../../src/renderer/stores/app-store';
+import { useDetailStore } from '../../src/renderer/stores/detail-store';
 import { summary } from './fixtures';
 
 const calls: { name: string; request: unknown }[] = [];
@@ -91,5 +93,14 @@ describe('event router', () => {
     expect(useSubmissionsStore.getState().reviewId).toBeNull();
     route({ name: 'submission.removed', payload: { id: 's2' } });
     expect(Object.keys(useSubmissionsStore.getState().byId)).toEqual(['s1']);
+  });
+
+  it('brings a job forward when the desktop app asks (a native notification was clicked)', () => {
+    const route = createEventRouter(() => undefined);
+    useAppStore.getState().setView('settings');
+    route({ name: 'job.show', payload: { jobId: 'j1' } });
+    expect(useAppStore.getState().view).toBe('queue');
+    expect(useDetailStore.getState().jobId).toBe('j1');
+    expect(calls).toContainEqual({ name: 'jobs.get', request: { jobId: 'j1' } });
   });
 });

@@ -10,6 +10,17 @@ export interface SettingsStoreOptions {
   /** Folder of `config.json` and the journal; defaults to `RENDERDROP_CONFIG_DIR`, else the OS config folder. */
   configDir?: string;
   env?: Record<string, string | undefined>;
+  /**
+   * The file to read and write instead of opening one with conf: the desktop app passes an
+   * electron-store opened on the same `config.json` (electron-store is conf underneath).
+   */
+  backend?: SettingsBackend;
+}
+
+/** A JSON settings file: the whole object read and written at once (conf and electron-store both are). */
+export interface SettingsBackend {
+  store: Record<string, unknown>;
+  readonly path: string;
 }
 
 /** The project name shared with electron-store in the desktop app. */
@@ -27,9 +38,13 @@ export function configDirFromEnv(env: Record<string, string | undefined>): strin
  * Values are validated on read; a broken field falls back to its default.
  */
 export class SettingsStore {
-  readonly #conf: Conf<Settings>;
+  readonly #conf: SettingsBackend;
 
   constructor(options: SettingsStoreOptions = {}) {
+    if (options.backend) {
+      this.#conf = options.backend;
+      return;
+    }
     const cwd = options.configDir ?? configDirFromEnv(options.env ?? process.env);
     this.#conf = new Conf<Settings>({
       projectName: SETTINGS_PROJECT_NAME,
@@ -67,10 +82,10 @@ export class SettingsStore {
     return out;
   }
 
-  /** Changes some settings. */
+  /** Changes some settings; keys this schema does not know (the desktop app's own) are kept. */
   set(patch: Partial<Settings>): Settings {
     const next = settingsSchema.parse({ ...this.get(), ...patch });
-    this.#conf.store = next;
+    this.#conf.store = { ...this.#conf.store, ...next };
     return next;
   }
 

@@ -6,6 +6,7 @@ import { useAppStore } from '../stores/app-store';
 
 const KEY_PLACES: Record<ProfileView['keyStorage'], string> = {
   keychain: 'stored in the system keychain',
+  'encrypted-file': 'stored encrypted in the settings folder (no system keychain)',
   memory: 'kept in memory until Renderdrop stops',
   env: 'taken from RENDERDROP_API_KEY',
   none: 'not set',
@@ -19,6 +20,11 @@ export function SettingsPage(props: { state: AppState }) {
       <h2>Settings</h2>
       <section aria-labelledby="profiles-title">
         <h3 id="profiles-title">Profiles</h3>
+        {state.keyStoreNote && (
+          <p className="hint hint-error" data-testid="key-store-note">
+            {state.keyStoreNote}
+          </p>
+        )}
         <fieldset className="profiles">
           <legend>Active profile</legend>
           {state.profiles.map((p) => (

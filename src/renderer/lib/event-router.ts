@@ -53,6 +53,10 @@ export function createEventRouter(schedule: (flush: () => void) => void = (flush
       case 'notification':
         useNotificationsStore.getState().push(event.payload);
         break;
+      case 'job.show':
+        useAppStore.getState().setView('queue');
+        void useDetailStore.getState().open(event.payload.jobId);
+        break;
     }
   };
 }

@@ -10,8 +10,11 @@ export type Theme = (typeof THEMES)[number];
 /** A profile as the UI sees it: whether a key is stored, never the key. */
 export interface ProfileView extends Profile {
   hasKey: boolean;
-  /** Where the key lives: the OS keychain, this process's memory only, or the environment. */
-  keyStorage: 'keychain' | 'memory' | 'env' | 'none';
+  /**
+   * Where the key lives: the OS keychain, a file encrypted with the desktop app's safeStorage (no
+   * keychain on this machine), this process's memory only, or the environment.
+   */
+  keyStorage: 'keychain' | 'encrypted-file' | 'memory' | 'env' | 'none';
 }
 
 /** The settings the UI may read and change. */
@@ -73,7 +76,9 @@ export interface AppState {
   connection: ConnectionState;
   blender: BlenderStatus;
   /** Where keys are kept on this machine. */
-  keyStore: 'keychain' | 'memory';
+  keyStore: 'keychain' | 'encrypted-file' | 'memory';
+  /** Why keys are not in the system keychain and what to do about it, when they are not. */
+  keyStoreNote?: string;
   /** The settings folder (`RENDERDROP_CONFIG_DIR` moves it). */
   configDir: string;
 }

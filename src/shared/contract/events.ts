@@ -14,6 +14,8 @@ export interface AppEvents {
   'submission.removed': { id: string };
   'transfer.progress': TransferView;
   notification: NotificationView;
+  /** Desktop app: bring this job forward (its native notification was clicked). */
+  'job.show': { jobId: string };
 }
 
 /** The name of an event. */
@@ -29,6 +31,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'submission.removed',
   'transfer.progress',
   'notification',
+  'job.show',
 ];
 
 /** One event as it travels: its name and payload, both plain data. */
