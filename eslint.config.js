@@ -47,4 +47,17 @@ export default tseslint.config(
   },
   { files: ['test/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.{ts,tsx}`], rules: boundaryRules(layer) })),
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/ipc/register-contract.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='ipcMain'][property.name=/^(handle|handleOnce|on|once)$/]",
+          message: 'Register IPC only through src/main/ipc/register-contract.ts, which checks the sender and validates the payload.',
+        },
+      ],
+    },
+  },
 );

@@ -7,6 +7,8 @@ import { serializeError } from '../core/errors';
 import type { AppHost } from '../host/host';
 import { dispatchCall } from '../shared/contract/dispatch';
 import { checkRequest, SESSION_COOKIE, sameSecret } from './request-guard';
+import { RENDERER_ASSET_TYPES } from '../shared/renderer-asset-types';
+import { contentSecurityPolicy } from '../shared/content-security-policy';
 
 /** How to serve browser mode. */
 export interface WebServerOptions {
@@ -33,30 +35,7 @@ export interface WebServer {
 
 const MAX_JSON_BYTES = 1024 * 1024;
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -189,10 +168,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const isHtml = extname(file) === '.html';
     response.writeHead(200, {
       ...SECURITY_HEADERS,
-      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': RENDERER_ASSET_TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': body.length,
       'cache-control': isHtml ? 'no-store' : 'public, max-age=3600',
-      ...(isHtml ? { 'content-security-policy': CSP } : {}),
+      ...(isHtml ? { 'content-security-policy': contentSecurityPolicy() } : {}),
     });
     response.end(body);
   }

@@ -2,19 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Protocol } from 'electron';
 import { APP_ORIGIN, APP_SCHEME, isAppUrl } from './app-origin';
+import { RENDERER_ASSET_TYPES } from '../../shared/renderer-asset-types';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 /**
  * The file of the built renderer an `app://renderdrop/...` URL names, or null for another host, a
@@ -39,7 +28,7 @@ export function resolveAppFile(rootDir: string, url: string): { path: string; co
   const root = normalize(rootDir);
   const path = normalize(join(root, relative));
   if (!path.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
-  const contentType = CONTENT_TYPES[extname(path).toLowerCase()];
+  const contentType = RENDERER_ASSET_TYPES[extname(path).toLowerCase()];
   return contentType ? { path, contentType } : null;
 }
 
