@@ -19,6 +19,7 @@ import type { ContractHandlers } from '../shared/contract/dispatch';
 import { AppPreferences } from './app-preferences';
 import { toDoctorView } from './doctor-view';
 import { HostEvents } from './host-events';
+import { localNodeDataDir } from '../core/secrets/local-node-key';
 import { startLocalNode, type LocalNode } from './local-node';
 import { systemOpenPath, type OpenPath } from './open-path';
 import { ProfileSession } from './profile-session';
@@ -41,6 +42,8 @@ export interface HostOptions {
   blender?: BlenderInfo | null;
   /** Start the render node of "This computer" (default true). */
   localNode?: boolean;
+  /** Port the local node takes when free (default 8787, where the CLI's "This computer" looks). */
+  localNodePort?: number;
   /** Default download root when the setting is empty (default `~/Renderdrop`). */
   home?: string;
   openPath?: OpenPath;
@@ -89,11 +92,12 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
   if (options.localNode !== false) {
     try {
       local = await startLocalNode({
-        dataDir: join(configDir, 'node'),
+        dataDir: localNodeDataDir(configDir),
         secrets,
         ...(options.blender !== undefined ? { blender: options.blender } : {}),
         env,
         ...(options.logger ? { logger: options.logger } : {}),
+        ...(options.localNodePort !== undefined ? { port: options.localNodePort } : {}),
       });
     } catch (error) {
       localError = serializeError(error).message;

@@ -1,24 +1,17 @@
-import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SecretStore } from '../core/secrets/secret-store';
 import type { BlenderInfo } from '../render-node/blender/probe';
 import { createKey, listKeys, revokeKey, verifyKey } from '../render-node/keys';
 import { createLogger } from '../render-node/logger';
 import { createRenderNode, type RenderNode } from '../render-node/server';
-import { THIS_COMPUTER_PROFILE_ID } from '../shared/contract/app-state';
+import { localKeyAccount, THIS_COMPUTER_PORT } from '../core/secrets/local-node-key';
+
+export { localKeyAccount };
 
 /** The key name the app's own node key is created under. */
 export const LOCAL_KEY_NAME = 'Renderdrop app (this computer)';
 
-/**
- * The secret-store account of a node's app key: one per data folder, so apps with different
- * `RENDERDROP_CONFIG_DIR`s never overwrite each other's key.
- */
-export function localKeyAccount(dataDir: string): string {
-  return `${THIS_COMPUTER_PROFILE_ID}:${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`;
-}
 
 /** The render node of the profile "This computer", running inside the host. */
 export interface LocalNode {
@@ -40,10 +33,12 @@ export interface LocalNodeOptions {
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
   renders?: number;
+  /** Port to listen on when it is free (default 8787, where the CLI's "This computer" looks); else any free port. */
+  port?: number;
 }
 
 /**
- * Starts a render node on 127.0.0.1 (a free port) with its data in `dataDir`. Its API key is reused
+ * Starts a render node on 127.0.0.1 (port 8787 when free, else any free port) with its data in `dataDir`. Its API key is reused
  * from the secret store when still valid there; otherwise a new one is made (older app keys revoked)
  * and kept in the store, or only in memory when the store refuses it.
  */
@@ -58,7 +53,10 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
   });
   try {
     const { apiKey, keyStorage } = await ensureKey(node, options.secrets, localKeyAccount(options.dataDir));
-    const url = await node.listen('127.0.0.1', 0);
+    const url = await node.listen('127.0.0.1', options.port ?? THIS_COMPUTER_PORT).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      return node.listen('127.0.0.1', 0);
+    });
     return { url, apiKey, blender: node.blender, keyStorage, close: () => node.close() };
   } catch (error) {
     await node.close();
@@ -80,3 +78,4 @@ async function ensureKey(node: RenderNode, secrets: SecretStore, account: string
     return { apiKey: key, keyStorage: 'memory' };
   }
 }
+

@@ -31,3 +31,6 @@ export const DEFAULT_SETTINGS: Settings = {
   autoDownload: true,
   notifications: true,
 };
+
+/** The id of the profile "This computer" (the render node on this machine), shared by the CLI and the app. */
+export const THIS_COMPUTER_PROFILE_ID = 'this-computer';

@@ -7,12 +7,18 @@ import { KeyringSecretStore } from '../../core/secrets/keyring-secret-store';
 import type { SecretStore } from '../../core/secrets/secret-store';
 import { requireApiKey, resolveConnection, type Connection } from '../../core/settings/resolve-connection';
 import { SettingsStore } from '../../core/settings/settings-store';
-import type { Profile } from '../../shared/settings';
+import { THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
+import { localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets/local-node-key';
 import { formatDuration } from '../output/format-progress';
 import type { CliIo } from './cli-io';
 
 /** The profile created when there is none: the render node on this computer. */
-export const DEFAULT_PROFILE = { name: 'This computer', baseUrl: 'http://127.0.0.1:8787', kind: 'local' } as const satisfies Omit<Profile, 'id'>;
+export const DEFAULT_PROFILE = {
+  id: THIS_COMPUTER_PROFILE_ID,
+  name: 'This computer',
+  baseUrl: `http://127.0.0.1:${THIS_COMPUTER_PORT}`,
+  kind: 'local',
+} as const satisfies Profile;
 
 /** Dependencies of a CLI context that tests may replace. */
 export interface CliContextOptions {
@@ -57,7 +63,10 @@ export class CliContext {
 
   /** The active connection: the active profile with RENDERDROP_BASE_URL / RENDERDROP_API_KEY applied. */
   connection(): Promise<Connection> {
-    this.#connection ??= resolveConnection(this.settings().get(), this.secrets, this.io.env);
+    const settings = this.settings();
+    this.#connection ??= resolveConnection(settings.get(), this.secrets, this.io.env, {
+      localNodeKeyAccount: localKeyAccount(localNodeDataDir(settings.dir)),
+    });
     return this.#connection;
   }
 

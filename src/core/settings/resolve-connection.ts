@@ -1,4 +1,4 @@
-import type { Settings } from '../../shared/settings';
+import { THIS_COMPUTER_PROFILE_ID, type Settings } from '../../shared/settings';
 import { ConfigError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 
@@ -20,9 +20,15 @@ export interface Connection {
 /**
  * The connection of the active profile, with `RENDERDROP_BASE_URL` and `RENDERDROP_API_KEY` overriding
  * it (for pipelines). A profile's stored key is only used for that profile's own server, never sent to
- * another address named by `RENDERDROP_BASE_URL`. Throws a ConfigError when there is no server to talk to at all.
+ * another address named by `RENDERDROP_BASE_URL`. "This computer" without a key of its own uses the key
+ * the app keeps for its local node (`localNodeKeyAccount`), so the CLI talks to the app's node. Throws a ConfigError when there is no server to talk to at all.
  */
-export async function resolveConnection(settings: Settings, secrets: SecretStore, env: Record<string, string | undefined>): Promise<Connection> {
+export async function resolveConnection(
+  settings: Settings,
+  secrets: SecretStore,
+  env: Record<string, string | undefined>,
+  options: { localNodeKeyAccount?: string } = {},
+): Promise<Connection> {
   const profile = settings.profiles.find((p) => p.id === settings.activeProfileId) ?? null;
   const envUrl = env.RENDERDROP_BASE_URL?.trim() || null;
   const envKey = env.RENDERDROP_API_KEY?.trim() || null;
@@ -35,7 +41,10 @@ export async function resolveConnection(settings: Settings, secrets: SecretStore
   const common = { baseUrl: normalised, profileId: sameServer ? profile.id : null, baseUrlSource: envUrl ? ('env' as const) : ('profile' as const) };
   if (envKey) return { ...common, apiKey: envKey, source: 'env' };
   if (profile && sameServer) {
-    const stored = await secrets.get(profile.id);
+    let stored = await secrets.get(profile.id);
+    if (!stored && profile.id === THIS_COMPUTER_PROFILE_ID && options.localNodeKeyAccount) {
+      stored = await secrets.get(options.localNodeKeyAccount).catch(() => null);
+    }
     if (stored) return { ...common, apiKey: stored, source: 'keychain' };
   }
   return { ...common, apiKey: null, source: 'none' };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { requireApiKey, resolveConnection } from '../../../src/core/settings/resolve-connection';
 import { MemorySecretStore } from '../../../src/core/secrets/memory-secret-store';
-import { DEFAULT_SETTINGS, type Settings } from '../../../src/shared/settings';
+import { DEFAULT_SETTINGS, THIS_COMPUTER_PROFILE_ID, type Settings } from '../../../src/shared/settings';
+import { localKeyAccount, localNodeDataDir } from '../../../src/core/secrets/local-node-key';
 
 const settings: Settings = {
   ...DEFAULT_SETTINGS,
@@ -10,6 +11,25 @@ const settings: Settings = {
 };
 
 describe('resolveConnection', () => {
+  it('gives "This computer" the key the app keeps for its local node when it has none of its own', async () => {
+    const local: Settings = {
+      ...DEFAULT_SETTINGS,
+      profiles: [
+        { id: THIS_COMPUTER_PROFILE_ID, name: 'This computer', baseUrl: 'http://127.0.0.1:8787', kind: 'local' },
+        { id: 'farm', name: 'Farm', baseUrl: 'https://farm.example.com', kind: 'cloud' },
+      ],
+      activeProfileId: THIS_COMPUTER_PROFILE_ID,
+    };
+    const secrets = new MemorySecretStore();
+    const account = localKeyAccount(localNodeDataDir('/cfg'));
+    await secrets.set(account, 'RJ-app-node');
+    expect(await resolveConnection(local, secrets, {}, { localNodeKeyAccount: account })).toMatchObject({ apiKey: 'RJ-app-node', source: 'keychain', profileId: THIS_COMPUTER_PROFILE_ID });
+    await secrets.set(THIS_COMPUTER_PROFILE_ID, 'RJ-logged-in');
+    expect(await resolveConnection(local, secrets, {}, { localNodeKeyAccount: account })).toMatchObject({ apiKey: 'RJ-logged-in' });
+    const farm = await resolveConnection({ ...local, activeProfileId: 'farm' }, secrets, {}, { localNodeKeyAccount: account });
+    expect(farm).toMatchObject({ apiKey: null, source: 'none' });
+  });
+
   it('uses the active profile and its keychain key', async () => {
     const secrets = new MemorySecretStore();
     await secrets.set('farm', 'RJ-stored');
