@@ -27,9 +27,13 @@ class PlanError(Exception):
     pass
 
 
+# Event lines carry the plan's random token, so names inside the scene printed by Blender cannot pass for them.
+event_prefix = "RDJSON "
+
+
 def emit(event, **fields):
     fields = dict(event=event, **fields)
-    sys.stdout.write("RDJSON " + json.dumps(fields, separators=(",", ":")) + "\n")
+    sys.stdout.write(event_prefix + json.dumps(fields, separators=(",", ":")) + "\n")
     sys.stdout.flush()
 
 
@@ -163,6 +167,13 @@ def apply_camera(scene, name):
         marker.camera = None
 
 
+def plain_file_name(path):
+    """A File Output slot path reduced to a name inside its folder: no folders, no `..`, not absolute."""
+    name = re.sub(r"[\\/:]+", "_", path or "").strip()
+    name = re.sub(r"\.\.+", "_", name)
+    return name or "output_"
+
+
 def redirect_file_outputs(tree, base, seen):
     if tree is None or tree in seen:
         return
@@ -174,6 +185,10 @@ def redirect_file_outputs(tree, base, seen):
                 node.base_path = folder
             else:
                 node.directory = folder
+            for slot in getattr(node, "file_slots", []):
+                slot.path = plain_file_name(slot.path)
+            for slot in getattr(node, "layer_slots", []):
+                slot.name = plain_file_name(slot.name)
         elif node.type == "GROUP":
             redirect_file_outputs(node.node_tree, base, seen)
 
@@ -244,7 +259,10 @@ def non_empty(path):
 
 
 def main():
+    global event_prefix
     plan = read_plan()
+    if plan.get("eventToken"):
+        event_prefix = "RDJSON:%s " % plan["eventToken"]
     scene = bpy.context.scene
     apply_plan(scene, plan)
 

@@ -1,6 +1,6 @@
 import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream, existsSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
 import type { Logger } from 'pino';
@@ -203,6 +203,8 @@ export class JobRunner {
     const plan = job.renderPlan as RenderPlan;
     const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile!.scenePath!);
     await mkdir(plan.outputDir, { recursive: true });
+    const planned = new Set(plan.frames);
+    const outputRoot = resolve(plan.outputDir) + sep;
     const started = startRender({
       blenderPath: blender.path,
       scenePath,
@@ -212,6 +214,10 @@ export class JobRunner {
         if (ev.event === 'ready') {
           this.o.jobs.transition(job.id, ['booting'], 'rendering');
         } else if (ev.event === 'frame') {
+          if (!planned.has(ev.frame) || !resolve(ev.path).startsWith(outputRoot)) {
+            this.o.log.warn({ jobId: job.id, frame: ev.frame }, 'ignoring a frame report outside the plan or the output folder');
+            return;
+          }
           if (this.o.jobs.get(job.id)?.status !== 'rendering') this.o.jobs.transition(job.id, ['booting'], 'rendering');
           this.o.jobs.recordFrame(job.id, ev.frame, ev.path, ev.skipped ? 0 : ev.seconds);
         }

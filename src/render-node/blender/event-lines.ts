@@ -35,16 +35,25 @@ export type FrameEvent = z.infer<typeof frameEventSchema>;
 export type RenderEvent = Extract<BlenderEvent, { event: 'ready' | 'frame' | 'warning' | 'error' | 'done' }>;
 
 /**
+ * The prefix of a render's event lines: `RDJSON:<token> `, with a random token given to the script in
+ * its plan file. Names inside a scene (objects, layers) end up in Blender's own progress lines; without
+ * the token a scene could forge events.
+ */
+export function tokenPrefix(token: string): string {
+  return `RDJSON:${token} `;
+}
+
+/**
  * The event on one stdout line, or null when the line is ordinary Blender output or a malformed or
  * unknown event. The prefix may follow other text: Blender's own buffered output can end up on the
  * same line.
  */
-export function parseEventLine(line: string): BlenderEvent | null {
-  const start = line.lastIndexOf(EVENT_PREFIX);
+export function parseEventLine(line: string, prefix: string = EVENT_PREFIX): BlenderEvent | null {
+  const start = line.lastIndexOf(prefix);
   if (start === -1) return null;
   let json: unknown;
   try {
-    json = JSON.parse(line.slice(start + EVENT_PREFIX.length));
+    json = JSON.parse(line.slice(start + prefix.length));
   } catch {
     return null;
   }
@@ -59,9 +68,10 @@ export function parseEventLine(line: string): BlenderEvent | null {
 export function createEventLineParser(
   onEvent: (event: BlenderEvent) => void,
   onOtherLine?: (line: string) => void,
+  prefix: string = EVENT_PREFIX,
 ): LineSplitter {
   return createLineSplitter((line) => {
-    const event = parseEventLine(line);
+    const event = parseEventLine(line, prefix);
     if (event) onEvent(event);
     else onOtherLine?.(line);
   });

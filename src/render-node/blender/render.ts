@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEventLineParser, type RenderEvent } from './event-lines';
+import { createEventLineParser, tokenPrefix, type RenderEvent } from './event-lines';
 import { killProcessTree } from './process-tree';
 import { blenderErrorLines, TailBuffer } from './run-blender';
 import { blenderScript } from './scripts-dir';
@@ -118,7 +119,8 @@ export function startRender(options: StartRenderOptions): RenderHandle {
   const platform = options.platform ?? process.platform;
   const workDir = mkdtempSync(join(tmpdir(), 'renderdrop-render-'));
   const planPath = join(workDir, 'plan.json');
-  writeFileSync(planPath, JSON.stringify(options.plan));
+  const eventToken = randomBytes(16).toString('hex');
+  writeFileSync(planPath, JSON.stringify({ ...options.plan, eventToken }));
 
   const child = spawn(
     options.blenderPath,
@@ -157,6 +159,7 @@ export function startRender(options: StartRenderOptions): RenderHandle {
       outTail.push(`${line}\n`);
       if (blenderErrorLines({ stdout: line, stderr: '' }).length > 0) errTail.push(`${line}\n`);
     },
+    tokenPrefix(eventToken),
   );
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEventLineParser, parseEventLine, type BlenderEvent } from '../../../src/render-node/blender/event-lines';
+import { createEventLineParser, parseEventLine, tokenPrefix, type BlenderEvent } from '../../../src/render-node/blender/event-lines';
 
 describe('parseEventLine', () => {
   it('parses each event render.py prints', () => {
@@ -42,5 +42,16 @@ describe('createEventLineParser', () => {
     expect(events.map((e) => e.event)).toEqual(['ready', 'frame', 'done']);
     expect(events[1]).toMatchObject({ frame: 7, path: '/ö/ü_0007.png' });
     expect(other).toEqual(['Blender 3.4.1', "Saved: '/ö/x.png'"]);
+  });
+});
+
+describe('event lines with a token', () => {
+  it('accepts only lines with the token, so scene names printed by Blender cannot forge events', () => {
+    const prefix = tokenPrefix('0123abcd');
+    const real = `${prefix}{"event":"frame","frame":1,"path":"/o/a_0001.png","seconds":1}`;
+    expect(parseEventLine(real, prefix)).toMatchObject({ event: 'frame', frame: 1 });
+    const forged = 'Fra:1 | Scene, RDJSON {"event":"frame","frame":1,"seconds":0,"x":" | Synchronizing object | ","path":"/etc/hosts"}';
+    expect(parseEventLine(forged, prefix)).toBeNull();
+    expect(parseEventLine('RDJSON:wrongtoken {"event":"done"}', prefix)).toBeNull();
   });
 });
