@@ -16,6 +16,8 @@ import { registerApiRoutes } from './routes/api-routes';
 import { registerStorageRoutes } from './routes/storage-routes';
 import { signedJobFileUrl } from './job-payload';
 import { cleanUploads } from './upload-cleanup';
+import { acquireDataLock } from './data-lock';
+import { mkdirSync } from 'node:fs';
 import type { NodeContext } from './context';
 import type { NodeCapabilities } from './render-plan';
 import { findBlender } from './blender/locate';
@@ -100,10 +102,18 @@ export async function detectBlender(opts: { blenderPath?: string; env?: NodeJS.P
 export async function createRenderNode(options: RenderNodeOptions): Promise<RenderNode> {
   const log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
   const now = options.now ?? (() => new Date());
-  const db: Db = openDatabase(options.dataDir);
+  const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
+  mkdirSync(options.dataDir, { recursive: true });
+  const lock = acquireDataLock(options.dataDir);
+  let db: Db;
+  try {
+    db = openDatabase(options.dataDir);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const storage = new Storage(options.dataDir);
   const signer = new UrlSigner(Buffer.from(metaValue(db, 'signing_secret', () => randomBytes(32).toString('hex')), 'hex'));
-  const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
   const runtime: BlenderRuntime | null = blender
     ? { path: blender.path, version: blender.version, openImageDenoise: blender.openImageDenoise, optix: blender.optix, eeveeUsable: blender.eeveeUsable }
     : null;
@@ -214,6 +224,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
       await runner.stop();
       await app.close();
       db.close();
+      lock.release();
     },
   };
 }
