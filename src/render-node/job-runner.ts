@@ -60,7 +60,7 @@ export class JobRunner {
    */
   async start(): Promise<void> {
     for (const job of this.o.jobs.inStatus(['validating', 'booting', 'rendering', 'finalizing'])) {
-      if (job.pid && isBlenderProcessAlive(job.pid)) {
+      if (job.pid && isBlenderProcessAlive(job.pid, { marker: this.o.storage.jobDir(job.id) })) {
         this.o.log.warn({ jobId: job.id, pid: job.pid }, 'stopping a Blender process left by a previous run');
         await killProcessTree(job.pid);
       }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** How {@link killProcessTree} stops a process and everything it started. */
@@ -76,28 +76,42 @@ export async function killProcessTree(pid: number, options: KillProcessTreeOptio
 export interface ProcessCheckOptions {
   platform?: NodeJS.Platform;
   procRoot?: string;
+  /** Text the process's command line must contain (for example the job's scene folder). */
+  marker?: string;
+  /** Reads a process's command line off Linux; default `ps` on macOS/BSD, PowerShell on Windows. */
+  commandLineOf?: (pid: number) => string | null;
+}
+
+function systemCommandLine(pid: number, platform: NodeJS.Platform): string | null {
+  try {
+    if (platform === 'win32') {
+      const script = `(Get-CimInstance Win32_Process -Filter "ProcessId=${pid}").CommandLine`;
+      return execFileSync('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', script], { encoding: 'utf8', windowsHide: true, timeout: 10_000 }).trim() || null;
+    }
+    return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8', timeout: 10_000 }).trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Whether `pid` is a running Blender, for cleaning up after a node that crashed mid-render. On Linux
- * the process's command line must mention blender (so a recycled pid is not mistaken for it, and a
- * zombie counts as gone); elsewhere any live process with that pid counts.
+ * Whether `pid` is a running Blender of this node, for cleaning up after a node that crashed
+ * mid-render: its command line must mention blender and, when given, `marker` (the job's own folder),
+ * so a recycled pid or the artist's own Blender is never taken for it. A zombie counts as gone.
  */
 export function isBlenderProcessAlive(pid: number, options: ProcessCheckOptions = {}): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  if ((options.platform ?? process.platform) === 'linux') {
-    let cmdline: string;
+  const platform = options.platform ?? process.platform;
+  let cmdline: string | null;
+  if (platform === 'linux') {
     try {
       cmdline = readFileSync(`${options.procRoot ?? '/proc'}/${pid}/cmdline`, 'utf8');
     } catch {
       return false;
     }
-    return /blender/i.test(cmdline);
+  } else {
+    cmdline = (options.commandLineOf ?? ((p) => systemCommandLine(p, platform)))(pid);
   }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  if (!cmdline || !/blender/i.test(cmdline)) return false;
+  return options.marker === undefined || cmdline.includes(options.marker);
 }

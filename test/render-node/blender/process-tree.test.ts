@@ -46,9 +46,25 @@ describe('isBlenderProcessAlive', () => {
     expect(check(-1)).toBe(false);
   });
 
-  it('elsewhere, asks whether the pid exists', () => {
-    expect(isBlenderProcessAlive(process.pid, { platform: 'darwin' })).toBe(true);
-    expect(isBlenderProcessAlive(2 ** 22 + 12345, { platform: 'darwin' })).toBe(false);
+  it("needs the job's own folder in the command line when a marker is given", async () => {
+    const proc = await mkdtemp(join(tmpdir(), 'fake-proc-'));
+    dirs.push(proc);
+    await mkdir(join(proc, '200'));
+    await writeFile(join(proc, '200', 'cmdline'), '/usr/bin/blender\0-b\0/data/jobs/j1/scene/a.blend\0');
+    await mkdir(join(proc, '201'));
+    await writeFile(join(proc, '201', 'cmdline'), '/usr/bin/blender\0/home/artist/shot.blend\0');
+    const check = (pid: number) => isBlenderProcessAlive(pid, { platform: 'linux', procRoot: proc, marker: '/data/jobs/j1' });
+    expect(check(200)).toBe(true);
+    expect(check(201)).toBe(false);
+  });
+
+  it("elsewhere, reads the process's command line and never trusts a pid alone", () => {
+    const lines: Record<number, string> = { 300: '/Applications/Blender.app/Contents/MacOS/Blender -b /data/jobs/j1/scene/a.blend', 301: '/usr/bin/vim notes' };
+    const commandLineOf = (pid: number) => lines[pid] ?? null;
+    expect(isBlenderProcessAlive(300, { platform: 'darwin', commandLineOf, marker: '/data/jobs/j1' })).toBe(true);
+    expect(isBlenderProcessAlive(301, { platform: 'darwin', commandLineOf })).toBe(false);
+    expect(isBlenderProcessAlive(302, { platform: 'win32', commandLineOf })).toBe(false);
+    expect(isBlenderProcessAlive(process.pid, { platform: 'darwin' })).toBe(false);
   });
 });
 
