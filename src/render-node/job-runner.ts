@@ -1,5 +1,6 @@
 import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream, existsSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
@@ -37,7 +38,7 @@ export interface JobRunnerOptions {
   uploadPath: (slug: string) => string;
 }
 
-type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null };
+type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null };
 
 const VALIDATING: JobStatus[] = ['validating'];
 const RENDER_QUEUE: JobStatus[] = ['booting', 'rendering'];
@@ -69,16 +70,20 @@ export class JobRunner {
     this.pump();
   }
 
-  /** Stop all work without changing job statuses, so it resumes on the next start. */
+  /**
+   * Stop all work without changing job statuses, so it resumes on the next start. Resolves once every
+   * task has ended (Blender killed, packaging aborted), so the database can be closed after it.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
-    const waits = [...this.running.values()].map((w) => {
-      w.abort.abort(new Error('node stopping'));
-      return w.pid ? killProcessTree(w.pid) : undefined;
-    });
-    await Promise.allSettled(waits);
-    const deadline = Date.now() + 5000;
-    while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const works = [...this.running.values()];
+    await Promise.allSettled(
+      works.map((w) => {
+        w.abort.abort(new Error('node stopping'));
+        return w.pid ? killProcessTree(w.pid) : undefined;
+      }),
+    );
+    await Promise.allSettled(works.map((w) => w.task));
   }
 
   /** Whether a job currently has a process working on it. */
@@ -112,10 +117,10 @@ export class JobRunner {
   }
 
   private launch(job: JobRecord, kind: Work['kind']): void {
-    const work: Work = { kind, abort: new AbortController(), pid: null };
+    const work: Work = { kind, abort: new AbortController(), pid: null, task: null };
     this.running.set(job.id, work);
-    const task = kind === 'validate' ? this.validate(job, work) : kind === 'render' ? this.render(job, work) : this.finalize(job);
-    task
+    const task = kind === 'validate' ? this.validate(job, work) : kind === 'render' ? this.render(job, work) : this.finalize(job, work.abort.signal);
+    work.task = task
       .catch((err: unknown) => {
         if (work.abort.signal.aborted) return;
         this.o.log.error({ jobId: job.id, err }, `${kind} crashed`);
@@ -123,6 +128,7 @@ export class JobRunner {
       })
       .finally(() => {
         this.running.delete(job.id);
+        if (this.stopped) return;
         if (this.o.jobs.get(job.id)?.pid) this.o.jobs.patch(job.id, { pid: null }, false);
         this.pump();
       });
@@ -240,27 +246,29 @@ export class JobRunner {
       });
     }
     const moved = this.o.jobs.transition(job.id, ['rendering', 'booting'], 'finalizing');
-    if (moved) await this.finalize(moved);
+    if (moved) await this.finalize(moved, work.abort.signal);
   }
 
   /** Package outputs (frames zip, preview) and complete the job. Safe to run again after a crash. */
-  private async finalize(job: JobRecord): Promise<void> {
+  private async finalize(job: JobRecord, signal: AbortSignal): Promise<void> {
     const frames = this.o.jobs.frames(job.id);
     const pkg = this.o.storage.packageDir(job.id);
     await mkdir(pkg, { recursive: true });
     const zipPath = join(pkg, framesZipName(job));
-    if (!existsSync(zipPath)) await writeZip(zipPath, frames.map((f) => ({ path: f.filePath, name: basename(f.filePath) })));
+    if (!existsSync(zipPath)) await writeZip(zipPath, frames.map((f) => ({ path: f.filePath, name: basename(f.filePath) })), signal);
     let previewPath: string | null = null;
     const first = frames[0];
     if (first && this.o.blender) {
       const out = this.o.storage.previewPath(job.id);
       try {
-        if (!existsSync(out)) await makePreview({ blenderPath: this.o.blender.path, imagePath: first.filePath, outPath: out, maxSize: 512 });
+        if (!existsSync(out)) await makePreview({ blenderPath: this.o.blender.path, imagePath: first.filePath, outPath: out, maxSize: 512, signal });
         previewPath = out;
       } catch (err) {
+        if (signal.aborted) return;
         this.o.log.warn({ jobId: job.id, err }, 'preview could not be made');
       }
     }
+    if (signal.aborted) return;
     const normalizedSeconds = Math.round(frames.reduce((s, f) => s + f.seconds, 0) * CPU_FACTOR * 1000) / 1000;
     const done = this.o.jobs.transition(job.id, ['finalizing'], 'completed', {
       previewPath,
@@ -305,16 +313,18 @@ export function framesZipName(job: JobRecord): string {
   return `${safeFileName(scene, 'scene')}-frames.zip`;
 }
 
-async function writeZip(target: string, files: { path: string; name: string }[]): Promise<void> {
+async function writeZip(target: string, files: { path: string; name: string }[], signal: AbortSignal): Promise<void> {
   const zip = new yazl.ZipFile();
   for (const f of files) zip.addFile(f.path, f.name, { compress: false });
+  zip.end();
   const part = `${target}.part`;
-  await new Promise<void>((resolve, reject) => {
-    const out = createWriteStream(part);
-    zip.outputStream.pipe(out).on('close', () => resolve()).on('error', reject);
-    zip.outputStream.on('error', reject);
-    zip.end();
-  });
+  const out = createWriteStream(part);
+  try {
+    await pipeline(zip.outputStream, out, { signal });
+  } catch (err) {
+    await rm(part, { force: true });
+    throw err;
+  }
   await rename(part, target);
 }
 

@@ -200,6 +200,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   registerStorageRoutes(app, ctx);
 
   let closed = false;
+  let cleanupTimer: NodeJS.Timeout | null = null;
   return {
     app,
     ctx,
@@ -211,8 +212,13 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
-      const cleaned = await cleanUploads(db, storage, now());
-      if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
+      const clean = async () => {
+        const cleaned = await cleanUploads(db, storage, now());
+        if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
+      };
+      await clean();
+      cleanupTimer = setInterval(() => void clean().catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
+      cleanupTimer.unref();
       await runner.start();
       webhooks.start();
       return `http://${shownHost}:${actualPort}`;
@@ -220,8 +226,8 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     async close() {
       if (closed) return;
       closed = true;
-      webhooks.stop();
-      await runner.stop();
+      if (cleanupTimer) clearInterval(cleanupTimer);
+      await Promise.all([webhooks.stop(), runner.stop()]);
       await app.close();
       db.close();
       lock.release();

@@ -48,7 +48,8 @@ interface DeliveryRow {
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
-  private inFlight = new Set<string>();
+  private inFlight = new Map<string, Promise<void>>();
+  private readonly stopping = new AbortController();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private stopped = false;
   private readonly retryDelays: number[];
@@ -80,12 +81,15 @@ export class WebhookDispatcher {
     this.poke();
   }
 
-  stop(): void {
+  /** Stop delivering; attempts under way are abandoned uncounted (they run again after a restart). */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     for (const t of this.retryTimers) clearTimeout(t);
     this.retryTimers.clear();
+    this.stopping.abort();
+    await Promise.allSettled(this.inFlight.values());
   }
 
   /** Attempt every due delivery not already in flight. */
@@ -98,8 +102,8 @@ export class WebhookDispatcher {
       .all(this.now().toISOString()) as DeliveryRow[];
     for (const row of due) {
       if (this.inFlight.has(row.id)) continue;
-      this.inFlight.add(row.id);
-      void this.attempt(row).finally(() => this.inFlight.delete(row.id));
+      const attempt = this.attempt(row).finally(() => this.inFlight.delete(row.id));
+      this.inFlight.set(row.id, attempt);
     }
   }
 
@@ -112,13 +116,14 @@ export class WebhookDispatcher {
         headers: signWebhook(this.config!.secret, row.body, timestamp),
         body: row.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stopping.signal]),
       });
       await res.body?.cancel();
       if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
     } catch (err) {
       error = (err as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (err as Error).message;
     }
+    if (error !== null && this.stopped) return;
     const attempts = row.attempts + 1;
     const at = this.now();
     if (error === null) {

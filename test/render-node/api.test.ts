@@ -410,7 +410,7 @@ describe('render node API (no Blender)', () => {
       expect(res.status).toBe(200);
       expect(downloadsSchema.safeParse(res.json).success).toBe(true);
       expect(res.json).toMatchObject({ frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [] });
-      expect(res.json.transforms).toEqual({});
+      expect(res.json.transforms).toEqual({ framesZip: null, compositeNodesZip: null, video: null, framesZipOutputs: null, compositeNodesZipOutputs: null });
     });
   });
 

@@ -73,3 +73,33 @@ describe.skipIf(!blenderPath)('node restart', () => {
     expect(second.output()).toContain('shutting down');
   });
 });
+
+describe.skipIf(!blenderPath)('node stop', () => {
+  it('a clean stop mid-render keeps the job rendering and the next start finishes it', async () => {
+    const { startTestNode, uploadBytes, waitForJob } = await import('../helpers/node');
+    const { probeBlender } = await import('../../src/render-node/blender/probe');
+    const work = await mkdtemp(join(tmpdir(), 'rd-stop-'));
+    const dataDir = join(work, 'data');
+    const blender = await probeBlender(blenderPath!, { timeoutMs: 60_000 });
+    const scene = await makeSampleScene(work, { frames: 8 });
+    const first = await startTestNode({ blender, dataDir });
+    const slug = await uploadBytes(first, 'stop.blend', await readFile(scene));
+    const job = (await first.call('POST', '/jobs', { slug })).json;
+    await first.call('POST', `/jobs/${job.id}/validate`);
+    await waitForJob(first, job.id, (j) => j.status === 'validated');
+    await first.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', sampleCount: 24 } });
+    await waitForJob(first, job.id, (j) => j.progress.completedFrames >= 1);
+    await first.stop();
+
+    const second = await startTestNode({ blender, dataDir });
+    try {
+      const resumed = second.node.ctx.jobs.get(job.id)!;
+      expect(['booting', 'rendering']).toContain(resumed.status);
+      const done = await waitForJob(second, job.id, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
+      expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+      expect(done.progress).toEqual({ completedFrames: 8, totalFrames: 8 });
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -91,7 +91,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  for (const d of dispatchers) d.stop();
+  await Promise.all(dispatchers.map((d) => d.stop()));
   for (const r of receivers) await r.close();
   if (db.open) db.close();
   await rm(dir, { recursive: true, force: true });
@@ -186,6 +186,19 @@ describe('WebhookDispatcher', () => {
       expect.objectContaining({ attempts: 2, deliveredAt: null, lastError: 'no answer within 200 ms' }),
     ]);
     expect(r.requests).toHaveLength(2);
+  });
+
+  it('stops without waiting out a slow receiver, leaving the delivery for the next start', async () => {
+    const r = await receiver(() => undefined);
+    const d = dispatcher({ url: r.url, secret: SECRET, timeoutMs: 7000 });
+    d.enqueue(payload('job-stopping'));
+    await waitFor(() => expect(r.requests).toHaveLength(1));
+    await d.stop();
+    db.close();
+    const reopened = openDatabase(dir);
+    const next = dispatcher({ url: r.url, secret: SECRET }, undefined, reopened);
+    expect(next.deliveries('job-stopping')).toEqual([expect.objectContaining({ attempts: 0, deliveredAt: null, gaveUpAt: null })]);
+    reopened.close();
   });
 
   it('gives up after the last retry and sends nothing more', async () => {
@@ -295,7 +308,7 @@ describe('WebhookDispatcher', () => {
     await waitFor(() => expect(first.deliveries('job-outbox')[0]?.lastError).toBe('HTTP 503'));
     await waitFor(() => expect(firstPokes).toHaveBeenCalledTimes(2));
     expect(r.requests).toHaveLength(1);
-    first.stop();
+    await first.stop();
     db.close();
 
     db = openDatabase(dir);

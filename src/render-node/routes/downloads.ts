@@ -3,7 +3,8 @@ import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
 import { framesZipName, listFiles } from '../job-runner';
 
-const EMPTY: Downloads = { frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [], transforms: {} };
+const NO_TRANSFORMS = { framesZip: null, compositeNodesZip: null, video: null, framesZipOutputs: null, compositeNodesZipOutputs: null };
+const EMPTY: Downloads = { frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [], transforms: NO_TRANSFORMS };
 
 const item = (url: string, fileName: string, relativePath: string, compositeNodeName = ''): OutputItem => ({
   url,
