@@ -67,10 +67,13 @@ export class AppPreferences {
 
   #save(): Promise<void> {
     const content = `${JSON.stringify({ theme: this.#theme, scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
-    this.#writing = this.#writing.then(async () => {
-      await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.path, content);
-    });
-    return this.#writing;
+    const write = this.#writing
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(join(this.path, '..'), { recursive: true, mode: 0o700 });
+        await writeFileAtomic(this.path, content);
+      });
+    this.#writing = write;
+    return write;
   }
 }

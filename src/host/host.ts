@@ -23,7 +23,7 @@ import { localNodeDataDir } from '../core/secrets/local-node-key';
 import { startLocalNode, type LocalNode } from './local-node';
 import { systemOpenPath, type OpenPath } from './open-path';
 import { ProfileSession } from './profile-session';
-import { StagedFiles } from './staged-files';
+import { StagedFiles, stagedFilesToKeep } from './staged-files';
 
 /** How to build the app's back end. */
 export interface HostOptions {
@@ -85,7 +85,9 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
   const openPath = options.openPath ?? systemOpenPath;
   const secrets = options.secrets;
   let doctor: DoctorView | null = null;
-  let hasSubmitted = (await journal.list()).length > 0;
+  const records = await journal.list();
+  let hasSubmitted = records.length > 0;
+  await staged.sweep(stagedFilesToKeep(records, clock.now()), clock.now()).catch(() => []);
 
   let local: LocalNode | null = null;
   let localError: string | null = null;
@@ -196,7 +198,10 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
         downloadRoot: () => settingsView().downloadDir,
         autoDownload: () => store.get().autoDownload,
         notifications: () => store.get().notifications,
-        releaseFile: (path) => staged.remove(path),
+        isStaged: (path) => staged.owns(path),
+        releaseFile: async (path) => {
+          if (!(await journal.list()).some((record) => record.file.path === path)) await staged.remove(path);
+        },
         ...(options.tracker ? { tracker: options.tracker } : {}),
       });
       await session.start();
@@ -252,7 +257,9 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     },
     'profiles.update': async ({ profileId, name, baseUrl }) => {
       refuseLocal(profileId, 'address');
+      const before = profileById(profileId);
       const profile = store.updateProfile(profileId, { ...(name ? { name } : {}), ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) });
+      if (!sameServer(before.baseUrl, profile.baseUrl)) await secrets.delete(profileId).catch(() => false);
       await restartIfActive(profileId);
       await announce();
       return profileView(profile);
@@ -302,7 +309,11 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       const profile = profileId ? profileById(profileId) : null;
       const url = baseUrl ?? profile?.baseUrl;
       if (!url) throw new ConfigError('Enter the server address to test.', { code: 'no-base-url' });
-      const key = apiKey ?? (profile ? await secrets.get(profile.id) : null);
+      const storedKeyFits = profile !== null && (baseUrl === undefined || sameServer(baseUrl, profile.baseUrl));
+      if (!apiKey && profile && !storedKeyFits) {
+        return { ok: false, message: `Enter the API key for ${url} to test it; the key stored for "${profile.name}" is only sent to ${profile.baseUrl}.`, jobCount: null, status: null };
+      }
+      const key = apiKey ?? (profile && storedKeyFits ? await secrets.get(profile.id) : null);
       if (!key) return { ok: false, message: 'Enter an API key to test.', jobCount: null, status: null };
       return testConnection(url.replace(/\/+$/, ''), key);
     },
@@ -320,21 +331,28 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     },
 
     'submissions.submit': async ({ files, renderConfig }) => {
-      const current = await active();
-      if (current.profile.id === THIS_COMPUTER_PROFILE_ID && local && !local.blender) {
-        throw new ConfigError(blenderStatus().hint!, { code: 'blender-missing' });
-      }
-      const ready: { path: string; name: string }[] = [];
+      const ready: { path: string; name: string; staged: boolean }[] = [];
       const refused: SubmitFileResult[] = [];
       for (const file of files) {
         try {
           const path = 'path' in file ? file.path : await staged.resolve(file.token);
-          ready.push({ path, name: basename(path) });
+          ready.push({ path, name: basename(path), staged: !('path' in file) });
         } catch (error) {
           refused.push({ ok: false, name: 'path' in file ? basename(file.path) : 'uploaded file', error: serializeError(error) });
         }
       }
-      const results = [...(await current.submit(ready, renderConfig)), ...refused];
+      let submitted: SubmitFileResult[] = [];
+      try {
+        const current = await active();
+        if (current.profile.id === THIS_COMPUTER_PROFILE_ID && local && !local.blender) {
+          throw new ConfigError(blenderStatus().hint!, { code: 'blender-missing' });
+        }
+        submitted = await current.submit(ready, renderConfig);
+      } finally {
+        const accepted = new Set(ready.filter((_, i) => submitted[i]?.ok).map((file) => file.path));
+        await Promise.all(ready.filter((file) => file.staged && !accepted.has(file.path)).map((file) => staged.remove(file.path)));
+      }
+      const results = [...submitted, ...refused];
       if (results.some((r) => r.ok) && !hasSubmitted) {
         hasSubmitted = true;
         await announce();
@@ -385,6 +403,20 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       await local?.close();
     },
   };
+}
+
+/** Whether two server addresses name the same API (scheme, host, port and path; trailing slashes and letter case of the host aside). */
+function sameServer(a: string, b: string): boolean {
+  const normalise = (value: string): string | null => {
+    try {
+      const url = new URL(value.trim());
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    } catch {
+      return null;
+    }
+  };
+  const left = normalise(a);
+  return left !== null && left === normalise(b);
 }
 
 /** Makes sure the profile "This computer" exists (pointing at the node's current address) and something is active. */

@@ -26,6 +26,7 @@ import { connectionStateFor, sameConnectionState } from './connection-state';
 import type { HostEvents } from './host-events';
 import { JobQueue } from './job-queue';
 import { NO_DOWNLOAD, timelineOf, toJobSummary } from './job-summary';
+import { fetchPreview } from './fetch-preview';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
 import { toSubmissionView, type SubmissionState } from './submission-view';
 
@@ -42,7 +43,9 @@ export interface SessionDeps {
   downloadRoot: () => string;
   autoDownload: () => boolean;
   notifications: () => boolean;
-  /** Removes a staged upload once its submission no longer needs it. */
+  /** Whether a path is a staged upload (browser mode) rather than the artist's own file. */
+  isStaged: (path: string) => boolean;
+  /** Removes a staged upload once no journal record refers to it. */
   releaseFile: (path: string) => Promise<void>;
   tracker?: { activeIntervalMs?: number; idleIntervalMs?: number };
 }
@@ -332,7 +335,7 @@ export class ProfileSession {
     this.#submissions.delete(submissionId);
     if (running.record.ending !== null || running.record.jobId === null) {
       await this.#deps.journal.remove(submissionId);
-      if (running.record.jobId === null) await this.#deps.releaseFile(running.record.file.path);
+      await this.#deps.releaseFile(running.record.file.path);
     }
     this.#deps.events.emit('submission.removed', { id: submissionId });
     return true;
@@ -343,6 +346,9 @@ export class ProfileSession {
     const record = this.#byJob.get(jobId);
     if (!record) throw new InvalidStateError('This job was not submitted from this app, so its scene file is unknown. Drop the file again.');
     const client = this.#requireClient();
+    if (this.#deps.isStaged(record.file.path) && !(await stat(record.file.path).catch(() => null))?.isFile()) {
+      throw new InvalidStateError(`The uploaded copy of ${record.file.name} has been cleaned up since it was sent. Drop the file again to send it once more.`);
+    }
     const job = await client.getJob(jobId);
     const config = (job.requestedConfig as RenderConfig | null) ?? (record.renderConfig as RenderConfig | null) ?? undefined;
     const [result] = await this.submit([{ path: record.file.path, name: record.file.name }], config ?? undefined);
@@ -450,11 +456,11 @@ export class ProfileSession {
   /** Downloads every output of a job into its folder (again), reporting progress. */
   async download(jobId: string): Promise<JobSummary> {
     const client = this.#requireClient();
-    if (this.#downloads.has(jobId)) return this.queue.get(jobId) ?? this.#summarise(await client.getJob(jobId));
+    if (!this.queue.get(jobId)) this.queue.put(this.#summarise(await client.getJob(jobId)));
+    if (this.#downloads.has(jobId)) return this.queue.get(jobId)!;
     const dir = this.jobDir(jobId);
     const abort = new AbortController();
     this.#downloads.set(jobId, abort);
-    if (!this.queue.get(jobId)) this.queue.put(this.#summarise(await client.getJob(jobId)));
     this.queue.patch(jobId, (s) => ({ ...s, download: { ...s.download, state: 'downloading', dir, error: null } }));
     try {
       const result = await downloadJobOutputs({ client, jobId, dir, signal: abort.signal, onProgress: (p) => this.#onDownloadProgress(p, dir) });
@@ -536,17 +542,11 @@ export class ProfileSession {
     );
   }
 
-  /** The job's preview image as a data URL, or null when it has none. */
+  /** The job's preview image as a data URL, or null when it has none or it is not a usable image. */
   async preview(jobId: string): Promise<string | null> {
     const job = await this.#requireClient().getJob(jobId);
     if (typeof job.previewUrl !== 'string' || job.previewUrl === '') return null;
-    const response = await fetch(job.previewUrl, { signal: AbortSignal.timeout(20_000) });
-    if (!response.ok) return null;
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > PREVIEW_LIMIT) return null;
-    const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'image/png';
-    if (!type.startsWith('image/')) return null;
-    return `data:${type};base64,${bytes.toString('base64')}`;
+    return fetchPreview(job.previewUrl, PREVIEW_LIMIT);
   }
 
   /** Makes sure a job's folder exists (for "Open folder") and returns it. */

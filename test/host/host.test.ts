@@ -1,23 +1,29 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
 import { localKeyAccount } from '../../src/host/local-node';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import type { AppEvent } from '../../src/shared/contract/events';
+import type { Job } from '../../src/shared/api/job';
 import { FakeApi } from '../helpers/fake-api-server';
+import { failWith, HostileServer, sendJson, serveFile } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
 import { startHost, type HostHarness } from './host-harness';
 
 let harnesses: HostHarness[] = [];
 let fakes: FakeApi[] = [];
+let servers: HostileServer[] = [];
 
 afterEach(async () => {
   for (const h of harnesses) await h.close();
   for (const f of fakes) await f.server.close();
+  for (const s of servers) await s.close();
   harnesses = [];
   fakes = [];
+  servers = [];
 });
 
 async function host(options: Parameters<typeof startHost>[0] = {}): Promise<HostHarness> {
@@ -42,6 +48,18 @@ async function cloudHost(options: ConstructorParameters<typeof FakeApi>[1] = {})
   await h.value('profiles.use', { profileId: profile.id });
   await h.host.ready();
   return { h, fake, profileId: profile.id };
+}
+
+/** Puts a job on the fake farm that this app did not submit (so the host does not know it yet). */
+function addFarmJob(fake: FakeApi, fields: Partial<Job> = {}): Job {
+  const now = new Date().toISOString();
+  const job: Job = { id: `farm-${Math.random().toString(36).slice(2)}`, status: 'completed', workspaceId: 'w-1', createdAt: now, updatedAt: now, sceneFile: { fileName: 'elsewhere.blend' }, ...fields };
+  fake.jobs.set(job.id, { job, slug: `slug-${job.id}`, completed: 2, total: 2, reads: 0, renderBodies: [] });
+  return job;
+}
+
+async function stagedTokens(h: HostHarness): Promise<string[]> {
+  return readdir(join(h.dir, 'staged')).catch(() => []);
 }
 
 describe('host: first run on "This computer"', () => {
@@ -112,6 +130,18 @@ describe('host: profiles and keys', () => {
     expect(refused).toMatchObject({ ok: false, error: { kind: 'config', code: 'local-profile' } });
   });
 
+  it('forgets a stored key when the profile moves to another server, and keeps it on a rename', async () => {
+    const h = await host();
+    const profile = await h.value('profiles.add', { name: 'Moving farm', baseUrl: 'http://127.0.0.1:9', apiKey: 'RJ-moving-key-123' });
+    await h.value('profiles.update', { profileId: profile.id, name: 'Renamed farm' });
+    expect(await h.secrets.get(profile.id)).toBe('RJ-moving-key-123');
+    await h.value('profiles.update', { profileId: profile.id, baseUrl: 'http://127.0.0.1:9/' });
+    expect(await h.secrets.get(profile.id)).toBe('RJ-moving-key-123');
+    const moved = await h.value('profiles.update', { profileId: profile.id, baseUrl: 'http://127.0.0.1:10' });
+    expect(moved.hasKey).toBe(false);
+    expect(await h.secrets.get(profile.id)).toBeNull();
+  });
+
   it('shows the key-rejected state for a cloud profile with a wrong key, and Test connection says so', async () => {
     const h = await host();
     await h.host.ready();
@@ -136,6 +166,24 @@ describe('host: profiles and keys', () => {
     const event = await h.waitFor((e) => e.name === 'connection.changed' && e.payload.state === 'unreachable', 20_000);
     expect(event.payload).toMatchObject({ state: 'unreachable' });
     expect((event.payload as { retryInSeconds: number }).retryInSeconds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sends a stored key only to its own server; another address needs the key typed in', async () => {
+    const { h, fake, profileId } = await cloudHost();
+    const stranger = await HostileServer.start();
+    servers.push(stranger);
+    stranger.route('GET', '/api/external/v1/jobs', (_req, res) => sendJson(res, 200, { jobs: [], pagination: { page: 1, pageSize: 1, total: 0, totalPages: 1 } }));
+    const refused = await h.value('profiles.testConnection', { profileId, baseUrl: `${stranger.url}/` });
+    expect(refused).toMatchObject({ ok: false, status: null });
+    expect(refused.message).toMatch(/Enter the API key for/);
+    expect(stranger.requests).toHaveLength(0);
+    const typed = await h.value('profiles.testConnection', { profileId, baseUrl: stranger.url, apiKey: 'RJ-typed-key-456' });
+    expect(typed.ok).toBe(true);
+    expect(stranger.requests.map((r) => r.headers.authorization)).toEqual(['Bearer RJ-typed-key-456']);
+    const listed = fake.count('GET', '/api/external/v1/jobs');
+    const own = await h.value('profiles.testConnection', { profileId, baseUrl: `${fake.server.url.replace('http://', 'HTTP://')}/` });
+    expect(own).toMatchObject({ ok: true, jobCount: 0 });
+    expect(fake.count('GET', '/api/external/v1/jobs')).toBe(listed + 1);
   });
 });
 
@@ -226,5 +274,120 @@ describe('host: submissions on a farm', () => {
     expect(job.payload.failure).toBe('Cannot open the scene');
     expect(await h.value('submissions.dismiss', { submissionId: id })).toBe(true);
     expect(await h.value('submissions.list', {})).toEqual([]);
+  });
+
+  it('downloads a job whose first look-up failed, instead of staying stuck', async () => {
+    const { h, fake } = await cloudHost();
+    const job = addFarmJob(fake);
+    fake.server.next('GET', `/api/external/v1/jobs/${job.id}`, failWith(400, 'Bad request'));
+    expect((await h.call('jobs.download', { jobId: job.id })).ok).toBe(false);
+    const summary = await h.value('jobs.download', { jobId: job.id });
+    expect(summary.download).toMatchObject({ state: 'done', filesDone: 2, filesTotal: 2 });
+    expect((await readdir(summary.download.dir!)).sort()).toEqual(['frame_0001.png', 'frame_0002.png']);
+  });
+
+  it('shows a preview image, but none behind a redirect and none whose body never ends', async () => {
+    const { h, fake } = await cloudHost();
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    fake.server.route('GET', '/previews/ok.png', serveFile(png, { contentType: 'image/png' }));
+    fake.server.route('GET', '/previews/moved', (_req, res) => {
+      res.writeHead(302, { location: `${fake.server.url}/previews/ok.png`, 'content-length': 0 });
+      res.end();
+    });
+    fake.server.route('GET', '/previews/endless.png', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.alloc(256 * 1024, 1);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    const shown = addFarmJob(fake, { previewUrl: `${fake.server.url}/previews/ok.png` });
+    const moved = addFarmJob(fake, { previewUrl: `${fake.server.url}/previews/moved` });
+    const endless = addFarmJob(fake, { previewUrl: `${fake.server.url}/previews/endless.png` });
+    expect(await h.value('jobs.preview', { jobId: shown.id })).toBe(`data:image/png;base64,${png.toString('base64')}`);
+    expect(await h.value('jobs.preview', { jobId: moved.id })).toBeNull();
+    expect(fake.count('GET', '/previews/ok.png')).toBe(1);
+    expect(await h.value('jobs.preview', { jobId: endless.id })).toBeNull();
+  });
+});
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+describe('host: uploaded copies (browser mode)', () => {
+  it('removes an uploaded file that submit refuses or cannot record', async () => {
+    const { h } = await cloudHost();
+    const text = await h.host.stageUpload('notes.blend', Readable.from([Buffer.from('just some text, not a scene')]));
+    const [refused] = await h.value('submissions.submit', { files: [{ token: text.token }] });
+    expect(refused).toMatchObject({ ok: false, name: 'notes.blend', error: { kind: 'preflight', code: 'not-blender' } });
+    expect(await stagedTokens(h)).toEqual([]);
+
+    const scene = await h.host.stageUpload('scene.blend', Readable.from([blendBytes(10_000)]));
+    await rm(join(h.dir, 'submissions'), { recursive: true, force: true });
+    await writeFile(join(h.dir, 'submissions'), 'not a folder');
+    const [unrecorded] = await h.value('submissions.submit', { files: [{ token: scene.token }] });
+    expect(unrecorded).toMatchObject({ ok: false, name: 'scene.blend' });
+    expect(await stagedTokens(h)).toEqual([]);
+  });
+
+  it('removes an uploaded file when the whole submit is refused', async () => {
+    const h = await host();
+    await h.host.ready();
+    const scene = await h.host.stageUpload('scene.blend', Readable.from([blendBytes()]));
+    expect(await h.call('submissions.submit', { files: [{ token: scene.token }] })).toMatchObject({ ok: false, error: { code: 'blender-missing' } });
+    expect(await stagedTokens(h)).toEqual([]);
+  });
+
+  it('removes the uploaded copy of a failed submission once it is dismissed', async () => {
+    const { h } = await cloudHost({ failValidation: true });
+    const scene = await h.host.stageUpload('broken.blend', Readable.from([blendBytes()]));
+    const [result] = await h.value('submissions.submit', { files: [{ token: scene.token }] });
+    const id = (result as { submissionId: string }).submissionId;
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === id && e.payload.phase === 'failed');
+    expect(await stagedTokens(h)).toEqual([scene.token]);
+    await h.value('submissions.dismiss', { submissionId: id });
+    expect(await stagedTokens(h)).toEqual([]);
+  });
+
+  it('keeps the uploaded copy for submit again, and says plainly when it was cleaned up', async () => {
+    const { h } = await cloudHost({ frames: 1 });
+    await h.value('settings.update', { autoDownload: false });
+    const scene = await h.host.stageUpload('again.blend', Readable.from([blendBytes()]));
+    await h.value('submissions.submit', { files: [{ token: scene.token }], renderConfig: { colorManagementPreset: 'default' } });
+    const completed = await h.waitFor((e): e is Extract<AppEvent, { name: 'job.updated' }> => e.name === 'job.updated' && e.payload.status === 'completed');
+    expect(await stagedTokens(h)).toEqual([scene.token]);
+    await rm(join(h.dir, 'staged', scene.token), { recursive: true });
+    const again = await h.call('jobs.submitAgain', { jobId: completed.payload.id });
+    expect(again.ok).toBe(false);
+    expect(again.ok ? '' : again.error.message).toMatch(/uploaded copy of again\.blend has been cleaned up.*Drop the file again/);
+  });
+
+  it('at start, removes the uploaded copies that no submission needs any more', async () => {
+    const dir = await tempDir('rd-host-sweep-');
+    const now = Date.now();
+    const stage = async (token: string, ageMs: number): Promise<string> => {
+      const folder = join(dir, 'staged', token);
+      await mkdir(folder, { recursive: true });
+      const path = join(folder, 'scene.blend');
+      await writeFile(path, blendBytes());
+      const at = new Date(now - ageMs);
+      await utimes(path, at, at);
+      await utimes(folder, at, at);
+      return path;
+    };
+    const record = async (path: string, ageMs: number, patch: Parameters<SubmissionJournal['update']>[1]) => {
+      const journal = new SubmissionJournal({ dataDir: dir, clock: { now: () => now - ageMs } });
+      const created = await journal.create({ baseUrl: 'http://127.0.0.1:9', profileId: 'removed-profile', file: { path, name: 'scene.blend', size: 4096, mtimeMs: 0, fileType: 'blend' } });
+      await journal.update(created.id, patch);
+    };
+    await record(await stage('unfinished-token-0001', 30 * DAY), 30 * DAY, { step: 'uploaded' });
+    await record(await stage('recent-done-token-001', 30 * DAY), 2 * DAY, { step: 'downloaded', jobId: 'job-recent' });
+    await record(await stage('old-done-token-000001', 30 * DAY), 9 * DAY, { step: 'downloaded', jobId: 'job-old' });
+    await stage('orphan-token-00000001', 2 * HOUR);
+    await stage('just-staged-token-001', 0);
+    const h = await host({ dir });
+    expect((await stagedTokens(h)).sort()).toEqual(['just-staged-token-001', 'recent-done-token-001', 'unfinished-token-0001']);
   });
 });
