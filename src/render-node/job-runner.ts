@@ -185,6 +185,10 @@ export class JobRunner {
         nodeBlenderVersion: blender.version,
         timeoutMs: this.o.analysisTimeoutMs ?? 120_000,
         signal: work.abort.signal,
+        onSpawn: (pid) => {
+          work.pid = pid;
+          this.o.jobs.patch(job.id, { pid }, false);
+        },
       });
     } catch (err) {
       if (work.abort.signal.aborted) return;

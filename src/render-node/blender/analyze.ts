@@ -115,6 +115,8 @@ export interface AnalyzeSceneOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Told Blender's process id once it has started. */
+  onSpawn?: (pid: number) => void;
 }
 
 function parseVersion(version: string): number[] {
@@ -210,6 +212,7 @@ export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneA
       timeoutMs,
       signal: options.signal,
       env: options.env,
+      onSpawn: options.onSpawn,
     });
     if (result.aborted) throw Object.assign(new Error('The analysis was cancelled.'), { name: 'AbortError' });
     if (result.exitCode !== 0) throw analysisFailure(result, { fileName, header, nodeBlenderVersion: options.nodeBlenderVersion, timeoutMs });

@@ -16,6 +16,8 @@ export interface BlenderRunOptions {
   /** How many characters of each stream to keep, from the end (default 1 Mi). */
   maxCaptureChars?: number;
   platform?: NodeJS.Platform;
+  /** Told the process id once Blender has started (so a crashed caller can find it later). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** How a Blender run ended. `stdout`/`stderr` hold the last `maxCaptureChars` of each stream. */
@@ -64,6 +66,7 @@ export function runBlender(options: BlenderRunOptions): Promise<BlenderRunResult
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let timedOut = false;
     let aborted = false;
     const stop = () => {
