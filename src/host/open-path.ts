@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { withoutSecrets } from '../shared/child-env';
 
 /** Opens a folder in the system's file manager. */
 export type OpenPath = (path: string) => Promise<void>;
@@ -7,7 +8,7 @@ export type OpenPath = (path: string) => Promise<void>;
 export const systemOpenPath: OpenPath = (path) =>
   new Promise((resolve, reject) => {
     const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-    const child = spawn(command, [path], { detached: true, stdio: 'ignore' });
+    const child = spawn(command, [path], { detached: true, stdio: 'ignore', env: withoutSecrets(process.env) });
     child.once('error', (error) => reject(new Error(`Could not open ${path} with ${command} (${error.message}).`)));
     child.once('spawn', () => {
       child.unref();
