@@ -35,10 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      return EXIT.usage;
-    }
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     process.stderr.write(`renderdrop: ${(err as Error).message}\n`);
     return EXIT.failure;
   }

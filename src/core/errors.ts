@@ -133,7 +133,8 @@ export type PreflightCode =
   | 'zip-empty'
   | 'zip-corrupt'
   | 'zip-no-blend'
-  | 'zip-unsafe-entry';
+  | 'zip-unsafe-entry'
+  | 'zip-symlink';
 
 /** An upload or download to a storage URL failed in a way retrying did not fix. */
 export class TransferError extends RenderdropError {
@@ -148,6 +149,19 @@ export class ConfigError extends RenderdropError {
 /** The submission journal could not be read or written. */
 export class JournalError extends RenderdropError {
   readonly kind = 'journal';
+}
+
+/** Another run (in this or another Renderdrop process) is driving the submission; code `busy`. */
+export class SubmissionBusyError extends JournalError {
+  /** Process holding the submission, and the computer it runs on. */
+  readonly pid: number;
+  readonly host: string;
+
+  constructor(message: string, holder: { pid: number; host: string }) {
+    super(message, { code: 'busy' });
+    this.pid = holder.pid;
+    this.host = holder.host;
+  }
 }
 
 /** Whether `error` is an abort, ours or the platform's. */

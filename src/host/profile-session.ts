@@ -6,7 +6,7 @@ import { planOutputs } from '../core/download/output-plan';
 import { downloadJobOutputs, type DownloadProgress } from '../core/download/download-job';
 import { jobFolderName } from '../core/download/job-folder';
 import { resolveInside } from '../core/download/safe-path';
-import { AbortError, ConfigError, InvalidStateError, isAbort, NotFoundError, serializeError } from '../core/errors';
+import { AbortError, ConfigError, InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../core/errors';
 import type { SubmissionJournal } from '../core/journal/submission-journal';
 import { isFinished, type SubmissionRecord } from '../core/journal/submission-record';
 import { recordSubmission, Submission, type RenderProposal } from '../core/submit/submission';
@@ -100,7 +100,7 @@ export class ProfileSession {
     if (!this.#deps.client) return;
     this.#loaded = this.#loadJobs();
     for (const record of records) {
-      if (!isFinished(record)) this.#launch(this.#state(record, false));
+      if (!isFinished(record)) this.#launch(this.#state(record, false), { leaveIfBusy: true });
     }
   }
 
@@ -361,7 +361,8 @@ export class ProfileSession {
     return running;
   }
 
-  #launch(running: Running) {
+  /** Runs a submission; with `leaveIfBusy`, one another Renderdrop is continuing is dropped without a word. */
+  #launch(running: Running, options: { leaveIfBusy?: boolean } = {}) {
     const client = this.#requireClient();
     const tracker = this.#tracker!;
     const submission = new Submission({
@@ -403,6 +404,11 @@ export class ProfileSession {
       (error: unknown) => {
         running.running = false;
         if (isAbort(error) && this.#closed) return;
+        if (options.leaveIfBusy && error instanceof SubmissionBusyError && this.#submissions.get(id) === running) {
+          this.#submissions.delete(id);
+          this.#deps.events.emit('submission.removed', { id });
+          return;
+        }
         running.error = serializeError(error);
         if (running.record.step === 'completed' && running.record.jobId) {
           const message = running.error.message;

@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { formatJobDetails, formatJobList, formatTimestamp } from '../../src/cli/output/format-jobs';
-import { formatDownload, formatDuration, formatFrames, formatRate, formatTransfer, progressBar } from '../../src/cli/output/format-progress';
+import { formatDownload, formatDuration, formatFrames, formatRate, formatTrackerRetry, formatTransfer, progressBar } from '../../src/cli/output/format-progress';
+import { RateLimitedError, ServerError } from '../../src/core/errors';
 import { LiveDisplay } from '../../src/cli/output/live-display';
 import { formatTable, truncate } from '../../src/cli/output/table';
 import { describeStep } from '../../src/cli/submit/describe-step';
@@ -50,6 +51,17 @@ describe('progress pieces', () => {
     expect(formatFrames(3, 30, { bar: false })).toBe('3/30 frames');
     expect(formatFrames(15, 30)).toBe('[==========>         ]  15/30 frames');
     expect(formatDownload({ jobId: 'j', filesDone: 2, filesSkipped: 0, filesTotal: 4, bytes: 2 * MiB, bytesKnown: 4 * MiB, rate: MiB, done: false }, { bar: false })).toBe('2/4 files  2.0 MiB  1.0 MiB/s');
+  });
+});
+
+describe('progress read retries', () => {
+  it('say a rate limit plainly, with the wait the server asked for', () => {
+    expect(formatTrackerRetry(new RateLimitedError('The server is rate limiting requests (429); tried to read job progress but gave up waiting.', { retryAfterMs: 300_000 }), 300_000)).toBe(
+      'Rate limited by the server (429); reading job progress again in 5m 00s.',
+    );
+    expect(formatTrackerRetry(new ServerError('The server failed to read job progress (503).', { status: 503 }), 4_000)).toBe(
+      'Could not read job progress (The server failed to read job progress (503).) Trying again in 4s.',
+    );
   });
 });
 

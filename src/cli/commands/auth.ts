@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../../core/api/api-client';
+import type { RetryInfo } from '../../core/api/retry-policy';
 import { AuthError, isAbort, RenderdropError } from '../../core/errors';
 import type { Profile } from '../../shared/settings';
 import { CommandFailedError, UsageError } from '../cli-errors';
@@ -47,7 +48,7 @@ async function login(ctx: CliContext, opts: { profile?: string; baseUrl?: string
     if (key === '') {
       throw new UsageError('No API key was given. Type it at the prompt, or pipe it in: printf %s "$KEY" | renderdrop login');
     }
-    await verifyKey(baseUrl, key, interrupt.signal);
+    await verifyKey(baseUrl, key, interrupt.signal, (info) => ctx.reportRetry(info));
     const store = ctx.settings();
     let profile: Profile;
     if (!existing) profile = store.addProfile({ name, baseUrl, kind: isLoopbackUrl(baseUrl) ? 'local' : 'cloud' });
@@ -66,8 +67,8 @@ async function login(ctx: CliContext, opts: { profile?: string; baseUrl?: string
 }
 
 /** Asks the server for one job with the key; a refusal or failure stores nothing. */
-async function verifyKey(baseUrl: string, apiKey: string, signal: AbortSignal): Promise<void> {
-  const client = new ApiClient({ baseUrl, apiKey, retry: { rateLimitRetries: 3, transientRetries: 1 }, timeoutMs: 30_000 });
+async function verifyKey(baseUrl: string, apiKey: string, signal: AbortSignal, onRetry: (info: RetryInfo) => void): Promise<void> {
+  const client = new ApiClient({ baseUrl, apiKey, retry: { rateLimitRetries: 3, transientRetries: 1 }, timeoutMs: 30_000, onRetry });
   try {
     await client.listJobs({ page: 1, pageSize: 1 }, { signal });
   } catch (error) {

@@ -9,6 +9,7 @@ import { isTerminalStatus } from '../../shared/api/job';
 import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
+import { safeText } from '../output/safe-text';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
 import { listenForInterrupt } from '../session/interrupt';
@@ -59,8 +60,8 @@ async function download(ctx: CliContext, typed: string, opts: { dir?: string; js
       ctx.io.stdout.write(`${JSON.stringify({ jobId, status: job.status, dir: result.dir, bytes: result.bytes, files: result.files }, null, 2)}\n`);
     } else {
       const already = skipped > 0 ? ` (${skipped} already there)` : '';
-      ctx.io.stdout.write(`Downloaded ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}, ${formatBytes(result.bytes)}, to ${result.dir}${already}.\n`);
-      if (job.status !== 'completed') ctx.io.stdout.write(`Job ${jobId} ended ${job.status}; these are the outputs it wrote before that.\n`);
+      ctx.io.stdout.write(safeText(`Downloaded ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}, ${formatBytes(result.bytes)}, to ${result.dir}${already}.`) + '\n');
+      if (job.status !== 'completed') ctx.io.stdout.write(safeText(`Job ${jobId} ended ${job.status}; these are the outputs it wrote before that.`) + '\n');
     }
   } finally {
     display.close();

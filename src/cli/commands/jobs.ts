@@ -4,6 +4,7 @@ import { isTerminalStatus, type JobStatus, type ProgressRecord } from '../../sha
 import { CommandFailedError } from '../cli-errors';
 import { parsePage, parsePageSize, parseStatusOption } from '../options/parse-options';
 import { formatJobDetails, formatJobList } from '../output/format-jobs';
+import { safeText } from '../output/safe-text';
 import { cliAction } from '../session/cli-action';
 import { listenForInterrupt } from '../session/interrupt';
 import { resolveJobId } from '../session/resolve-job-id';
@@ -78,7 +79,7 @@ export function registerJobCommands(program: Command): void {
             if (job && isTerminalStatus(job.status)) throw new CommandFailedError(`Job ${id} is already ${job.status}; there is nothing to cancel.`);
             throw error;
           }
-          ctx.io.stdout.write(`Canceled job ${id}.\n`);
+          ctx.io.stdout.write(`Canceled job ${safeText(id)}.\n`);
         } finally {
           interrupt.dispose();
         }

@@ -21,6 +21,7 @@ import {
 import { renderConfigFrom, type RenderOverrides } from '../options/render-overrides';
 import { formatTimestamp } from '../output/format-jobs';
 import { LiveDisplay } from '../output/live-display';
+import { safeText } from '../output/safe-text';
 import { formatTable } from '../output/table';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
@@ -286,7 +287,7 @@ function report(ctx: CliContext, outcomes: SubmissionOutcome[], o: { json: boole
   if (!o.followed && rendering.length > 0) {
     hints.push(`Follow ${rendering.length === 1 ? 'it' : 'them'} with \`renderdrop watch\`; fetch the frames with \`renderdrop download ${rendering.length === 1 ? rendering[0]!.jobId : '<id>'}\`.`);
   }
-  if (hints.length > 0) (o.json ? ctx.io.stderr : ctx.io.stdout).write(`${hints.join('\n')}\n`);
+  if (hints.length > 0) (o.json ? ctx.io.stderr : ctx.io.stdout).write(`${safeText(hints.join('\n'), { multiline: true })}\n`);
   return code;
 }
 

@@ -5,8 +5,9 @@ import { JobTracker, type TrackerSource } from '../../core/tracking/tracker';
 import { isActiveStatus, type Job } from '../../shared/api/job';
 import type { ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import { formatDuration, formatFrames } from '../output/format-progress';
+import { formatFrames, formatTrackerRetry } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
+import { safeText } from '../output/safe-text';
 import { truncate } from '../output/table';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
@@ -65,7 +66,7 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
 
     const lineOf = (jobId: string): string => {
       const state = watched.get(jobId)!;
-      const scene = state.job ? (sceneNameOf(state.job) ?? '') : '';
+      const scene = state.job ? safeText(sceneNameOf(state.job) ?? '') : '';
       const status = state.job?.status ?? 'reading';
       const frames = state.frames && state.frames.totalFrames > 0 ? formatFrames(state.frames.completedFrames, state.frames.totalFrames, { bar: display.live }) : '';
       return [shortId(jobId), truncate(scene, 24).padEnd(24), status.padEnd(10), frames].join('  ').trimEnd();
@@ -100,10 +101,15 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
         if (json) emit({ type: 'progress', jobId, completedFrames, totalFrames });
         else if (!state.job || isActiveStatus(state.job.status)) display.update(jobId, lineOf(jobId));
       });
-      t.on('error', ({ error, retryInMs, jobId }) => {
+      t.on('error', ({ error, retryInMs, jobId, fatal }) => {
         const message = serializeError(error).message;
-        if (json) emit({ type: 'error', ...(jobId ? { jobId } : {}), message, retryInMs });
-        else display.print(jobId ? `${shortId(jobId)}: ${message}` : `${message} Trying again in ${formatDuration(retryInMs / 1000)}.`);
+        if (jobId === undefined && fatal) {
+          if (json) emit({ type: 'error', message, fatal });
+          reject(error);
+          return;
+        }
+        if (json) emit({ type: 'error', ...(jobId ? { jobId } : {}), message, retryInMs, fatal });
+        else display.print(jobId ? `${shortId(jobId)}: ${message}` : formatTrackerRetry(error, retryInMs));
         if (jobId) {
           watched.delete(jobId);
           checkIdle();

@@ -1,5 +1,6 @@
 import type { RenderConfig } from '../../shared/api/render-config';
 import { formatFrames, parseFrameRanges } from '../../shared/frame-ranges';
+import { safeText } from './safe-text';
 import { formatPairs } from './table';
 
 /** What the analysis summary is about. */
@@ -67,7 +68,7 @@ export function summarizeAnalysis(analysis: unknown, config: RenderConfig): Anal
 /** The summary as lines: a heading, aligned rows, then warnings marked with `!`. */
 export function formatAnalysisSummary(input: AnalysisSummaryInput): string[] {
   const summary = summarizeAnalysis(input.analysis, input.renderConfig);
-  const lines = [`${input.fileName} (job ${input.jobId})`];
+  const lines = [safeText(`${input.fileName} (job ${input.jobId})`)];
   if (input.analysis === null || input.analysis === undefined) lines.push('  The server sent no scene analysis; the scene renders with its own settings.');
   lines.push(...formatPairs(summary.rows));
   if (summary.warnings.length > 0) {
@@ -108,7 +109,7 @@ function describeResolution(a: Record<string, unknown>, config: RenderConfig): s
 
 function describeCamera(a: Record<string, unknown>, config: RenderConfig): string | null {
   const active = text(a.activeCamera);
-  const cameras = Array.isArray(a.cameras) ? a.cameras.filter((c): c is string => typeof c === 'string') : [];
+  const cameras = Array.isArray(a.cameras) ? a.cameras.filter((c): c is string => typeof c === 'string').map((c) => safeText(c)) : [];
   const chosen = config.activeCamera ?? active;
   if (!chosen) return cameras.length > 0 ? `none active (the scene has: ${cameras.join(', ')})` : null;
   const others = cameras.filter((c) => c !== chosen);
@@ -180,8 +181,10 @@ function record(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** A non-empty string from the analysis, safe to print; null otherwise. */
 function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
+  const safe = typeof value === 'string' ? safeText(value) : '';
+  return safe !== '' ? safe : null;
 }
 
 function num(value: unknown): number | null {

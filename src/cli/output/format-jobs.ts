@@ -1,7 +1,8 @@
 import { sceneNameOf } from '../../core/download/job-folder';
 import type { Job, JobList, ProgressRecord } from '../../shared/api/job';
 import { formatDuration, formatFrames } from './format-progress';
-import { formatPairs, formatTable, truncate } from './table';
+import { safeText } from './safe-text';
+import { displayWidth, formatPairs, formatTable, truncate } from './table';
 
 /** Local date and time to the minute, e.g. `2025-03-14 09:26`; the input as is when unreadable. */
 export function formatTimestamp(iso: string): string {
@@ -32,7 +33,7 @@ export function formatJobList(list: JobList, options: { status?: string } = {}):
       job.status,
       progress && progress.totalFrames > 0 ? `${progress.completedFrames}/${progress.totalFrames}` : '-',
       formatTimestamp(job.createdAt),
-      truncate(sceneNameOf(job) ?? '-', 40),
+      truncate(safeText(sceneNameOf(job) ?? '-'), 40),
     ]);
   }
   const lines = formatTable(rows, ['left', 'left', 'right', 'left', 'left']);
@@ -56,23 +57,30 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null): str
   if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)}s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
   const config = summarizeConfig(job.finalConfig ?? job.requestedConfig);
   if (config) rows.push(['Settings', config]);
+  let failureMore: string[] = [];
   if (job.failedReason) {
     const reason = job.failedReason;
-    rows.push(['Failed', `${reason.name} (${reason.type})${reason.message ? `: ${reason.message}` : ''}`]);
+    const text = safeText(`${reason.name} (${reason.type})${reason.message ? `: ${reason.message}` : ''}`, { multiline: true });
+    const [first = '', ...more] = text.split('\n');
+    rows.push(['Failed', first]);
+    failureMore = more;
   }
   const lines = formatPairs(rows, '');
+  const valueIndent = ' '.repeat(Math.max(...rows.map(([label]) => displayWidth(label))) + 2);
+  lines.push(...failureMore.map((line) => `${valueIndent}${line}`.trimEnd()));
   const adjustments = adjustmentsOf(job);
   if (adjustments.length > 0) lines.push('Adjusted by the server:', ...adjustments.map((a) => `  - ${a}`));
   return lines;
 }
 
-/** The reasons of the changes a server made to the requested configuration (`finalConfig.adjustments`). */
+/** The reasons of the changes a server made to the requested configuration (`finalConfig.adjustments`), safe to print. */
 export function adjustmentsOf(job: Job): string[] {
   const config = job.finalConfig as Record<string, unknown> | null | undefined;
   const list = config && Array.isArray(config.adjustments) ? config.adjustments : [];
   return list.flatMap((entry: unknown) => {
     const reason = (entry as Record<string, unknown> | null)?.reason;
-    return typeof reason === 'string' && reason !== '' ? [reason] : [];
+    const text = typeof reason === 'string' ? safeText(reason) : '';
+    return text !== '' ? [text] : [];
   });
 }
 

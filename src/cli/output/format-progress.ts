@@ -1,5 +1,6 @@
 import type { DownloadProgress } from '../../core/download/download-job';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
+import { RateLimitedError, serializeError } from '../../core/errors';
 import { formatBytes } from '../../core/util/format-bytes';
 
 /** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
@@ -58,4 +59,11 @@ export function formatDownload(progress: DownloadProgress, options: { bar?: bool
   parts.push(formatBytes(progress.bytes));
   if (progress.rate > 0 && !progress.done) parts.push(formatRate(progress.rate));
   return parts.join('  ');
+}
+
+/** The line for a progress read that failed and is tried again in `retryInMs`. */
+export function formatTrackerRetry(error: unknown, retryInMs: number): string {
+  const wait = formatDuration(retryInMs / 1000);
+  if (error instanceof RateLimitedError) return `Rate limited by the server (429); reading job progress again in ${wait}.`;
+  return `Could not read job progress (${serializeError(error).message}) Trying again in ${wait}.`;
 }

@@ -1,3 +1,4 @@
+import { safeText } from './safe-text';
 import { truncate } from './table';
 
 /** Where a display writes: a terminal (live redraws) or a pipe or file (plain lines). */
@@ -52,8 +53,9 @@ export class LiveDisplay {
     return this.#live;
   }
 
-  /** Sets the line of an item; `force` prints it at once in plain mode (a change worth a line). */
-  update(key: string, line: string, options: { force?: boolean } = {}): void {
+  /** Sets the line of an item (made safe to print, one line); `force` prints it at once in plain mode (a change worth a line). */
+  update(key: string, text: string, options: { force?: boolean } = {}): void {
+    const line = safeText(text);
     if (!this.#live) {
       const last = this.#plainPrinted.get(key);
       const now = this.#now();
@@ -79,9 +81,9 @@ export class LiveDisplay {
     this.print(line);
   }
 
-  /** Prints permanent lines above the live ones. */
+  /** Prints permanent lines above the live ones, made safe to print. */
   print(lines: string | readonly string[]): void {
-    const text = (typeof lines === 'string' ? [lines] : lines).map((line) => `${line}\n`).join('');
+    const text = (typeof lines === 'string' ? [lines] : lines).map((line) => `${safeText(line, { multiline: true })}\n`).join('');
     if (!this.#live) {
       this.#stream.write(text);
       return;

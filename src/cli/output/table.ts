@@ -1,14 +1,17 @@
+import { safeText } from './safe-text';
+
 /** How a column is aligned. */
 export type Align = 'left' | 'right';
 
 /**
- * Rows as lines with aligned columns separated by two spaces. The last column is not padded, so
- * lines carry no trailing blanks.
+ * Rows as lines with aligned columns separated by two spaces, each cell made safe to print (one line,
+ * no control characters). The last column is not padded, so lines carry no trailing blanks.
  */
 export function formatTable(rows: readonly (readonly string[])[], align: readonly Align[] = []): string[] {
+  const safeRows = rows.map((row) => row.map((cell) => safeText(cell)));
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
-  return rows.map((row) =>
+  for (const row of safeRows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
+  return safeRows.map((row) =>
     row
       .map((cell, i) => {
         if (i === row.length - 1 && align[i] !== 'right') return cell;

@@ -1,14 +1,19 @@
 import { AbortError, isAbort, RenderdropError, toUserMessage } from '../../core/errors';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { exitCodeFor, type ExitCode } from '../exit-code-for';
+import { safeText } from '../output/safe-text';
 import { CliContext } from './cli-context';
 import { processIo } from './cli-io';
 
 /** A command body: gets the shared context and the command's arguments, returns its exit code. */
 export type CommandBody<A extends unknown[]> = (ctx: CliContext, ...args: A) => Promise<ExitCode | void>;
 
-/** The message a person sees for an error that ended a command. */
+/** The message a person sees for an error that ended a command, safe to print. */
 export function errorMessage(error: unknown): string {
+  return safeText(rawMessage(error), { multiline: true });
+}
+
+function rawMessage(error: unknown): string {
   if (isAbort(error)) return error instanceof AbortError ? error.message : 'Stopped on request.';
   if (error instanceof RenderdropError || error instanceof UsageError || error instanceof CommandFailedError) return error.message;
   return toUserMessage(error);

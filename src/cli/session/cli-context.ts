@@ -10,6 +10,7 @@ import { SettingsStore } from '../../core/settings/settings-store';
 import { THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
 import { localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets/local-node-key';
 import { formatDuration } from '../output/format-progress';
+import { safeText } from '../output/safe-text';
 import type { CliIo } from './cli-io';
 
 /** The profile created when there is none: the render node on this computer. */
@@ -43,7 +44,7 @@ export class CliContext {
   constructor(io: CliIo, options: CliContextOptions = {}) {
     this.io = io;
     this.secrets = options.secrets ?? new KeyringSecretStore();
-    this.notice = (message) => void io.stderr.write(`${message}\n`);
+    this.notice = (message) => void io.stderr.write(`${safeText(message, { multiline: true })}\n`);
   }
 
   /** The settings store, with the default profile added when there is none. */
@@ -100,16 +101,17 @@ export class CliContext {
   #clientFor(baseUrl: string, apiKey: string): ApiClient {
     let client = this.#clients.get(baseUrl);
     if (!client) {
-      client = new ApiClient({ baseUrl, apiKey, onRetry: (info) => this.#onRetry(info) });
+      client = new ApiClient({ baseUrl, apiKey, onRetry: (info) => this.reportRetry(info) });
       this.#clients.set(baseUrl, client);
     }
     return client;
   }
 
-  #onRetry(info: RetryInfo) {
+  /** Tells the person about a wait before a retry of at least a second (through `notice`). */
+  reportRetry(info: RetryInfo): void {
     if (info.delayMs < 1_000) return;
-    const why = info.reason === 'rate-limited' ? 'The server asks to slow down (429)' : info.reason === 'server-error' ? `The server failed (${info.status ?? '5xx'})` : 'The connection failed';
-    this.notice(`${why}; trying ${info.operation} again in ${formatDuration(info.delayMs / 1000)}.`);
+    const why = info.reason === 'rate-limited' ? 'Rate limited by the server (429)' : info.reason === 'server-error' ? `The server failed (${info.status ?? '5xx'})` : 'The connection failed';
+    this.notice(`${why}; retrying ${info.operation} in ${formatDuration(info.delayMs / 1000)}.`);
   }
 }
 

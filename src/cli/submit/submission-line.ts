@@ -2,6 +2,7 @@ import type { DownloadProgress } from '../../core/download/download-job';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
 import type { JobStatus } from '../../shared/api/job';
 import { formatDownload, formatFrames, formatTransfer } from '../output/format-progress';
+import { safeText } from '../output/safe-text';
 
 /** Where one submission stands, as far as its progress line is concerned. */
 export interface SubmissionLineState {
@@ -16,7 +17,7 @@ export interface SubmissionLineState {
 
 /** The progress line of a submission: name, what it is doing, and a bar when `bar` is set. */
 export function formatSubmissionLine(state: SubmissionLineState, options: { nameWidth: number; bar: boolean }): string {
-  const name = state.name.padEnd(options.nameWidth);
+  const name = safeText(state.name).padEnd(options.nameWidth);
   const join = statusLine;
   const job = state.jobId ? `job ${shortId(state.jobId)}` : '';
   switch (state.phase) {
@@ -45,7 +46,7 @@ export function shortId(id: string): string {
   return id.replace(/-/g, '').slice(0, 8);
 }
 
-/** A line of the submission table: the padded name, a one-word state in its column, then details. */
+/** A line of the submission table: the padded name, a one-word state in its column, then details (made safe to print). */
 export function statusLine(name: string, word: string, ...rest: string[]): string {
-  return [name, word.padEnd(11), ...rest.filter((part) => part !== '')].join('  ').trimEnd();
+  return [name, word.padEnd(11), ...rest.map((part) => safeText(part)).filter((part) => part !== '')].join('  ').trimEnd();
 }

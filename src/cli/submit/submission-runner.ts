@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../core/api/api-client';
-import { InvalidStateError, isAbort, NotFoundError, PreflightError, serializeError } from '../../core/errors';
+import { InvalidStateError, isAbort, NotFoundError, PreflightError, serializeError, SubmissionBusyError, TransferError } from '../../core/errors';
 import type { SubmissionJournal } from '../../core/journal/submission-journal';
 import { reached, type SubmissionRecord } from '../../core/journal/submission-record';
 import { Submission, type RenderProposal } from '../../core/submit/submission';
@@ -11,7 +11,7 @@ import type { RenderConfig } from '../../shared/api/render-config';
 import { UsageError } from '../cli-errors';
 import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentsOf } from '../output/format-jobs';
-import { formatDuration } from '../output/format-progress';
+import { formatDuration, formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
 import type { CliIo } from '../session/cli-io';
 import { confirm } from '../terminal/prompt';
@@ -158,8 +158,8 @@ export class SubmissionRunner {
     let tracker = this.#trackers.get(client);
     if (!tracker) {
       tracker = new JobTracker({ client });
-      tracker.on('error', ({ error, retryInMs, jobId }) => {
-        if (jobId === undefined) this.#o.display.print(`Could not read job progress (${serializeError(error).message}) Trying again in ${formatDuration(retryInMs / 1000)}.`);
+      tracker.on('error', ({ error, retryInMs, jobId, fatal }) => {
+        if (jobId === undefined && !fatal) this.#o.display.print(formatTrackerRetry(error, retryInMs));
       });
       this.#trackers.set(client, tracker);
     }
@@ -260,6 +260,7 @@ export class SubmissionRunner {
     let current = record;
     let state: OutcomeState = 'error';
     const serialized = error instanceof UsageError ? { kind: 'usage', message: error.message } : error instanceof RenderRefused ? { kind: 'invalid-config', message: error.message } : serializeError(error);
+    if (error instanceof SubmissionBusyError) serialized.kind = 'busy';
     if (isAbort(error)) {
       state = 'interrupted';
     } else if (isDeadEnd(record, error)) {
@@ -295,6 +296,7 @@ export class SubmissionRunner {
       case 'interrupted':
         return statusLine(name, 'stopped', outcome.step ? `at ${outcome.step}` : 'before it started');
       case 'error': {
+        if (outcome.error?.kind === 'busy') return statusLine(name, 'skipped', outcome.error.message);
         const resumable = outcome.submissionId !== null && outcome.ending === null && outcome.error?.kind !== 'usage';
         return statusLine(name, 'error', `${outcome.error?.message ?? 'unknown error'}${resumable ? ' Saved: `renderdrop resume` continues it.' : ''}`);
       }
@@ -315,11 +317,23 @@ export function configProblem(analysis: unknown, config: RenderConfig): string |
   return null;
 }
 
-/** Failures that running the submission again cannot fix, so it is ended instead of left to resume. */
+/**
+ * Failures that running the submission again cannot fix, so it is ended instead of left to resume:
+ * besides refused overrides, failed checks and a job the server lost, the storage refusing the upload
+ * itself (a 4xx other than a timeout or a rate limit; an expired URL is renewed by the upload and ends
+ * without a status), and the server refusing validation of a job still `created` (a 400: resending the
+ * same request gets the same answer).
+ */
 function isDeadEnd(record: SubmissionRecord, error: unknown): boolean {
   if (error instanceof RenderRefused || error instanceof PreflightError) return true;
   if (error instanceof NotFoundError && record.jobId !== null) return true;
+  if (error instanceof TransferError && !reached(record, 'uploaded')) return isRefusedUpload(error.status);
+  if (error instanceof InvalidStateError && error.status === 400 && record.step === 'validate-requested') return true;
   return error instanceof InvalidStateError && record.step === 'render-requested';
+}
+
+function isRefusedUpload(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 function phaseOfStep(record: SubmissionRecord): SubmissionLineState['phase'] {

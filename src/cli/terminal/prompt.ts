@@ -16,17 +16,40 @@ export function parseYesNo(answer: string, defaultYes: boolean): boolean | null 
   return null;
 }
 
+/** Options of a question. */
+export interface ConfirmOptions {
+  defaultYes?: boolean;
+  /** The command's interrupt signal: aborting it rejects the question. */
+  signal?: AbortSignal;
+  /**
+   * Called on Ctrl-C at the prompt, which a terminal in raw mode does not deliver as SIGINT; default
+   * `raiseInterrupt`, so it interrupts the whole command like Ctrl-C anywhere else.
+   */
+  onInterrupt?: () => void;
+}
+
 /**
- * Asks a yes/no question until it gets an answer. Ctrl-C (or `signal`) rejects with an AbortError;
- * the end of the input counts as no.
+ * Hands a Ctrl-C that readline caught to the process's SIGINT listeners (the command's interrupt), as
+ * if the terminal had sent the signal.
  */
-export async function confirm(question: string, streams: PromptStreams, options: { defaultYes?: boolean; signal?: AbortSignal } = {}): Promise<boolean> {
+export function raiseInterrupt(): void {
+  process.emit('SIGINT', 'SIGINT');
+}
+
+/**
+ * Asks a yes/no question until it gets an answer. Ctrl-C interrupts the command (see `onInterrupt`) and
+ * rejects with an AbortError, as does `signal`; the end of the input counts as no.
+ */
+export async function confirm(question: string, streams: PromptStreams, options: ConfirmOptions = {}): Promise<boolean> {
   const defaultYes = options.defaultYes ?? false;
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const rl = createInterface({ input: streams.input, output: streams.output, terminal: true });
-  rl.on('SIGINT', onAbort);
+  rl.on('SIGINT', () => {
+    (options.onInterrupt ?? raiseInterrupt)();
+    controller.abort();
+  });
   let closed = false;
   rl.once('close', () => {
     closed = true;

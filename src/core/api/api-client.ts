@@ -84,8 +84,9 @@ export const API_PREFIX = '/api/external/v1/';
 
 /**
  * Typed client for every operation of the Render Job External API. Responses are checked against the
- * shared schemas; failures are RenderdropErrors; 429s, and for safe operations 5xx and network
- * failures, are retried with backoff that any call's signal can abort.
+ * shared schemas; failures are RenderdropErrors; 429s (waiting as long as Retry-After asks, up to
+ * `maxRetryAfterMs`), and for safe operations 5xx and network failures, are retried with backoff that
+ * any call's signal can abort.
  */
 export class ApiClient {
   readonly baseUrl: string;
@@ -238,14 +239,15 @@ export class ApiClient {
       const status = response.statusCode;
       if (status === 429) {
         const header = response.headers['retry-after'];
-        const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, this.#clock.now());
+        const now = this.#clock.now();
+        const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, now);
         const tooLong = retryAfterMs !== null && retryAfterMs > policy.maxRetryAfterMs;
         if (!tooLong && rateLimitedTries < policy.rateLimitRetries) {
           const delay = retryAfterMs ?? fullJitterDelay(rateLimitedTries, policy, this.#random);
           await this.#wait(op, ++rateLimitedTries, delay, 'rate-limited', status, signal);
           continue;
         }
-        throw errorForStatus(status, {}, { subject: op.subject, action: op.action, ...(retryAfterMs !== null ? { retryAfterMs } : {}) });
+        throw errorForStatus(status, {}, { subject: op.subject, action: op.action, ...(retryAfterMs !== null ? { retryAfterMs, now } : {}) });
       }
       if (status >= 500 && op.safety !== 'write' && transientTries < policy.transientRetries) {
         await this.#wait(op, ++transientTries, fullJitterDelay(transientTries - 1, policy, this.#random), 'server-error', status, signal);

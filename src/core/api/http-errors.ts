@@ -35,7 +35,7 @@ export function readComplaint(body: unknown): ServerComplaint {
 export function errorForStatus(
   status: number,
   complaint: ServerComplaint,
-  context: { subject: string; action: string; retryAfterMs?: number },
+  context: { subject: string; action: string; retryAfterMs?: number; now?: number },
 ): RenderdropError {
   const said = complaint.message ? `: ${complaint.message}` : '';
   const code = complaint.code;
@@ -52,9 +52,14 @@ export function errorForStatus(
     return new NotFoundError(`${capitalise(context.subject)} was not found on the server (404${said}). Check the id and the active profile.`, { status, code });
   }
   if (status === 429) {
-    return new RateLimitedError(`The server is rate limiting requests (429); tried to ${context.action} but gave up waiting. Try again in a minute.`, {
+    const { retryAfterMs, now } = context;
+    const when =
+      retryAfterMs !== undefined && now !== undefined
+        ? `The server asks to wait ${describeWait(retryAfterMs)}: try again after ${localTime(now + retryAfterMs)}.`
+        : 'Try again in a minute.';
+    return new RateLimitedError(`The server is rate limiting requests (429); tried to ${context.action} but gave up waiting. ${when}`, {
       status,
-      ...(context.retryAfterMs !== undefined ? { retryAfterMs: context.retryAfterMs } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
   }
   if (status >= 500) {
@@ -69,4 +74,20 @@ export function errorForStatus(
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A wait in words: `45 s`, `12 min`, `2 h 05 min`. */
+function describeWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** A moment as local date and time to the second, e.g. `2025-03-14 09:26:05`. */
+function localTime(at: number): string {
+  const date = new Date(Math.ceil(at / 1000) * 1000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }

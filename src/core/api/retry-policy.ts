@@ -8,7 +8,10 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Ceiling of one backoff wait. */
   capDelayMs: number;
-  /** A `Retry-After` longer than this is not waited out; the call fails with RateLimitedError. */
+  /**
+   * Longest `Retry-After` waited out (abortably, told to `onRetry`); a longer one fails the call at once
+   * with a RateLimitedError saying when to try again.
+   */
   maxRetryAfterMs: number;
 }
 
@@ -18,7 +21,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   transientRetries: 4,
   baseDelayMs: 500,
   capDelayMs: 30_000,
-  maxRetryAfterMs: 120_000,
+  maxRetryAfterMs: 15 * 60_000,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, truncate } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import type { Agent, IncomingMessage } from 'node:http';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AbortError, TransferError } from '../errors';
@@ -41,21 +41,23 @@ export interface FileDownloadOptions {
 export type FileDownloadResult = { outcome: 'downloaded' | 'skipped'; bytes: number };
 
 /**
- * Fetches one file into `<path>.part`, resuming with `Range` (and `If-Range` with the ETag once
- * known) after an interruption, checks its size against Content-Length / Content-Range and renames it
- * into place. A final file of the right size is left alone. Throws ExpiredUrlError on a 403 that
- * looks like an expired signature so the caller can refresh the URL.
+ * Fetches one file into `<path>.part`, resuming with `Range` and `If-Range` after an interruption
+ * (the ETag is kept in `<path>.part.etag`, so a later process resumes only the same version of the
+ * file), checks its size against Content-Length / Content-Range and renames it into place. A final
+ * file of the right size is left alone. Throws ExpiredUrlError on a 403 that looks like an expired
+ * signature so the caller can refresh the URL, and a TransferError at once when the disk refuses.
  */
 export async function downloadFile(options: FileDownloadOptions): Promise<FileDownloadResult> {
   const partPath = `${options.path}.part`;
-  await mkdir(dirname(options.path), { recursive: true });
+  const etagPath = `${partPath}.etag`;
+  await onDisk(options.path, mkdir(dirname(options.path), { recursive: true }));
   const existing = await sizeOf(options.path);
   if (existing !== null) {
     const total = await probeSize(options);
     if (total === existing) return { outcome: 'skipped', bytes: existing };
   }
   const maxAttempts = options.maxAttempts ?? 5;
-  let etag: string | undefined;
+  let etag = await readEtag(etagPath);
   let failures = 0;
   for (;;) {
     if (options.signal?.aborted) throw new AbortError('Download stopped.');
@@ -85,6 +87,7 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       const total = totalFromContentRange(response.headers['content-range']);
       if (total === have) return finish(options, partPath, have);
       await discard(options, partPath, have);
+      etag = undefined;
       continue;
     }
     if (status === 429 || status === 408 || status >= 500) {
@@ -98,14 +101,15 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       const body = await readSmallBody(response);
       throw new TransferError(`The download of ${options.path} failed (${status}${body.trim() ? `: ${body.trim().slice(0, 200)}` : ''}).`, { status });
     }
-    etag = header(response, 'etag') ?? etag;
+    const served = header(response, 'etag');
     let start = 0;
     let total: number | null;
     if (status === 206) {
       const range = parseContentRange(response.headers['content-range']);
-      if (range === null || range.start !== have) {
+      if (range === null || range.start !== have || (etag !== undefined && served !== undefined && served !== etag)) {
         response.destroy();
         await discard(options, partPath, have);
+        etag = undefined;
         continue;
       }
       start = range.start;
@@ -114,6 +118,15 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       if (have > 0) await discard(options, partPath, have);
       const length = Number(response.headers['content-length']);
       total = Number.isFinite(length) && response.headers['content-length'] !== undefined ? length : null;
+    }
+    if (served !== etag) {
+      etag = served;
+      try {
+        await writeEtag(options.path, etagPath, etag);
+      } catch (error) {
+        response.destroy();
+        throw error;
+      }
     }
     if (total !== null) options.onTotal?.(total);
     try {
@@ -138,8 +151,23 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
 }
 
 async function finish(options: FileDownloadOptions, partPath: string, size: number): Promise<FileDownloadResult> {
-  await rename(partPath, options.path);
+  await onDisk(options.path, rename(partPath, options.path));
+  await unlink(`${partPath}.etag`).catch(() => undefined);
   return { outcome: 'downloaded', bytes: size };
+}
+
+async function readEtag(etagPath: string): Promise<string | undefined> {
+  try {
+    const text = (await readFile(etagPath, 'utf8')).trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeEtag(path: string, etagPath: string, etag: string | undefined) {
+  if (etag === undefined) await unlink(etagPath).catch(() => undefined);
+  else await onDisk(path, writeFile(etagPath, etag, 'utf8'));
 }
 
 async function discard(options: FileDownloadOptions, partPath: string, have: number) {
@@ -147,7 +175,7 @@ async function discard(options: FileDownloadOptions, partPath: string, have: num
   await truncate(partPath, 0).catch(() => undefined);
 }
 
-function writeBody(response: IncomingMessage, partPath: string, append: boolean, options: FileDownloadOptions): Promise<void> {
+async function writeBody(response: IncomingMessage, partPath: string, append: boolean, options: FileDownloadOptions): Promise<void> {
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       options.onBytes(chunk.length);
@@ -155,7 +183,56 @@ function writeBody(response: IncomingMessage, partPath: string, append: boolean,
     },
   });
   const out = createWriteStream(partPath, { flags: append ? 'a' : 'w', highWaterMark: 1024 * 1024 });
-  return pipeline(response, counter, out, options.signal ? { signal: options.signal } : {});
+  let diskError: NodeJS.ErrnoException | null = null;
+  out.on('error', (error: NodeJS.ErrnoException) => {
+    if (isFileSystemError(error)) diskError ??= error;
+  });
+  try {
+    await pipeline(response, counter, out, options.signal ? { signal: options.signal } : {});
+  } catch (error) {
+    if (diskError !== null && !options.signal?.aborted) throw diskFailure(options.path, diskError);
+    throw error;
+  }
+}
+
+/** Whether an error the .part stream reported came from the file system (not passed on from the network). */
+function isFileSystemError(error: NodeJS.ErrnoException): boolean {
+  return ['open', 'write', 'writev', 'close', 'fsync'].includes(error.syscall ?? '') && !isTransientNetworkError(error);
+}
+
+/** Runs a file system step of the download, turning its failure into a TransferError about the folder. */
+async function onDisk<T>(path: string, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    throw diskFailure(path, error as NodeJS.ErrnoException);
+  }
+}
+
+/** A local disk failure (full, read-only, no permission, something in the way): retrying cannot help. */
+function diskFailure(path: string, error: NodeJS.ErrnoException): TransferError {
+  const dir = dirname(path);
+  const code = error.code ?? 'EIO';
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new TransferError(`Not enough space in ${dir} to download ${basename(path)}. Free some space, then run the download again; it resumes.`, { code: 'disk-full' });
+    case 'EACCES':
+    case 'EPERM':
+      return new TransferError(`Cannot write to ${dir}: permission denied. Choose another download folder or change its permissions.`, { code: 'disk-denied' });
+    case 'EROFS':
+      return new TransferError(`Cannot write to ${dir}: the disk is read-only. Choose another download folder.`, { code: 'disk-read-only' });
+    case 'EISDIR':
+    case 'ENOTDIR':
+    case 'EEXIST':
+    case 'ENOTEMPTY':
+      return new TransferError(
+        `Cannot write to ${dir}: ${error.path ? `"${error.path}"` : `a file or folder on the way to ${basename(path)}`} is in the way (${code}). Move it aside, then run the download again.`,
+        { code: 'disk-in-the-way' },
+      );
+    default:
+      return new TransferError(`Cannot write to ${dir} (${code}). Check the disk, then run the download again; it resumes.`, { code: 'disk-error' });
+  }
 }
 
 function get(options: FileDownloadOptions, headers: Record<string, string>): Promise<IncomingMessage> {

@@ -108,10 +108,16 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   };
 
   const meter = new ProgressMeter({ clock, total: null, intervalMs: options.progressIntervalMs ?? 250 });
-  const state = { filesDone: 0, filesSkipped: 0, bytesKnown: 0 };
+  const state = { filesDone: 0, filesSkipped: 0 };
+  const sizes = new Map<string, number>();
+  let bytesKnown = 0;
+  const knowSize = (relativePath: string, size: number) => {
+    bytesKnown += size - (sizes.get(relativePath) ?? 0);
+    sizes.set(relativePath, size);
+  };
   const snapshot = (done: boolean): DownloadProgress => {
     const p = done ? meter.finish() : meter.peek();
-    return { jobId: options.jobId, ...state, filesTotal: plan.length, bytes: p.bytes, rate: p.rate, done };
+    return { jobId: options.jobId, ...state, bytesKnown, filesTotal: plan.length, bytes: p.bytes, rate: p.rate, done };
   };
   const onBytes = (count: number) => {
     if (meter.add(count)) options.onProgress?.(snapshot(false));
@@ -134,16 +140,12 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
             clock,
             random,
             onBytes,
-            onTotal: (total) => {
-              state.bytesKnown += total;
-            },
+            onTotal: (total) => knowSize(entry.relativePath, total),
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.maxAttemptsPerFile !== undefined ? { maxAttempts: options.maxAttemptsPerFile } : {}),
           });
-          if (result.outcome === 'skipped') {
-            state.filesSkipped++;
-            state.bytesKnown += result.bytes;
-          }
+          if (result.outcome === 'skipped') state.filesSkipped++;
+          knowSize(entry.relativePath, result.bytes);
           state.filesDone++;
           files.push({ relativePath: entry.relativePath, path, bytes: result.bytes, skipped: result.outcome === 'skipped' });
           options.onProgress?.(snapshot(false));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { JournalError } from '../errors';
 import { systemClock, type Clock } from '../util/clock';
 import { writeFileAtomic } from './atomic-write';
+import { acquireRecordLock, type RecordLock } from './record-lock';
 import { isFinished, JOURNAL_FORMAT_VERSION, submissionRecordSchema, type SubmissionRecord, type SubmissionStep } from './submission-record';
 
 /** What a new submission starts from. */
@@ -114,6 +115,19 @@ export class SubmissionJournal {
   async findUnfinishedForFile(path: string, size: number, mtimeMs: number): Promise<SubmissionRecord | null> {
     const matches = (await this.listUnfinished()).filter((r) => r.file.path === path && r.file.size === size && Math.abs(r.file.mtimeMs - mtimeMs) < 1);
     return matches.at(-1) ?? null;
+  }
+
+  /**
+   * Takes the submission for this process until `release`: only the holder drives it, so two
+   * Renderdrops (the app and `renderdrop resume`) never upload or create a job for it twice. Throws
+   * SubmissionBusyError while another live process (or another run in this one) holds it.
+   */
+  async lock(id: string): Promise<RecordLock> {
+    const path = this.#path(id).replace(/\.json$/, '.lock');
+    await mkdir(this.dir, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      throw new JournalError(`Could not open the submission journal in ${this.dir} (${error.code ?? error.message}). Check its permissions.`);
+    });
+    return acquireRecordLock(path, `submission ${id}`);
   }
 
   /** Deletes a submission's record. */

@@ -7,7 +7,7 @@ import type { FileType, UploadTarget } from '../../shared/api/upload';
 import type { CallOptions, ListJobsQuery, RenderResult } from '../api/api-client';
 import { downloadJobOutputs, type DownloadJobOptions, type DownloadJobResult, type DownloadProgress } from '../download/download-job';
 import { jobFolderName } from '../download/job-folder';
-import { InvalidStateError } from '../errors';
+import { AbortError, InvalidStateError, NetworkError, RenderdropError } from '../errors';
 import type { SubmissionJournal } from '../journal/submission-journal';
 import { isFinished, type SubmissionRecord } from '../journal/submission-record';
 import type { FrameProgress } from '../tracking/tracker';
@@ -102,8 +102,32 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
     return this.#record;
   }
 
-  /** Runs to the end (or until an error or abort, leaving the record resumable). */
+  /**
+   * Runs to the end (or until an error or abort, leaving the record resumable). Holds the record's
+   * journal lock meanwhile and starts from the record as stored, so it never repeats work another run
+   * did; throws SubmissionBusyError when another run holds it.
+   */
   async run(signal?: AbortSignal): Promise<SubmissionRecord> {
+    if (isFinished(this.#record)) return this.#record;
+    throwIfAborted(signal);
+    const lock = await this.#options.journal.lock(this.#record.id);
+    try {
+      await this.#reload();
+      return await this.#drive(signal);
+    } finally {
+      lock.release();
+    }
+  }
+
+  async #reload() {
+    const stored = await this.#options.journal.get(this.#record.id);
+    if (!stored) return;
+    const before = this.#record;
+    this.#record = stored;
+    if (stored.step !== before.step || stored.ending !== before.ending) this.emit('step', { record: stored });
+  }
+
+  async #drive(signal: AbortSignal | undefined): Promise<SubmissionRecord> {
     const call: CallOptions = signal ? { signal } : {};
     while (!isFinished(this.#record)) {
       throwIfAborted(signal);
@@ -115,10 +139,10 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
           break;
         case 'uploaded':
           await this.#save({ step: 'creating-job', jobIntentAt: this.#now() });
-          await this.#createJob(call);
+          await this.#createJob(call, signal);
           break;
         case 'creating-job':
-          await this.#recoverOrCreateJob(call);
+          await this.#recoverOrCreateJob(call, signal);
           break;
         case 'job-created':
           await this.#save({ step: 'validate-requested' });
@@ -173,8 +197,17 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
     await this.#save({ step: 'uploaded', slug: result.target.slug, uploadExpiresAt: null });
   }
 
-  async #createJob(call: CallOptions) {
+  /**
+   * POST /jobs for the recorded slug. When the request certainly created nothing (aborted before it
+   * was sent, never reached the server, or refused with a 4xx) the record goes back to `uploaded`,
+   * so the next run creates the job directly instead of searching for one.
+   */
+  async #createJob(call: CallOptions, signal: AbortSignal | undefined) {
     const slug = this.#requireSlug();
+    if (signal?.aborted) {
+      await this.#save({ step: 'uploaded', jobIntentAt: null });
+      throw new AbortError();
+    }
     let job: Job;
     try {
       job = await this.#options.client.createJob(slug, call);
@@ -183,6 +216,7 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
         job = await this.#options.client.getJob(error.existingJobId, call);
         this.emit('notice', { message: `The server already had job ${job.id} for this upload; continuing with it.` });
       } else {
+        if (createdNothing(error)) await this.#save({ step: 'uploaded', jobIntentAt: null });
         throw error;
       }
     }
@@ -190,19 +224,34 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
     await this.#save({ step: 'job-created', jobId: job.id });
   }
 
-  async #recoverOrCreateJob(call: CallOptions) {
-    const found = await findCreatedJob(
+  async #recoverOrCreateJob(call: CallOptions, signal: AbortSignal | undefined) {
+    const record = this.#record;
+    const others = (await this.#options.journal.list()).filter((r) => r.id !== record.id);
+    const ownedElsewhere = new Set(others.flatMap((r) => (r.jobId ? [r.jobId] : [])));
+    const rivalMayOwn = others.some((r) => r.jobId === null && r.step === 'creating-job' && r.file.name === record.file.name && sameServer(r.baseUrl, record.baseUrl));
+    const search = await findCreatedJob(
       this.#options.client,
-      { slug: this.#requireSlug(), fileName: this.#record.file.name, intentAt: this.#record.jobIntentAt ?? this.#record.updatedAt },
+      { slug: this.#requireSlug(), fileName: record.file.name, intentAt: record.jobIntentAt ?? record.updatedAt, ownedElsewhere, rivalMayOwn },
       call,
     );
-    if (found) {
-      this.emit('notice', { message: `Found job ${found.id} created before the interruption; continuing with it.` });
-      this.emit('job', { job: found });
-      await this.#save({ step: 'job-created', jobId: found.id });
+    if (search.kind === 'none') {
+      await this.#createJob(call, signal);
       return;
     }
-    await this.#createJob(call);
+    if (search.kind === 'ambiguous') {
+      const ids = search.jobs.map((j) => j.id);
+      const which = ids.length === 1 ? `job ${ids[0]} was` : `jobs ${ids.join(', ')} were`;
+      const message =
+        `Creating the job for ${record.file.name} was interrupted, and ${which} made from a file of that name around then; ` +
+        `${ids.length === 1 ? 'it' : 'one of them'} may be this submission's or another's. Renderdrop stopped rather than guess. ` +
+        'Check them in the job list (`renderdrop jobs`), cancel what nobody needs, and submit the file again.';
+      await this.#save({ ending: 'failed', error: { kind: 'job-recovery-ambiguous', message } });
+      return;
+    }
+    const how = search.by === 'slug' ? 'created before the interruption' : 'made from this file around the time of the interruption';
+    this.emit('notice', { message: `Found job ${search.job.id} ${how}; continuing with it.` });
+    this.emit('job', { job: search.job });
+    await this.#save({ step: 'job-created', jobId: search.job.id });
   }
 
   async #requestValidation(call: CallOptions) {
@@ -329,6 +378,16 @@ export class Submission extends TypedEmitter<SubmissionEvents> {
   #now(): string {
     return new Date(this.#clock.now()).toISOString();
   }
+}
+
+/** Whether a failed POST /jobs certainly created no job. */
+function createdNothing(error: unknown): boolean {
+  if (error instanceof NetworkError) return !error.maybeApplied;
+  return error instanceof RenderdropError && error.status !== undefined && error.status >= 400 && error.status < 500;
+}
+
+function sameServer(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
 }
 
 /** Preflights a file and records a new submission for it (nothing is sent yet). */

@@ -47,7 +47,10 @@ export function pollingWaiter(client: PollingSource, options: { intervalMs?: num
   };
 }
 
-/** Waits through a shared JobTracker, so many waits cost one progress request per tick. */
+/**
+ * Waits through a shared JobTracker, so many waits cost one progress request per tick. Rejects with
+ * the tracker's error when it concerns this job or is fatal for all; transient errors keep it waiting.
+ */
 export function trackerWaiter(tracker: JobTracker): WaitForJob {
   return (jobId, until, wait = {}) =>
     new Promise<Job>((resolve, reject) => {
@@ -73,8 +76,8 @@ export function trackerWaiter(tracker: JobTracker): WaitForJob {
         tracker.on('progress', ({ jobId: id, completedFrames, totalFrames }) => {
           if (id === jobId) wait.onProgress?.({ completedFrames, totalFrames });
         }),
-        tracker.on('error', ({ error, jobId: id }) => {
-          if (id === jobId) done({ error });
+        tracker.on('error', ({ error, jobId: id, fatal }) => {
+          if (id === jobId || (id === undefined && fatal)) done({ error });
         }),
       );
       tracker.watch(jobId);

@@ -1,6 +1,6 @@
 import { isActiveStatus, isTerminalStatus, type Job, type JobStatus, type ProgressRecord } from '../../shared/api/job';
 import type { CallOptions } from '../api/api-client';
-import { NotFoundError, RateLimitedError } from '../errors';
+import { AuthError, ContractError, InvalidStateError, NotFoundError, RateLimitedError } from '../errors';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock';
 import { runPool } from '../util/concurrency';
 import { TypedEmitter } from '../util/typed-emitter';
@@ -28,8 +28,12 @@ export interface TrackerEvents extends Record<string, unknown> {
   completed: { job: Job };
   failed: { job: Job };
   canceled: { job: Job };
-  /** A tick failed; the tracker slows down and tries again in `retryInMs`. `jobId` when one job is concerned. */
-  error: { error: unknown; retryInMs: number; jobId?: string };
+  /**
+   * A tick failed; the tracker slows down and tries again in `retryInMs`. `jobId` when one job is
+   * concerned. `fatal` when trying again cannot help (key rejected, server not speaking the API, request
+   * refused, nothing found): for that job with `jobId`, else for every job, so waiters should give up.
+   */
+  error: { error: unknown; retryInMs: number; jobId?: string; fatal: boolean };
 }
 
 /** Rhythm of the tracker. */
@@ -41,7 +45,7 @@ export interface TrackerOptions {
   activeIntervalMs?: number;
   /** Longest tick interval when nothing is active (default 15 s). */
   idleIntervalMs?: number;
-  /** Longest wait after errors (default 60 s). */
+  /** Longest backoff after errors (default 60 s); a longer wait the server asks for (Retry-After) is honoured. */
   maxErrorBackoffMs?: number;
   /** A job not read for this long is read again (default 2 min). */
   staleAfterMs?: number;
@@ -238,7 +242,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
         if (this.#abort.signal.aborted) return;
         if (error instanceof NotFoundError) {
           this.#jobs.delete(entry.jobId);
-          this.emit('error', { error, retryInMs: 0, jobId: entry.jobId });
+          this.emit('error', { error, retryInMs: 0, jobId: entry.jobId, fatal: true });
           return;
         }
         readError ??= error;
@@ -273,8 +277,17 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
     this.#errorStreak++;
     const asked = error instanceof RateLimitedError ? (error.retryAfterMs ?? 0) : 0;
     const backoff = Math.min(this.#maxErrorMs, this.#activeMs * 2 ** this.#errorStreak);
-    this.#interval = Math.min(this.#maxErrorMs, Math.max(asked, backoff));
-    this.emit('error', { error, retryInMs: this.#interval });
+    this.#interval = Math.max(asked, backoff);
+    this.emit('error', { error, retryInMs: this.#interval, fatal: isFatalTrackingError(error) });
     this.#schedule(this.#interval);
   }
+}
+
+/**
+ * Whether a failed tick will fail the same way however long the tracker waits: the key is rejected,
+ * the server does not speak the API, refuses the request or does not know what was asked. Network
+ * failures, 5xx and 429 are not fatal.
+ */
+export function isFatalTrackingError(error: unknown): boolean {
+  return error instanceof AuthError || error instanceof ContractError || error instanceof InvalidStateError || error instanceof NotFoundError;
 }

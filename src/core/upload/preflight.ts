@@ -36,7 +36,8 @@ const ZIP_EMPTY = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 /**
  * Checks a scene file before anything is sent: it exists and is readable, is `.blend` or `.zip`, is
  * neither empty nor too large, really is a Blender file (plain, gzip or zstd) or a zip, and a zip holds
- * at least one `.blend` and no entry that escapes its folder. Throws a PreflightError naming the check.
+ * at least one `.blend`, no entry that escapes its folder and no symbolic link. Throws a
+ * PreflightError naming the check.
  */
 export async function preflight(path: string, options: PreflightOptions = {}): Promise<PreflightResult> {
   const fileName = basename(path);
@@ -118,6 +119,11 @@ async function readHead(path: string, fileName: string): Promise<Buffer> {
   }
 }
 
+/** Whether a zip entry is a symbolic link (unix file type in the high bits of its external attributes). */
+function isSymlink(entry: yauzl.Entry): boolean {
+  return ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
+}
+
 /** Reads a zip's central directory (no extraction) and returns its `.blend` entries. */
 function inspectZip(path: string, fileName: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -141,6 +147,10 @@ function inspectZip(path: string, fileName: string): Promise<string[]> {
         const reason = unsafePathReason(name);
         if (reason !== null) {
           fail(new PreflightError('zip-unsafe-entry', `${fileName} contains "${name}", which would land outside the job folder (${reason}). Re-create the zip with relative paths.`));
+          return;
+        }
+        if (isSymlink(entry)) {
+          fail(new PreflightError('zip-symlink', `${fileName} contains "${name}", a symbolic link, which could point outside the job folder. Re-create the zip with the real files instead of links.`));
           return;
         }
         const isDirectory = name.endsWith('/');

@@ -124,7 +124,9 @@ function finalError(outcome: Outcome, attempts: number): TransferError {
 /**
  * One PUT of the file. Two reusable buffers alternate: the next chunk is read from disk while the
  * previous one is written to the socket, so memory stays at two chunks and no garbage is made per
- * chunk whatever the file size.
+ * chunk whatever the file size. A buffer is refilled only once its previous write has completed, and
+ * sending stops for good as soon as the storage answers (an early answer is a refusal, and the
+ * request is then destroyed rather than left to drain the rest of the file).
  */
 function putOnce(url: string, options: UploadOptions, meter: ProgressMeter): Promise<Outcome> {
   return new Promise<Outcome>((resolve, reject) => {
@@ -135,20 +137,26 @@ function putOnce(url: string, options: UploadOptions, meter: ProgressMeter): Pro
       headers: { ...STORAGE_HEADERS, 'content-length': String(options.size), 'content-type': UPLOAD_CONTENT_TYPES[options.fileType] },
     });
     let settled = false;
+    let sending = true;
     let markStopped: () => void = () => undefined;
     const stopped = new Promise<void>((done) => (markStopped = done));
+    const stopSending = () => {
+      sending = false;
+      markStopped();
+    };
     const finish = (outcome: Outcome | Error) => {
       if (settled) return;
       settled = true;
-      markStopped();
+      stopSending();
       options.signal?.removeEventListener('abort', onAbort);
       if (outcome instanceof Error) {
         request.destroy();
         reject(outcome);
-      } else {
-        if (outcome.kind === 'network') request.destroy();
-        resolve(outcome);
+        return;
       }
+      const accepted = outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300;
+      if (!accepted || !request.writableEnded) request.destroy();
+      resolve(outcome);
     };
     const onAbort = () => finish(new AbortError('Upload stopped.'));
     if (options.signal?.aborted) {
@@ -161,7 +169,7 @@ function putOnce(url: string, options: UploadOptions, meter: ProgressMeter): Pro
     });
     request.on('error', (error) => finish({ kind: 'network', error }));
     request.on('response', (response: IncomingMessage) => {
-      markStopped();
+      stopSending();
       const retryAfter = response.headers['retry-after'];
       void readSmallBody(response).then((body) =>
         finish({ kind: 'response', status: response.statusCode ?? 0, body, ...(retryAfter !== undefined ? { retryAfter } : {}) }),
@@ -179,10 +187,10 @@ function putOnce(url: string, options: UploadOptions, meter: ProgressMeter): Pro
         const buffers = [Buffer.allocUnsafe(chunk), Buffer.allocUnsafe(chunk)];
         const inFlight: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
         let position = 0;
-        for (let k = 0; position < options.size && !settled; k++) {
+        for (let k = 0; position < options.size; k++) {
           const slot = k % 2;
           await Promise.race([inFlight[slot], stopped]);
-          if (settled) return;
+          if (!sending) return;
           const buffer = buffers[slot]!;
           let bytesRead: number;
           try {
@@ -194,13 +202,13 @@ function putOnce(url: string, options: UploadOptions, meter: ProgressMeter): Pro
             throw new TransferError(`The file changed during the upload (${position} of ${options.size} bytes read). Save it, then submit it again.`, { code: 'file-changed' });
           }
           position += bytesRead;
-          if (settled) return;
+          if (!sending) return;
           inFlight[slot] = new Promise<void>((written) => request.write(buffer.subarray(0, bytesRead), () => written()));
           const event = meter.add(bytesRead);
           if (event) options.onProgress?.(event);
         }
         await Promise.race([Promise.all(inFlight), stopped]);
-        if (!settled) request.end();
+        if (sending) request.end();
       } finally {
         await handle.close();
       }

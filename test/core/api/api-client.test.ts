@@ -168,9 +168,25 @@ describe('ApiClient retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('does not wait out a Retry-After longer than allowed', async () => {
+  it('waits out a Retry-After of several minutes and tells onRetry how long', async () => {
+    const seen: unknown[] = [];
+    const patient = new ApiClient({ baseUrl: server.url, apiKey: KEY, sleep: time.sleep, clock: time, onRetry: (info) => seen.push(info) });
+    server.next('GET', `${P}/jobs/progress`, rateLimited('600'));
+    server.route('GET', `${P}/jobs/progress`, (_q, r) => sendJson(r, 200, []));
+    await expect(patient.getAllProgress()).resolves.toEqual([]);
+    expect(time.sleeps).toEqual([600_000]);
+    expect(seen).toEqual([{ operation: 'GET /jobs/progress', attempt: 1, delayMs: 600_000, reason: 'rate-limited', status: 429 }]);
+  });
+
+  it('fails at once, saying when to try again, when Retry-After is beyond the longest wait', async () => {
     server.route('GET', `${P}/jobs/progress`, rateLimited('3600'));
-    await expect(client.getAllProgress()).rejects.toMatchObject({ kind: 'rate-limited', retryAfterMs: 3_600_000 });
+    const error = (await client.getAllProgress().catch((e: unknown) => e)) as RateLimitedError;
+    expect(error).toMatchObject({ kind: 'rate-limited', retryAfterMs: 3_600_000 });
+    const at = new Date(time.now() + 3_600_000);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const local = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+    expect(error.message).toContain(`asks to wait 1 h 00 min: try again after ${local}.`);
+    expect(error.message).not.toContain('in a minute');
     expect(time.sleeps).toEqual([]);
   });
 
@@ -212,9 +228,9 @@ describe('ApiClient retries', () => {
     expect(time.sleeps).toHaveLength(2);
   });
 
-  it('aborts a wait as soon as the signal fires', async () => {
+  it('aborts a wait as soon as the signal fires, even a long one', async () => {
     const realClient = new ApiClient({ baseUrl: server.url, apiKey: KEY });
-    server.route('GET', `${P}/jobs/progress`, rateLimited('30'));
+    server.route('GET', `${P}/jobs/progress`, rateLimited('600'));
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 100);

@@ -68,8 +68,12 @@ describe('downloadJobOutputs', () => {
     const content = files.get(name)!;
     server.next('GET', `/g1/${name}`, serveFile(content, { cutAfter: 20_000 }));
     server.next('GET', `/g1/${name}`, serveFile(content, { cutAfter: 10_000 }));
-    const result = await downloadJobOutputs({ client, jobId: JOB_ID, dir: join(dir, 'out'), sleep: time.sleep, clock: time });
+    const events: DownloadProgress[] = [];
+    const result = await downloadJobOutputs({ client, jobId: JOB_ID, dir: join(dir, 'out'), sleep: time.sleep, clock: time, onProgress: (p) => events.push(p) });
     expect((await readFile(join(result.dir, 'frames', name))).equals(content)).toBe(true);
+    const total = [...files.values()].reduce((sum, f) => sum + f.length, 0);
+    expect(Math.max(...events.map((e) => e.bytesKnown))).toBe(total);
+    expect(events.at(-1)).toMatchObject({ bytes: total, bytesKnown: total, done: true });
     const gets = server.requestsTo('GET', `/g1/${name}`);
     expect(gets).toHaveLength(3);
     expect(gets[0]!.headers.range).toBeUndefined();
@@ -85,8 +89,10 @@ describe('downloadJobOutputs', () => {
     const [first, second] = [...files.keys()];
     await writeFile(join(out, 'frames', first!), files.get(first!)!);
     await writeFile(join(out, 'frames', `${second}.part`), files.get(second!)!.subarray(0, 1234));
-    const result = await downloadJobOutputs({ client, jobId: JOB_ID, dir: out });
+    const events: DownloadProgress[] = [];
+    const result = await downloadJobOutputs({ client, jobId: JOB_ID, dir: out, onProgress: (p) => events.push(p) });
     expect(result.files.find((f) => f.relativePath.endsWith(first!))!.skipped).toBe(true);
+    expect(events.at(-1)!.bytesKnown).toBe([...files.values()].reduce((sum, f) => sum + f.length, 0));
     expect(server.requestsTo('GET', `/g1/${first}`).map((r) => r.headers.range)).toEqual(['bytes=0-0']);
     expect(server.requestsTo('GET', `/g1/${second}`).map((r) => r.headers.range)).toEqual(['bytes=1234-']);
     expect((await readFile(join(out, 'frames', second!))).equals(files.get(second!)!)).toBe(true);

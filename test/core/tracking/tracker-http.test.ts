@@ -3,7 +3,7 @@ import { ApiClient } from '../../../src/core/api/api-client';
 import { JobTracker } from '../../../src/core/tracking/tracker';
 import { trackerWaiter } from '../../../src/core/submit/wait-for-job';
 import { FakeApi } from '../../helpers/fake-api-server';
-import { rateLimited } from '../../helpers/hostile-server';
+import { failWith, rateLimited } from '../../helpers/hostile-server';
 
 let api: FakeApi;
 afterEach(() => api.server.close());
@@ -50,5 +50,17 @@ describe('JobTracker over HTTP', () => {
     tracker.stop();
     expect(job.status).toBe('completed');
     expect(errors).toEqual([10, 20, 20]);
+  });
+
+  it('gives up at once when the server rejects the key, instead of retrying forever', async () => {
+    api = await FakeApi.start({ frames: 50 });
+    const client = new ApiClient({ baseUrl: api.server.url, apiKey: 'RJ-t', sleep: async () => undefined });
+    const id = await renderingJob(client, api);
+    api.server.next('GET', '/api/external/v1/jobs/progress', failWith(401, 'key revoked'));
+    const tracker = new JobTracker({ client, activeIntervalMs: 5 });
+    const error = await trackerWaiter(tracker)(id, (j) => j.status === 'completed').catch((e: unknown) => e);
+    tracker.stop();
+    expect(error).toMatchObject({ kind: 'auth', status: 401 });
+    expect((error as Error).message).toContain('renderdrop login');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitedError } from '../../../src/core/errors';
-import { JobTracker, type TrackerEvents } from '../../../src/core/tracking/tracker';
+import { AuthError, ContractError, InvalidStateError, NetworkError, NotFoundError, RateLimitedError, ServerError } from '../../../src/core/errors';
+import { trackerWaiter } from '../../../src/core/submit/wait-for-job';
+import { isFatalTrackingError, JobTracker, type TrackerEvents } from '../../../src/core/tracking/tracker';
 import { FakeFarm } from '../../helpers/fake-farm';
 import { FakeTime } from '../../helpers/fake-time';
 
@@ -95,6 +96,53 @@ describe('JobTracker', () => {
     expect(time.pending()).toEqual([]);
   });
 
+  it('waits as long as a 429 asks, even beyond its longest backoff', async () => {
+    const { farm, time, tracker, events } = setup({ activeIntervalMs: 1000, maxErrorBackoffMs: 60_000 });
+    tracker.watch('r', farm.add('r', 'rendering', 50));
+    farm.failNextProgress.push(new RateLimitedError('slow down', { retryAfterMs: 300_000 }));
+    tracker.start();
+    time.runNext();
+    await flush();
+    expect(events.at(-1)).toMatchObject({ type: 'error', payload: { retryInMs: 300_000, fatal: false } });
+    expect(time.pending()).toEqual([300_000]);
+    tracker.stop();
+  });
+
+  it('marks errors that retrying cannot fix as fatal, and transient ones not', () => {
+    for (const error of [new AuthError('key', { status: 401 }), new ContractError('GET /jobs/progress', '', 'bad'), new InvalidStateError('no', { status: 400 }), new NotFoundError('gone', { status: 404 })]) {
+      expect(isFatalTrackingError(error), error.name).toBe(true);
+    }
+    for (const error of [new NetworkError('down', { maybeApplied: false }), new ServerError('boom', { status: 503 }), new RateLimitedError('slow'), new Error('odd')]) {
+      expect(isFatalTrackingError(error), error.name).toBe(false);
+    }
+  });
+
+  it('lets waiters give up on a fatal error and keep waiting through transient ones', async () => {
+    const { farm, time, tracker, events } = setup({ activeIntervalMs: 1000 });
+    farm.add('a', 'rendering', 50);
+    farm.add('b', 'rendering', 50);
+    const wait = trackerWaiter(tracker);
+    const outcomes = ['a', 'b'].map((id) => wait(id, (job) => job.status === 'completed').then(() => 'done', (error: unknown) => error));
+    await flush();
+    farm.failNextProgress.push(new ServerError('The server failed (503).', { status: 503 }), new NetworkError('down', { maybeApplied: false }));
+    time.runNext();
+    await flush();
+    time.runNext();
+    await flush();
+    expect(events.filter((e) => e.type === 'error').map((e) => (e.payload as { fatal: boolean }).fatal)).toEqual([false, false]);
+    let settled = false;
+    void Promise.race(outcomes).then(() => (settled = true));
+    await flush();
+    expect(settled).toBe(false);
+    const rejected = new AuthError('API key rejected (401).', { status: 401 });
+    farm.failNextProgress.push(rejected);
+    time.runNext();
+    await flush();
+    expect(events.at(-1)).toMatchObject({ type: 'error', payload: { fatal: true } });
+    expect(await Promise.all(outcomes)).toEqual([rejected, rejected]);
+    tracker.stop();
+  });
+
   it('reads a stale waiting job again, a few per tick', async () => {
     const { farm, time, tracker } = setup({ staleAfterMs: 60_000, staleRefreshesPerTick: 1 });
     for (const id of ['a', 'b', 'c']) tracker.watch(id, farm.add(id, 'validated'));
@@ -121,6 +169,6 @@ describe('JobTracker', () => {
     tracker.watch('ghost');
     await tracker.refresh();
     expect(tracker.list()).toEqual([]);
-    expect(events[0]).toMatchObject({ type: 'error', payload: { jobId: 'ghost' } });
+    expect(events[0]).toMatchObject({ type: 'error', payload: { jobId: 'ghost', fatal: true } });
   });
 });

@@ -5,6 +5,7 @@ import { PreflightError } from '../../../src/core/errors';
 import { preflight } from '../../../src/core/upload/preflight';
 import { unsafePathReason } from '../../../src/core/upload/unsafe-entry-name';
 import { blendBytes, gzipBlendBytes, tempDir, writeScene, zipBytes, zstdBlendBytes } from '../../helpers/scene-files';
+import { zipBytes as unixZipBytes } from '../../helpers/zip-bytes';
 
 let dir: string;
 beforeAll(async () => {
@@ -30,6 +31,10 @@ describe('preflight accepts', () => {
   });
   it('a zstd-compressed .blend', async () => {
     expect((await preflight(await writeScene(dir, 'zs.blend', zstdBlendBytes()))).format).toBe('blend-zstd');
+  });
+  it('a zip of regular files and folders with unix modes', async () => {
+    const path = await writeScene(dir, 'unix.zip', unixZipBytes([{ name: 'proj/', unixMode: 0o40755 }, { name: 'proj/scene.blend', data: blendBytes(64), unixMode: 0o100755 }]));
+    expect((await preflight(path)).blendEntries).toEqual(['proj/scene.blend']);
   });
   it('a zip with a .blend inside a folder, listing it', async () => {
     const path = await writeScene(dir, 'pack.ZIP', zipBytes([{ name: 'proj/' }, { name: 'proj/scene.blend', data: blendBytes(64) }, { name: 'proj/tex/wood.png' }]));
@@ -79,6 +84,13 @@ describe('preflight refuses', () => {
       expect(error.message).toContain(name);
     });
   }
+  it('a zip holding a symbolic link, even one with a harmless name', async () => {
+    const path = await writeScene(dir, 'linked.zip', unixZipBytes([{ name: 'scene.blend', data: blendBytes(64), unixMode: 0o100644 }, { name: 'tex/wood.png', data: '/etc/passwd', unixMode: 0o120777 }]));
+    const error = await failure(path);
+    expect(error.code).toBe('zip-symlink');
+    expect(error.message).toContain('tex/wood.png');
+    expect(error.message).toMatch(/symbolic link/);
+  });
   it('an unreadable file', async () => {
     if (process.getuid?.() === 0) return;
     const path = await writeScene(dir, 'locked.blend', blendBytes());

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AbortError, TransferError } from '../../../src/core/errors';
@@ -119,6 +120,48 @@ describe('uploadFile', () => {
     });
     await expect(uploadFile({ filePath: blendPath, size: SIZE, fileType: 'blend', target: target('/bucket/a'), sleep: time.sleep })).rejects.toMatchObject({ kind: 'transfer', status: 400 });
     expect(server.requestsTo('PUT', '/bucket/a')).toHaveLength(1);
+  });
+
+  it('stops sending as soon as the storage refuses, and drops the connection', async () => {
+    const bigSize = 64 * 1024 * 1024;
+    const bigPath = join(dir, 'big.blend');
+    await writeFile(bigPath, blendBytes(bigSize));
+    let receivedAfterAnswer = 0;
+    const sockets: Socket[] = [];
+    let connectionClosed: () => void = () => undefined;
+    const closed = new Promise<boolean>((resolve) => (connectionClosed = () => resolve(true)));
+    const storage = createServer((socket) => {
+      sockets.push(socket);
+      let head = Buffer.alloc(0);
+      let answered = false;
+      socket.on('data', (chunk: Buffer) => {
+        if (answered) {
+          receivedAfterAnswer += chunk.length;
+          return;
+        }
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        answered = true;
+        receivedAfterAnswer += head.length - end - 4;
+        socket.write('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 12\r\n\r\nAccess');
+        setTimeout(() => socket.write('Denied'), 300);
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', connectionClosed);
+    });
+    await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(storage.address() as AddressInfo).port}/bucket/a?X-Signature=abc`;
+      const upload = uploadFile({ filePath: bigPath, size: bigSize, fileType: 'blend', target: { uploadUrl: url, slug: 's', expiresAt: new Date(time.now() + 3_600_000).toISOString() }, chunkBytes: 256 * 1024, clock: time });
+      await expect(upload).rejects.toMatchObject({ kind: 'transfer', status: 403 });
+      const dropped = await Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000))]);
+      expect(dropped).toBe(true);
+      expect(receivedAfterAnswer).toBeLessThan(bigSize / 4);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      storage.close();
+    }
   });
 
   it('stops at once on abort', async () => {

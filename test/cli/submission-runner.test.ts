@@ -1,0 +1,140 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LiveDisplay } from '../../src/cli/output/live-display';
+import type { CliIo } from '../../src/cli/session/cli-io';
+import { listenForInterrupt } from '../../src/cli/session/interrupt';
+import { SubmissionRunner } from '../../src/cli/submit/submission-runner';
+import { ApiClient } from '../../src/core/api/api-client';
+import { SubmissionJournal } from '../../src/core/journal/submission-journal';
+import { recordSubmission } from '../../src/core/submit/submission';
+import { FakeApi } from '../helpers/fake-api-server';
+import { failWith, readBody, sendJson } from '../helpers/hostile-server';
+import { blendBytes, tempDir, writeScene } from '../helpers/scene-files';
+
+const P = '/api/external/v1';
+let api: FakeApi;
+let journal: SubmissionJournal;
+let scenePath: string;
+let runner: SubmissionRunner | null = null;
+
+beforeEach(async () => {
+  api = await FakeApi.start();
+  journal = new SubmissionJournal({ dataDir: await tempDir() });
+  scenePath = await writeScene(await tempDir(), 'Shot 010.blend', blendBytes(50_000));
+});
+afterEach(async () => {
+  runner?.close();
+  runner = null;
+  await api.server.close();
+});
+
+function terminalInput() {
+  return Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+}
+
+function setup(options: { signal?: AbortSignal; yes?: boolean; stdin?: CliIo['stdin']; stderr?: PassThrough } = {}) {
+  const lines: string[] = [];
+  const stdout = Object.assign(new PassThrough(), { isTTY: false });
+  const stderr = options.stderr ?? new PassThrough();
+  stderr.resume();
+  const io = { stdout, stderr, stdin: options.stdin ?? new PassThrough(), env: {} } as unknown as CliIo;
+  const display = new LiveDisplay({ write: (chunk: string) => lines.push(chunk) }, { live: false });
+  runner = new SubmissionRunner({
+    io,
+    journal,
+    display,
+    signal: options.signal ?? new AbortController().signal,
+    yes: options.yes ?? true,
+    canPrompt: !(options.yes ?? true),
+    defaultDownloadRoot: '/nowhere',
+    nameWidth: 16,
+  });
+  const client = new ApiClient({ baseUrl: api.server.url, apiKey: 'RJ-test', sleep: async () => undefined });
+  return { runner, client, output: () => lines.join('') };
+}
+
+async function newRecord() {
+  return recordSubmission(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null });
+}
+
+describe('SubmissionRunner dead ends', () => {
+  it('ends a submission whose upload the storage refuses (413), without offering resume', async () => {
+    api.server.next('PUT', /^\/storage\//, async (req, res) => {
+      await readBody(req, 0);
+      sendJson(res, 413, { error: { code: 'too_large', message: 'Entity too large' } });
+    });
+    const { runner, client, output } = setup();
+    const record = await newRecord();
+    const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });
+    expect(outcome).toMatchObject({ state: 'error', ending: 'failed', error: { kind: 'transfer' } });
+    expect((await journal.get(record.id))!.ending).toBe('failed');
+    expect(await journal.listUnfinished()).toEqual([]);
+    expect(output()).toContain('413');
+    expect(output()).not.toContain('renderdrop resume');
+  });
+
+  it('ends a submission whose validation is refused (400) while the job is still created', async () => {
+    api.server.next('POST', new RegExp(`^${P}/jobs/[^/]+/validate$`), failWith(400, 'validateBody: unknown key "frobnicate"'));
+    const { runner, client, output } = setup();
+    const record = await newRecord();
+    const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });
+    expect(outcome).toMatchObject({ state: 'error', ending: 'failed', step: 'validate-requested', error: { kind: 'invalid-state' } });
+    expect(await journal.listUnfinished()).toEqual([]);
+    expect(output()).toContain('unknown key');
+    expect(output()).not.toContain('renderdrop resume');
+  });
+
+  it('ends a submission the storage forbids (403, not expired)', async () => {
+    api.server.next('PUT', /^\/storage\//, async (req, res) => {
+      await readBody(req, 0);
+      sendJson(res, 403, { error: { code: 'AccessDenied', message: 'Bucket policy denies PutObject' } });
+    });
+    const { runner, client, output } = setup();
+    const outcome = await runner.start(await newRecord(), client, { colorManagementPreset: 'default' });
+    expect(outcome).toMatchObject({ state: 'error', ending: 'failed' });
+    expect(output()).not.toContain('renderdrop resume');
+  });
+
+  it('keeps a submission resumable when its upload URLs keep expiring (403 expired)', async () => {
+    api.server.next(
+      'PUT',
+      /^\/storage\//,
+      async (req, res) => {
+        await readBody(req, 0);
+        sendJson(res, 403, { error: { code: 'AccessDenied', message: 'Request has expired' } });
+      },
+      4,
+    );
+    const { runner, client, output } = setup();
+    const record = await newRecord();
+    const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });
+    expect(outcome).toMatchObject({ state: 'error', ending: null });
+    expect((await journal.listUnfinished()).map((r) => r.id)).toEqual([record.id]);
+    expect(output()).toContain('Saved: `renderdrop resume` continues it.');
+  });
+});
+
+describe('SubmissionRunner confirmation', () => {
+  it('Ctrl-C at the render question interrupts the whole command and keeps the submission resumable', async () => {
+    const others = process.listeners('SIGINT');
+    process.removeAllListeners('SIGINT');
+    const interrupt = listenForInterrupt();
+    try {
+      const stdin = terminalInput();
+      const stderr = new PassThrough();
+      stderr.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('[y/N]')) stdin.write('\x03');
+      });
+      const { runner, client } = setup({ signal: interrupt.signal, yes: false, stdin, stderr });
+      const record = await newRecord();
+      const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });
+      expect(outcome).toMatchObject({ state: 'interrupted', step: 'validated' });
+      expect(interrupt.signal.aborted).toBe(true);
+      expect((await journal.listUnfinished()).map((r) => r.id)).toEqual([record.id]);
+      expect(api.count('POST', new RegExp(`^${P}/jobs/[^/]+/render$`))).toBe(0);
+    } finally {
+      interrupt.dispose();
+      others.forEach((listener) => process.on('SIGINT', listener));
+    }
+  });
+});
