@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { downloadFile, type FileDownloadOptions } from '../../../src/core/download/download-file';
@@ -76,17 +76,6 @@ describe('downloadFile on a disk that refuses', () => {
     const error = await downloadFile(options(path)).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'transfer', code: 'disk-full' });
     expect((error as Error).message).toBe(`Not enough space in ${dir} to download frame.png. Free some space, then run the download again; it resumes.`);
-    expect(server.requestsTo('GET', '/frame.png')).toHaveLength(1);
-  });
-
-  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('says permission is denied for a read-only folder', async () => {
-    server.route('GET', '/frame.png', serveFile(randomBytes(1000)));
-    const folder = join(dir, 'locked');
-    await mkdir(folder);
-    await chmod(folder, 0o555);
-    const error = await downloadFile(options(join(folder, 'frame.png'))).catch((e: unknown) => e);
-    await chmod(folder, 0o755);
-    expect(error).toMatchObject({ kind: 'transfer', code: 'disk-denied', message: `Cannot write to ${folder}: permission denied. Choose another download folder or change its permissions.` });
     expect(server.requestsTo('GET', '/frame.png')).toHaveLength(1);
   });
 
