@@ -2,23 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { JobStatus } from '../../../src/shared/api/job';
 import { countJobs, queryJobs } from '../../../src/shared/contract/job-query';
 import type { JobSummary } from '../../../src/shared/contract/job-views';
+import { jobSummary } from '../../fixtures/job-summary';
 
 function job(id: string, status: JobStatus, fileName: string, createdAt: string): JobSummary {
-  return {
-    id,
-    fileName,
-    status,
-    createdAt,
-    updatedAt: createdAt,
-    startedAt: null,
-    endedAt: null,
-    completedFrames: 0,
-    totalFrames: 0,
-    normalizedSeconds: null,
-    failure: null,
-    download: { state: 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null },
-    canSubmitAgain: false,
-  };
+  return jobSummary({ id, status, fileName, createdAt });
 }
 
 const jobs = [
