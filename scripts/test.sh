@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up what the tests need (Node 22, Blender, a Secret Service, npm packages), then run every check.
+# Set up what the tests need (Node 22, Blender, Chromium, a Secret Service, Redis, zip tools, npm packages), then run every check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/toolchain.sh

@@ -1,7 +1,8 @@
 # Shared set-up for scripts/test.sh and scripts/start.sh: a Node 22.12+ toolchain and Debian packages.
 # Source it, then call ensure_node and ensure_apt_packages.
 
-APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon)
+# Blender and Chromium for the app; a Secret Service, Redis, Info-ZIP and 7-Zip for the tests.
+APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full)
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&
