@@ -2,18 +2,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Who may import whom (design.md). Each layer lists the source folders it must not reach; `node:`
- * builtins, electron and DOM access are restricted where the table says so.
+ * Who may import whom (the table in README.md, "Source layout"). Each layer lists the source folders it
+ * must not reach; `node:` builtins, electron and DOM access are restricted where the table says so.
+ * `node-common` holds Node-only helpers that both core and render-node use (file locks, zip entries).
  */
-const LAYERS = ['shared', 'core', 'render-node', 'host', 'web', 'cli', 'main', 'preload', 'renderer'];
+const LAYERS = ['shared', 'node-common', 'core', 'render-node', 'host', 'web', 'cli', 'main', 'preload', 'renderer'];
 const ALLOWED = {
   shared: [],
-  core: ['shared'],
-  'render-node': ['shared'],
-  host: ['shared', 'core', 'render-node'],
-  web: ['shared', 'core', 'render-node', 'host'],
-  cli: ['shared', 'core', 'render-node', 'host', 'web'],
-  main: ['shared', 'core', 'render-node', 'host'],
+  'node-common': ['shared'],
+  core: ['shared', 'node-common'],
+  'render-node': ['shared', 'node-common'],
+  host: ['shared', 'node-common', 'core', 'render-node'],
+  web: ['shared', 'node-common', 'core', 'render-node', 'host'],
+  cli: ['shared', 'node-common', 'core', 'render-node', 'host', 'web'],
+  main: ['shared', 'node-common', 'core', 'render-node', 'host'],
   preload: ['shared'],
   renderer: ['shared'],
 };
@@ -24,7 +26,7 @@ function boundaryRules(layer) {
   const forbidden = LAYERS.filter((l) => l !== layer && !ALLOWED[layer].includes(l));
   const patterns = forbidden.map((l) => ({
     group: [`**/${l}/**`, `**/${l}`, `../${l}/**`, `../../${l}/**`],
-    message: `src/${layer} may not import src/${l} (see design.md: who may import whom).`,
+    message: `src/${layer} may not import src/${l} (see README.md: Source layout).`,
   }));
   if (NODE_FREE.has(layer) && layer !== 'preload') {
     patterns.push({ group: ['node:*'], message: `src/${layer} runs without Node.js built-ins.` });

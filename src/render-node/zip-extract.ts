@@ -1,10 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
+import { entryPath, isMacMetadataEntry } from '../shared/zip-entry-name';
+import { entryName, isSymlinkEntry } from '../node-common/zip-entry';
 
 /** Limits applied while extracting a bundle. */
 export interface ZipLimits {
@@ -26,23 +28,10 @@ export class ZipError extends Error {
 }
 
 /**
- * A safe relative path for a zip entry name, or null when the entry must be refused (absolute,
- * drive-letter, `..` escaping the folder, NUL bytes).
- */
-export function safeEntryPath(name: string): string | null {
-  if (name.includes('\0')) return null;
-  const slashed = name.replace(/\\/g, '/');
-  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) return null;
-  const normal = posix.normalize(slashed);
-  if (normal === '..' || normal.startsWith('../') || normal.split('/').includes('..')) return null;
-  return normal.replace(/^(\.\/)+/, '');
-}
-
-const isSymlink = (entry: yauzl.Entry) => ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
-
-/**
  * Extract a zip into `dest` (created fresh), refusing entries that escape it, symbolic links, and
- * bundles over the size or entry limits. Returns the relative paths of the files written.
+ * bundles over the size or entry limits. Names are decoded by the shared rule (UTF-8 when valid, else
+ * code page 437; backslashes are separators); macOS metadata (`__MACOSX/`, `._*`) is left out.
+ * Returns the relative paths of the files written.
  */
 export async function extractZip(zipPath: string, dest: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<string[]> {
   await rm(dest, { recursive: true, force: true });
@@ -50,12 +39,12 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
   let zip: yauzl.ZipFile;
   try {
     zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.open(zipPath, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (err, z) =>
+      yauzl.open(zipPath, { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: true }, (err, z) =>
         err ? reject(err) : resolve(z!),
       ),
     );
   } catch (err) {
-    throw new ZipError('ZipUnreadable', `The uploaded zip cannot be read: ${(err as Error).message}.`);
+    throw new ZipError('ZipUnreadable', `The uploaded zip cannot be read: ${withoutQuotedPaths(err)}.`);
   }
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
@@ -81,10 +70,12 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
     zip.on('error', fail);
     zip.on('end', () => resolve());
     zip.on('entry', (entry: yauzl.Entry) => {
-      const rel = safeEntryPath(entry.fileName);
-      if (rel === null) return fail(new ZipError('ZipUnsafePath', `The zip entry "${entry.fileName}" points outside the bundle.`));
-      if (isSymlink(entry)) return fail(new ZipError('ZipUnsafePath', `The zip entry "${entry.fileName}" is a symbolic link.`));
-      if (entry.fileName.endsWith('/') || rel === '.' || rel === '') return zip.readEntry();
+      const name = entryName(entry);
+      const verdict = entryPath(name);
+      if (!verdict.ok) return fail(new ZipError('ZipUnsafePath', `The zip entry "${name}" points outside the bundle (${verdict.reason}).`));
+      if (isSymlinkEntry(entry)) return fail(new ZipError('ZipUnsafePath', `The zip entry "${name}" is a symbolic link.`));
+      const rel = verdict.path;
+      if (name.endsWith('/') || name.endsWith('\\') || rel === '' || isMacMetadataEntry(rel)) return zip.readEntry();
       total += entry.uncompressedSize;
       if (total > limits.maxTotalBytes) {
         return fail(new ZipError('ZipTooLarge', `The zip expands to more than ${limits.maxTotalBytes} bytes.`));
@@ -108,10 +99,13 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
         });
         mkdir(dirname(target), { recursive: true })
           .then(() => pipeline(stream, guard, createWriteStream(target)))
-          .then(() => {
-            written.push(rel);
-            zip.readEntry();
-          }, fail);
+          .then(
+            () => {
+              written.push(rel);
+              zip.readEntry();
+            },
+            (err: unknown) => fail(writeError(err, rel)),
+          );
       });
     });
     zip.readEntry();
@@ -119,13 +113,28 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
   }
 }
 
-/** Classify an error of the zip reader: names escaping the folder are unsafe, anything else unreadable. */
+/** An error of the zip reader as a reason: the reader's own words, never a path on the node. */
 function toZipError(err: Error): ZipError {
-  if (/absolute path|invalid relative path|invalid characters in fileName/i.test(err.message)) {
-    const name = err.message.split(': ').slice(1).join(': ') || err.message;
-    return new ZipError('ZipUnsafePath', `The zip entry "${name}" points outside the bundle.`);
+  return new ZipError('ZipUnreadable', `The uploaded zip cannot be extracted: ${withoutQuotedPaths(err)}.`);
+}
+
+/** An error's message without the quoted file paths Node's system errors end with. */
+function withoutQuotedPaths(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/,?\s*(open|mkdir|stat|rename|unlink|scandir)?\s*'[^']*'/g, '').trim().replace(/\.+$/, '');
+}
+
+/** Why an entry could not be written, in the words of the bundle (the node's folders are never named). */
+function writeError(err: unknown, rel: string): Error {
+  if (err instanceof ZipError) return err;
+  const code = err instanceof Error && 'code' in err ? String(err.code) : '';
+  if (code === 'ENAMETOOLONG') {
+    return new ZipError('ZipUnsafePath', `The zip entry "${rel}" has a name too long for the node's disk (at most 255 bytes per file or folder name).`);
   }
-  return new ZipError('ZipUnreadable', `The uploaded zip cannot be extracted: ${err.message}.`);
+  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') {
+    return new ZipError('ZipConflictingNames', `The zip holds "${rel}" where another entry is a file or folder of the same name.`);
+  }
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 /**
@@ -135,8 +144,8 @@ function toZipError(err: Error): ZipError {
 export function chooseScene(files: readonly string[], requested?: string): string {
   const blends = files.filter((f) => f.toLowerCase().endsWith('.blend'));
   if (requested !== undefined) {
-    const want = safeEntryPath(requested);
-    if (want && blends.includes(want)) return want;
+    const want = entryPath(requested);
+    if (want.ok && blends.includes(want.path)) return want.path;
     throw new ZipError('SceneNotInZip', `The zip has no scene "${requested}". It holds: ${list(blends)}.`);
   }
   if (blends.length === 0) throw new ZipError('NoSceneInZip', 'The zip holds no .blend file.');

@@ -4,6 +4,10 @@ import zlib from 'node:zlib';
 export interface ZipEntrySpec {
   /** Stored byte for byte as the entry name, so hostile names (`../x`, `/x`, `C:/x`) survive. */
   name: string;
+  /** The name's bytes, when they are not its UTF-8 (e.g. code page 437); `name` is then only a label. */
+  rawName?: Buffer;
+  /** Set the UTF-8 flag (bit 11); default true. */
+  utf8Flag?: boolean;
   data?: Buffer | string;
   /** `store` (default) or `deflate` (raw deflate of `data`). */
   method?: 'store' | 'deflate';
@@ -56,7 +60,8 @@ export function zipBytes(entries: readonly ZipEntrySpec[], options: ZipOptions =
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
+    const name = entry.rawName ?? Buffer.from(entry.name, 'utf8');
+    const flags = entry.utf8Flag === false ? 0 : UTF8_FLAG;
     const raw = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : (entry.data ?? Buffer.alloc(0));
     const deflate = entry.method === 'deflate';
     const stored = deflate ? zlib.deflateRawSync(raw) : raw;
@@ -68,7 +73,7 @@ export function zipBytes(entries: readonly ZipEntrySpec[], options: ZipOptions =
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(UTF8_FLAG, 6);
+    local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
     local.writeUInt16LE(DOS_TIME, 10);
     local.writeUInt16LE(DOS_DATE, 12);
@@ -82,7 +87,7 @@ export function zipBytes(entries: readonly ZipEntrySpec[], options: ZipOptions =
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(entry.unixMode !== undefined ? (3 << 8) | 20 : 20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(UTF8_FLAG, 8);
+    central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt16LE(DOS_TIME, 12);
     central.writeUInt16LE(DOS_DATE, 14);

@@ -5,7 +5,8 @@ import yauzl from 'yauzl';
 import { MAX_UPLOAD_BYTES, fileTypeOf, type FileType } from '../../shared/api/upload';
 import { PreflightError } from '../errors';
 import { formatBytes } from '../util/format-bytes';
-import { unsafePathReason } from './unsafe-entry-name';
+import { entryPath, isMacMetadataEntry } from '../../shared/zip-entry-name';
+import { entryName, isSymlinkEntry } from '../../node-common/zip-entry';
 
 /** How a scene file is stored. */
 export type SceneFormat = 'blend' | 'blend-gzip' | 'blend-zstd' | 'zip';
@@ -119,11 +120,6 @@ async function readHead(path: string, fileName: string): Promise<Buffer> {
   }
 }
 
-/** Whether a zip entry is a symbolic link (unix file type in the high bits of its external attributes). */
-function isSymlink(entry: yauzl.Entry): boolean {
-  return ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
-}
-
 /** Reads a zip's central directory (no extraction) and returns its `.blend` entries. */
 function inspectZip(path: string, fileName: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -142,20 +138,18 @@ function inspectZip(path: string, fileName: string): Promise<string[]> {
       };
       zip.on('error', (error: Error) => fail(new PreflightError('zip-corrupt', `${fileName} is a damaged zip (${error.message}). Create it again.`)));
       zip.on('entry', (entry: yauzl.Entry) => {
-        const raw = entry.fileName as unknown as Buffer;
-        const name = (entry.generalPurposeBitFlag & 0x800) !== 0 ? raw.toString('utf8') : raw.toString('latin1');
-        const reason = unsafePathReason(name);
-        if (reason !== null) {
-          fail(new PreflightError('zip-unsafe-entry', `${fileName} contains "${name}", which would land outside the job folder (${reason}). Re-create the zip with relative paths.`));
+        const name = entryName(entry);
+        const verdict = entryPath(name);
+        if (!verdict.ok) {
+          fail(new PreflightError('zip-unsafe-entry', `${fileName} contains "${name}", which would land outside the job folder (${verdict.reason}). Re-create the zip with relative paths.`));
           return;
         }
-        if (isSymlink(entry)) {
+        if (isSymlinkEntry(entry)) {
           fail(new PreflightError('zip-symlink', `${fileName} contains "${name}", a symbolic link, which could point outside the job folder. Re-create the zip with the real files instead of links.`));
           return;
         }
-        const isDirectory = name.endsWith('/');
-        const isMacResource = name.startsWith('__MACOSX/') || name.split('/').pop()!.startsWith('._');
-        if (!isDirectory && !isMacResource && name.toLowerCase().endsWith('.blend')) blends.push(name);
+        const isDirectory = /[\\/]$/.test(name);
+        if (!isDirectory && !isMacMetadataEntry(verdict.path) && verdict.path.toLowerCase().endsWith('.blend')) blends.push(verdict.path);
         zip.readEntry();
       });
       zip.on('end', () => {

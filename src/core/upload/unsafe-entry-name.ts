@@ -1,13 +1,10 @@
+import { entryPath } from '../../shared/zip-entry-name';
+
 /**
- * Why a path from an archive or a server would escape the folder it is extracted or saved into, or null
- * when it stays inside: absolute paths, drive letters, UNC and backslash paths, `..` segments, NUL bytes.
+ * Why a zip entry name would escape the folder it is extracted into, or null when it stays inside (the
+ * shared rule of src/shared/zip-entry-name.ts: backslashes are separators, only real escapes count).
  */
 export function unsafePathReason(name: string): string | null {
-  if (name === '') return 'empty name';
-  if (name.includes('\0')) return 'contains a NUL byte';
-  if (name.includes('\\')) return 'contains a backslash';
-  if (name.startsWith('/')) return 'absolute path';
-  if (/^[a-zA-Z]:/.test(name)) return 'drive letter';
-  if (name.split('/').some((part) => part === '..')) return 'goes up with ".."';
-  return null;
+  const verdict = entryPath(name);
+  return verdict.ok ? null : verdict.reason;
 }

@@ -41,6 +41,18 @@ describe('preflight accepts', () => {
     const result = await preflight(path);
     expect(result).toMatchObject({ fileType: 'zip', format: 'zip', blendEntries: ['proj/scene.blend'] });
   });
+  it('a zip with backslash separators (PowerShell 5.1 Compress-Archive), listing its scene with slashes', async () => {
+    const path = await writeScene(dir, 'powershell.zip', unixZipBytes([{ name: 'shot\\scene.blend', data: blendBytes(64), utf8Flag: false }, { name: 'shot\\tex\\wood.png', data: 'png', utf8Flag: false }]));
+    expect((await preflight(path)).blendEntries).toEqual(['shot/scene.blend']);
+  });
+  it('a zip whose UTF-8 names lack the UTF-8 flag (Info-ZIP), reading them as UTF-8', async () => {
+    const path = await writeScene(dir, 'infozip.zip', unixZipBytes([{ name: 'Szene Ü 木.blend', data: blendBytes(64), utf8Flag: false }]));
+    expect((await preflight(path)).blendEntries).toEqual(['Szene Ü 木.blend']);
+  });
+  it('a Finder zip, leaving out its __MACOSX copies', async () => {
+    const path = await writeScene(dir, 'finder.zip', unixZipBytes([{ name: 'shot/scene.blend', data: blendBytes(64) }, { name: '__MACOSX/shot/._scene.blend', data: 'fork' }]));
+    expect((await preflight(path)).blendEntries).toEqual(['shot/scene.blend']);
+  });
 });
 
 describe('preflight refuses', () => {
@@ -76,7 +88,7 @@ describe('preflight refuses', () => {
     const bytes = zipBytes([{ name: 'scene.blend' }]);
     expect((await failure(await writeScene(dir, 'broken.zip', bytes.subarray(0, bytes.length - 10)))).code).toBe('zip-corrupt');
   });
-  for (const name of ['../escape.blend', '/etc/scene.blend', 'C:/scene.blend', 'a\\..\\..\\b.blend', 'ok/../../x.blend']) {
+  for (const name of ['../escape.blend', '/etc/scene.blend', 'C:/scene.blend', 'a\\..\\..\\b.blend', 'ok/../../x.blend', '\\\\server\\share\\x.blend']) {
     it(`a zip with the entry ${name}`, async () => {
       const path = await writeScene(dir, `evil-${Math.random().toString(36).slice(2)}.zip`, zipBytes([{ name: 'scene.blend' }, { name }]));
       const error = await failure(path);
@@ -105,9 +117,13 @@ describe('unsafePathReason', () => {
     expect(unsafePathReason('a/b/c.blend')).toBeNull();
     expect(unsafePathReason('a..b/c')).toBeNull();
   });
+  it('accepts backslash separators and ".." that stays inside', () => {
+    expect(unsafePathReason('a\\b\\c.blend')).toBeNull();
+    expect(unsafePathReason('a/../b.blend')).toBeNull();
+  });
   it('names the problem', () => {
     expect(unsafePathReason('a/../../b')).toMatch(/\.\./);
-    expect(unsafePathReason('\\\\server\\share')).toMatch(/backslash/);
+    expect(unsafePathReason('\\\\server\\share')).toMatch(/absolute/);
     expect(unsafePathReason('d:x')).toMatch(/drive/);
     expect(unsafePathReason('a\0b')).toMatch(/NUL/);
   });
