@@ -6,7 +6,6 @@ import type { UploadsRepo } from './uploads-repo';
 import type { Storage } from './storage';
 import type { UrlSigner } from './signing';
 import type { JobRunner } from './job-runner';
-import type { RateLimiter } from './rate-limit';
 import type { NodeCapabilities } from './render-plan';
 import type { ApiKeyInfo } from './keys';
 
@@ -19,7 +18,6 @@ export interface NodeContext {
   storage: Storage;
   signer: UrlSigner;
   runner: JobRunner;
-  limiter: RateLimiter;
   workspaceId: string;
   capabilities: NodeCapabilities;
   /** Lifetime of a presigned upload URL. */

@@ -2,10 +2,10 @@ import type { Job } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { UrlSigner } from './signing';
 
-/** Build the signed URL of a file inside a job's folder. */
-export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string, relPath: string, expiresAt: Date): string {
+/** Build the signed URL of a file inside a job's folder, issued to the API key `keyId`. */
+export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string, relPath: string, expiresAt: Date, keyId: string): string {
   const path = `/storage/jobs/${jobId}/${relPath.split('/').map(encodeURIComponent).join('/')}`;
-  return `${base}${path}?${signer.sign('GET', path, expiresAt)}`;
+  return `${base}${path}?${signer.sign('GET', path, expiresAt, keyId)}`;
 }
 
 /**
@@ -14,7 +14,7 @@ export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string,
  */
 export function toApiJob(
   job: JobRecord,
-  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo },
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; keyId: string },
 ): Job {
   return {
     id: job.id,
@@ -25,7 +25,7 @@ export function toApiJob(
     userId: job.userId,
     rootFolderId: job.rootFolderId,
     normalizedSeconds: job.normalizedSeconds,
-    previewUrl: job.previewPath ? signedJobFileUrl(ctx.signer, ctx.base, job.id, 'package/preview.png', ctx.downloadExpiresAt) : null,
+    previewUrl: job.previewPath ? signedJobFileUrl(ctx.signer, ctx.base, job.id, 'package/preview.png', ctx.downloadExpiresAt, ctx.keyId) : null,
     failedReason: job.failedReason,
     requestedConfig: job.requestedConfig,
     finalConfig: job.finalConfig,

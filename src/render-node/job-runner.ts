@@ -8,7 +8,6 @@ import type { Logger } from 'pino';
 import type { FailedReason, JobStatus, SceneAnalysis } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { Storage } from './storage';
-import type { RenderPlan } from './render-plan';
 import { chooseScene, extractZip, ZipError } from './zip-extract';
 import { analyzeScene } from './blender/analyze';
 import { startRender } from './blender/render';
@@ -156,7 +155,7 @@ export class JobRunner {
     const source = this.o.uploadPath(job.uploadSlug);
     if (scene.fileType === 'zip') {
       const files = await extractZip(source, dir);
-      const rel = chooseScene(files, job.validateConfig?.scenePath as string | undefined);
+      const rel = chooseScene(files, job.validateConfig?.scenePath);
       return { scenePath: join(dir, rel), relative: rel };
     }
     await rm(dir, { recursive: true, force: true });
@@ -210,8 +209,9 @@ export class JobRunner {
   private async render(job: JobRecord, work: Work): Promise<void> {
     const blender = this.requireBlender(job.id);
     if (!blender) return;
-    const plan = job.renderPlan as RenderPlan;
-    const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile!.scenePath!);
+    const plan = job.renderPlan;
+    if (!plan || !job.sceneFile?.scenePath) throw new Error(`job ${job.id} has no render plan or scene`);
+    const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile.scenePath);
     await mkdir(plan.outputDir, { recursive: true });
     const planned = new Set(plan.frames);
     const outputRoot = resolve(plan.outputDir) + sep;

@@ -1,16 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { FailedReason, JobStatus } from '../shared/api';
+import { z } from 'zod';
+import {
+  failedReasonSchema,
+  fileTypeSchema,
+  jobStatusSchema,
+  renderConfigSchema,
+  sceneAnalysisSchema,
+  validateRequestSchema,
+  type FailedReason,
+  type JobStatus,
+  type RenderConfig,
+  type SceneAnalysis,
+  type ValidateRequest,
+} from '../shared/api';
 import type { Db } from './db';
+import { parseJsonColumn, parseRow } from './db-rows';
+import { renderPlanSchema, type RenderPlan } from './render-plan';
 
 /** What the node knows of the source file of a job. */
-export interface SceneFileInfo {
-  fileName: string;
-  fileType: 'blend' | 'zip';
-  size: number;
-  slug: string;
+export const sceneFileSchema = z.object({
+  fileName: z.string(),
+  fileType: fileTypeSchema,
+  size: z.number().int(),
+  slug: z.string(),
   /** The `.blend` rendered, relative to the extracted bundle (zip) or the file name (blend). */
-  scenePath: string | null;
-}
+  scenePath: z.string().nullable(),
+});
+export type SceneFileInfo = z.infer<typeof sceneFileSchema>;
 
 /** A job as stored by the node. */
 export interface JobRecord {
@@ -23,13 +39,14 @@ export interface JobRecord {
   createdAt: string;
   updatedAt: string;
   queuedAt: string | null;
-  validateConfig: Record<string, unknown> | null;
+  validateConfig: ValidateRequest | null;
   analysisId: string | null;
-  analysis: unknown;
+  analysis: SceneAnalysis | null;
   sceneFile: SceneFileInfo | null;
-  requestedConfig: unknown;
+  requestedConfig: RenderConfig | null;
+  /** Echoed to clients as it was stored (see FinalConfig in render-plan.ts). */
   finalConfig: unknown;
-  renderPlan: unknown;
+  renderPlan: RenderPlan | null;
   failedReason: FailedReason | null;
   totalFrames: number;
   completedFrames: number;
@@ -39,53 +56,56 @@ export interface JobRecord {
   completedAt: string | null;
 }
 
-interface JobRow {
-  id: string;
-  seq: number;
-  status: string;
-  user_id: string;
-  upload_slug: string;
-  root_folder_id: string;
-  created_at: string;
-  updated_at: string;
-  queued_at: string | null;
-  validate_config: string | null;
-  analysis_id: string | null;
-  analysis: string | null;
-  scene_file: string | null;
-  requested_config: string | null;
-  final_config: string | null;
-  render_plan: string | null;
-  failed_reason: string | null;
-  total_frames: number;
-  completed_frames: number;
-  normalized_seconds: number | null;
-  preview_path: string | null;
-  pid: number | null;
-  completed_at: string | null;
-}
+const jobRowSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  status: jobStatusSchema,
+  user_id: z.string(),
+  upload_slug: z.string(),
+  root_folder_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  queued_at: z.string().nullable(),
+  validate_config: z.string().nullable(),
+  analysis_id: z.string().nullable(),
+  analysis: z.string().nullable(),
+  scene_file: z.string().nullable(),
+  requested_config: z.string().nullable(),
+  final_config: z.string().nullable(),
+  render_plan: z.string().nullable(),
+  failed_reason: z.string().nullable(),
+  total_frames: z.number().int(),
+  completed_frames: z.number().int(),
+  normalized_seconds: z.number().nullable(),
+  preview_path: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  completed_at: z.string().nullable(),
+});
 
-const json = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
+const countSchema = z.object({ n: z.number().int() });
+const frameRowSchema = z.object({ frame: z.number().int(), filePath: z.string(), seconds: z.number() });
+const eventRowSchema = z.object({ status: jobStatusSchema, at: z.string(), detail: z.string().nullable() });
 
-function fromRow(r: JobRow): JobRecord {
+function fromRow(value: unknown): JobRecord {
+  const r = parseRow('jobs', jobRowSchema, value);
   return {
     id: r.id,
     seq: r.seq,
-    status: r.status as JobStatus,
+    status: r.status,
     userId: r.user_id,
     uploadSlug: r.upload_slug,
     rootFolderId: r.root_folder_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     queuedAt: r.queued_at,
-    validateConfig: json(r.validate_config) as Record<string, unknown> | null,
+    validateConfig: parseJsonColumn('jobs.validate_config', validateRequestSchema, r.validate_config),
     analysisId: r.analysis_id,
-    analysis: json(r.analysis),
-    sceneFile: json(r.scene_file) as SceneFileInfo | null,
-    requestedConfig: json(r.requested_config),
-    finalConfig: json(r.final_config),
-    renderPlan: json(r.render_plan),
-    failedReason: json(r.failed_reason) as FailedReason | null,
+    analysis: parseJsonColumn('jobs.analysis', sceneAnalysisSchema, r.analysis),
+    sceneFile: parseJsonColumn('jobs.scene_file', sceneFileSchema, r.scene_file),
+    requestedConfig: parseJsonColumn('jobs.requested_config', renderConfigSchema, r.requested_config),
+    finalConfig: r.final_config === null ? null : JSON.parse(r.final_config),
+    renderPlan: parseJsonColumn('jobs.render_plan', renderPlanSchema, r.render_plan),
+    failedReason: parseJsonColumn('jobs.failed_reason', failedReasonSchema, r.failed_reason),
     totalFrames: r.total_frames,
     completedFrames: r.completed_frames,
     normalizedSeconds: r.normalized_seconds,
@@ -117,6 +137,8 @@ const JSON_FIELDS = new Set(['validateConfig', 'analysis', 'sceneFile', 'request
 
 export type JobPatch = Partial<Pick<JobRecord, keyof typeof COLUMNS>>;
 
+const isPatchField = (field: string): field is keyof typeof COLUMNS => Object.hasOwn(COLUMNS, field);
+
 /** One status change in a job's timeline. */
 export interface JobEvent {
   status: JobStatus;
@@ -134,7 +156,7 @@ export class JobsRepo {
   create(input: { userId: string; uploadSlug: string; sceneFile: SceneFileInfo }): JobRecord {
     const id = randomUUID();
     const at = this.now().toISOString();
-    const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM jobs').get() as { n: number }).n;
+    const seq = parseRow('jobs', countSchema, this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM jobs').get()).n;
     this.db
       .prepare(
         `INSERT INTO jobs (id, seq, status, user_id, upload_slug, root_folder_id, created_at, updated_at, scene_file)
@@ -146,8 +168,8 @@ export class JobsRepo {
   }
 
   get(id: string): JobRecord | null {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
-    return row ? fromRow(row) : null;
+    const row: unknown = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id);
+    return row === undefined ? null : fromRow(row);
   }
 
   /**
@@ -175,7 +197,7 @@ export class JobsRepo {
     const sets: string[] = [];
     const values: unknown[] = [];
     for (const [field, value] of Object.entries(patch)) {
-      const column = COLUMNS[field as keyof typeof COLUMNS];
+      const column = isPatchField(field) ? COLUMNS[field] : undefined;
       if (!column) continue;
       sets.push(`${column} = ?`);
       values.push(JSON_FIELDS.has(field) && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null));
@@ -192,27 +214,26 @@ export class JobsRepo {
   list(page: number, pageSize: number, status?: JobStatus): { jobs: JobRecord[]; total: number } {
     const where = status ? 'WHERE status = ?' : '';
     const args = status ? [status] : [];
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM jobs ${where}`).get(...args) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM jobs ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`)
-      .all(...args, pageSize, (page - 1) * pageSize) as JobRow[];
+    const total = parseRow('jobs', countSchema, this.db.prepare(`SELECT COUNT(*) AS n FROM jobs ${where}`).get(...args)).n;
+    const rows = this.db.prepare(`SELECT * FROM jobs ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...args, pageSize, (page - 1) * pageSize);
     return { jobs: rows.map(fromRow), total };
   }
 
   /** Jobs in any of the given statuses, oldest first. */
   inStatus(statuses: readonly JobStatus[]): JobRecord[] {
     const marks = statuses.map(() => '?').join(', ');
-    const rows = this.db
+    return this.db
       .prepare(`SELECT * FROM jobs WHERE status IN (${marks}) ORDER BY COALESCE(queued_at, created_at), seq`)
-      .all(...statuses) as JobRow[];
-    return rows.map(fromRow);
+      .all(...statuses)
+      .map(fromRow);
   }
 
   /** A job's status changes, oldest first. */
   events(id: string): JobEvent[] {
     return this.db
       .prepare('SELECT status, at, detail FROM job_events WHERE job_id = ? ORDER BY rowid')
-      .all(id) as JobEvent[];
+      .all(id)
+      .map((row) => parseRow('job_events', eventRowSchema, row));
   }
 
   private recordEvent(id: string, status: JobStatus, detail: string | null, at: string): void {
@@ -226,7 +247,7 @@ export class JobsRepo {
       this.db
         .prepare('INSERT OR IGNORE INTO frames (job_id, frame, file_path, seconds, written_at) VALUES (?, ?, ?, ?, ?)')
         .run(id, frame, filePath, seconds, at);
-      const n = (this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(id) as { n: number }).n;
+      const n = parseRow('frames', countSchema, this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(id)).n;
       this.db.prepare('UPDATE jobs SET completed_frames = ?, updated_at = ? WHERE id = ?').run(n, at, id);
       return n;
     })();
@@ -236,6 +257,7 @@ export class JobsRepo {
   frames(id: string): { frame: number; filePath: string; seconds: number }[] {
     return this.db
       .prepare('SELECT frame, file_path AS filePath, seconds FROM frames WHERE job_id = ? ORDER BY frame')
-      .all(id) as { frame: number; filePath: string; seconds: number }[];
+      .all(id)
+      .map((row) => parseRow('frames', frameRowSchema, row));
   }
 }

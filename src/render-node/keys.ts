@@ -87,3 +87,14 @@ export function verifyKey(db: Db, presented: string): ApiKeyInfo | null {
   if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   return toInfo(row);
 }
+
+/** Whether the key with this id exists and is not revoked (signed URLs die with their key). */
+export function isKeyActive(db: Db, keyId: string): boolean {
+  return db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL').get(keyId) !== undefined;
+}
+
+/** The id of the key a user id belongs to (each key has its own user), or null. */
+export function keyIdOfUser(db: Db, userId: string): string | null {
+  const row: unknown = db.prepare('SELECT id FROM api_keys WHERE user_id = ?').get(userId);
+  return row && typeof row === 'object' && 'id' in row && typeof row.id === 'string' ? row.id : null;
+}

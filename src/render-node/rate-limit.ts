@@ -1,38 +1,44 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** How many requests fit in a window. */
+export interface RateLimitSpec {
+  limit: number;
+  windowMs: number;
+}
+
+/** What the limiter says about one request. */
+export type RateVerdict = { allowed: true; limit: number; remaining: number } | { allowed: false; retryAfterSeconds: number };
+
+/** Counts one request against its bucket: its API key's, or its address's when it has no valid key. */
+export type RequestLimiter = (request: FastifyRequest) => Promise<RateVerdict>;
+
+/** Requests without a valid key allowed per address and window (login checks, typos): small. */
+export const UNAUTHENTICATED_LIMIT = 60;
+
 /**
- * Per-key fixed-window request limiter. `take` answers whether one more request fits in the current
- * window and, when not, how many seconds remain until it resets.
+ * Register @fastify/rate-limit on `app` (not on every route: the API guard calls the limiter after it
+ * has identified the key) and return the limiter. Requests with a valid key count against that key's
+ * bucket of `spec.limit`; requests with a missing or wrong key count against their address's bucket of
+ * `unauthenticatedLimit`, so guessing keys is slowed down as well.
  */
-export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  take(key: string): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number } {
-    const t = this.now();
-    let w = this.windows.get(key);
-    if (!w || t - w.start >= this.windowMs) {
-      w = { start: t, count: 0 };
-      this.windows.set(key, w);
-      if (this.windows.size > 10_000) this.sweep(t);
-    }
-    if (w.count >= this.limit) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000)) };
-    }
-    w.count++;
-    return { allowed: true, remaining: this.limit - w.count };
-  }
-
-  private sweep(t: number): void {
-    for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k);
-  }
+export async function createRequestLimiter(app: FastifyInstance, spec: RateLimitSpec, unauthenticatedLimit = UNAUTHENTICATED_LIMIT): Promise<RequestLimiter> {
+  await app.register(rateLimit, { global: false });
+  const take = app.createRateLimit({
+    timeWindow: spec.windowMs,
+    keyGenerator: (request) => (request.apiKey ? `key:${request.apiKey.id}` : `address:${request.ip}`),
+    max: (_request, bucket) => (bucket.startsWith('key:') ? spec.limit : unauthenticatedLimit),
+  });
+  return async (request) => {
+    const result = await take(request);
+    if (result.isAllowed) return { allowed: true, limit: spec.limit, remaining: spec.limit };
+    if (result.isExceeded) return { allowed: false, retryAfterSeconds: Math.max(1, result.ttlInSeconds) };
+    return { allowed: true, limit: result.max, remaining: result.remaining };
+  };
 }
 
 /** Parse "600/60s", "100/1m" or "10/1000ms" into a limit and window. */
-export function parseRateLimit(spec: string): { limit: number; windowMs: number } {
+export function parseRateLimit(spec: string): RateLimitSpec {
   const m = /^(\d+)\/(\d+)(ms|s|m)$/.exec(spec.trim());
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
     throw new Error(`Rate limit "${spec}" is not of the form <requests>/<window>, for example 600/60s or 100/1m.`);

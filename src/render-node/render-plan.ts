@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { parseFrameRanges, sceneFrames } from '../shared/frame-ranges';
 import type { RenderConfig, SceneAnalysis } from '../shared/api';
 
@@ -19,33 +20,57 @@ export interface Adjustment {
   reason: string;
 }
 
-/** The instructions the Blender render prelude applies before rendering. */
-export interface RenderPlan {
-  frames: number[];
-  outputDir: string;
-  fileNamePattern: string;
-  outputFormat: string;
-  outputSettings: Record<string, unknown>;
-  engine: string;
-  samples: number | null;
-  resolution: [number, number];
-  resolutionPercentage: number;
-  camera: string | null;
-  viewLayer: string | null;
-  denoise: { enabled: boolean; denoiser: string | null };
-  device: string;
-  useTiling: boolean | null;
-  tileSize: number | null;
-  fps: number;
-  colorManagement: { viewTransform: string | null; look: string | null };
-  compositeOutputDir: string;
+/** The instructions the Blender render prelude applies before rendering (stored with the job). */
+export const renderPlanSchema = z.object({
+  frames: z.array(z.number().int()),
+  outputDir: z.string(),
+  fileNamePattern: z.string(),
+  outputFormat: z.string(),
+  outputSettings: z.object({
+    colorMode: z.string().nullish(),
+    colorDepth: z.string().nullish(),
+    exrCodec: z.string().nullish(),
+    tiffCodec: z.string().nullish(),
+    compression: z.number().nullish(),
+    quality: z.number().nullish(),
+  }),
+  engine: z.string(),
+  samples: z.number().int().nullable(),
+  resolution: z.tuple([z.number().int(), z.number().int()]),
+  resolutionPercentage: z.number().int(),
+  camera: z.string().nullable(),
+  viewLayer: z.string().nullable(),
+  denoise: z.object({ enabled: z.boolean(), denoiser: z.string().nullable() }),
+  device: z.string(),
+  useTiling: z.boolean().nullable(),
+  tileSize: z.number().int().nullable(),
+  fps: z.number(),
+  colorManagement: z.object({ viewTransform: z.string().nullable(), look: z.string().nullable() }),
+  compositeOutputDir: z.string(),
   /** Where Blender writes a PNG preview of the first frame once all frames are done. */
-  previewPath: string | null;
-  previewMaxSize: number;
+  previewPath: z.string().nullable(),
+  previewMaxSize: z.number().int(),
+});
+export type RenderPlan = z.infer<typeof renderPlanSchema>;
+
+/**
+ * The configuration a render used (`finalConfig`): the requested one completed from the analysis,
+ * with the scene's own engine, format and settings where nothing was requested, and every adjustment.
+ */
+export interface FinalConfig
+  extends Omit<RenderConfig, 'renderEngine' | 'compositorDevice' | 'computeDeviceType' | 'denoiserType' | 'outputFormat' | 'outputMediaType' | 'outputSettings'> {
+  renderEngine: string;
+  compositorDevice: string;
+  computeDeviceType: string;
+  denoiserType?: string;
+  outputFormat: string;
+  outputMediaType: string;
+  outputSettings: RenderPlan['outputSettings'];
+  adjustments: Adjustment[];
 }
 
 export type PlanResult =
-  | { ok: true; finalConfig: RenderConfig & { adjustments: Adjustment[] }; plan: RenderPlan }
+  | { ok: true; finalConfig: FinalConfig; plan: RenderPlan }
   | { ok: false; code: string; message: string };
 
 const VIDEO_FORMATS = new Set(['FFMPEG', 'AVI_JPEG', 'AVI_RAW']);
@@ -169,31 +194,31 @@ export function planRender(
   const fps = requested.fps ?? analysis.fps;
   const viewLayer = requested.activeViewLayer ?? analysis.activeViewLayer;
 
-  const finalConfig = {
+  const finalConfig: FinalConfig = {
     colorManagementPreset: preset,
     frameRanges: requested.frameRanges?.length ? requested.frameRanges : [`${analysis.frameStart}-${analysis.frameEnd}${analysis.frameStep > 1 ? `/${analysis.frameStep}` : ''}`],
     ...(requested.notes !== undefined ? { notes: requested.notes } : {}),
-    renderEngine: engine as RenderConfig['renderEngine'],
-    compositorDevice: compositorDevice as RenderConfig['compositorDevice'],
-    computeDeviceType: device as RenderConfig['computeDeviceType'],
+    renderEngine: engine,
+    compositorDevice: compositorDevice,
+    computeDeviceType: device,
     gpuCount,
     ...(samples !== null ? { sampleCount: samples } : {}),
     denoisingEnabled,
-    ...(denoiserType ? { denoiserType: denoiserType as RenderConfig['denoiserType'] } : {}),
+    ...(denoiserType ? { denoiserType } : {}),
     resolution,
     resolutionPercentage,
-    outputFormat: outputFormat as RenderConfig['outputFormat'],
-    outputMediaType: outputMediaType as RenderConfig['outputMediaType'],
+    outputFormat: outputFormat,
+    outputMediaType: outputMediaType,
     fps,
     videoOutput,
     ...(requested.useTiling !== undefined ? { useTiling: requested.useTiling } : {}),
     ...(requested.tileSize !== undefined ? { tileSize: requested.tileSize } : {}),
-    outputSettings: outputSettings as RenderConfig['outputSettings'],
+    outputSettings: outputSettings,
     ...(requested.minimumRam !== undefined ? { minimumRam: requested.minimumRam } : {}),
     activeCamera: camera,
     ...(viewLayer ? { activeViewLayer: viewLayer } : {}),
     adjustments,
-  } as RenderConfig & { adjustments: Adjustment[] };
+  };
 
   const plan: RenderPlan = {
     frames,

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { totalmem } from 'node:os';
 import type { Logger } from 'pino';
@@ -8,9 +8,10 @@ import { UploadsRepo } from './uploads-repo';
 import { Storage } from './storage';
 import { UrlSigner } from './signing';
 import { JobRunner, type BlenderRuntime } from './job-runner';
-import { RateLimiter } from './rate-limit';
+import { createRequestLimiter, type RateLimitSpec } from './rate-limit';
 import { WebhookDispatcher, type WebhookConfig } from './webhooks';
-import { HttpError } from './http-error';
+import { HttpError, toHttpError, writeClientError } from './http-error';
+import { keyIdOfUser } from './keys';
 import { createLogger, redactUrl } from './logger';
 import { registerApiRoutes } from './routes/api-routes';
 import { registerStorageRoutes } from './routes/storage-routes';
@@ -33,7 +34,7 @@ export interface RenderNodeOptions {
   env?: NodeJS.ProcessEnv;
   /** Base URL for the links the node hands out; default: the address each request came to. */
   publicUrl?: string;
-  rateLimit?: { limit: number; windowMs: number };
+  rateLimit?: RateLimitSpec;
   concurrency?: { renders?: number; validations?: number };
   uploadUrlTtlMs?: number;
   downloadUrlTtlMs?: number;
@@ -56,25 +57,6 @@ export interface RenderNode {
 }
 
 export const DEFAULT_RATE_LIMIT = { limit: 1200, windowMs: 60_000 };
-
-/** Turn any thrown error into the node's one error body shape. */
-function errorResponse(err: FastifyError | HttpError | Error): HttpError {
-  if (err instanceof HttpError) return err;
-  const e = err as FastifyError;
-  switch (e.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HttpError(415, 'unsupported_media_type', 'Request bodies must be JSON, sent with Content-Type: application/json.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, 'body_too_large', 'The request body is too large (limit 1 MiB).');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new HttpError(400, 'invalid_content_length', 'Content-Length does not match the body.');
-  }
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new HttpError(e.statusCode, 'bad_request', e.message);
-  return new HttpError(500, 'internal', 'The node hit an internal error; see its log.');
-}
 
 /** Capabilities for planning from a probed Blender. */
 function capabilitiesOf(info: BlenderInfo | null): NodeCapabilities {
@@ -135,7 +117,8 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     onCompleted: (job) => {
       const expiresAt = new Date(now().getTime() + downloadUrlTtlMs);
       const base = options.publicUrl ?? listenUrl;
-      const frames = jobs.frames(job.id).map((f) => signedJobFileUrl(signer, base, job.id, `frames/${f.filePath.split(/[\\/]/).pop()}`, expiresAt));
+      const keyId = keyIdOfUser(db, job.userId) ?? '';
+      const frames = jobs.frames(job.id).map((f) => signedJobFileUrl(signer, base, job.id, `frames/${f.filePath.split(/[\\/]/).pop()}`, expiresAt, keyId));
       webhooks.enqueue({
         event: 'onRenderComplete',
         status: 'completed',
@@ -155,7 +138,6 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     storage,
     signer,
     runner,
-    limiter: new RateLimiter(rate.limit, rate.windowMs),
     workspaceId: ws,
     capabilities: capabilitiesOf(blender),
     uploadUrlTtlMs: options.uploadUrlTtlMs ?? 3600_000,
@@ -170,24 +152,19 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: true,
+    clientErrorHandler: writeClientError,
+    frameworkErrors: (err, _request, reply) => {
+      const http = toHttpError(err);
+      reply.raw.writeHead(http.statusCode, { 'content-type': 'application/json' }).end(JSON.stringify(http.body()));
+    },
   });
   app.addHook('onResponse', async (request, reply) => {
     const line = { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
     if (reply.statusCode >= 500) request.log.error(line, 'request failed');
     else request.log.debug(line, 'request');
   });
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new HttpError(400, 'invalid_json', 'The request body is not valid JSON.'), undefined);
-    }
-  });
   app.setErrorHandler((err, request, reply) => {
-    const http = errorResponse(err as FastifyError);
+    const http = toHttpError(err);
     if (http.statusCode >= 500) request.log.error({ err }, 'request failed');
     if (request.method === 'PUT' && !request.raw.readableEnded) reply.header('Connection', 'close');
     reply.code(http.statusCode).headers(http.headers).type('application/json').send(http.body());
@@ -196,7 +173,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     reply.code(404).type('application/json').send(new HttpError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`).body());
   });
   app.get('/healthz', async () => ({ ok: true, blender: blender?.version ?? null }));
-  registerApiRoutes(app, ctx);
+  registerApiRoutes(app, ctx, await createRequestLimiter(app, rate));
   registerStorageRoutes(app, ctx);
 
   let closed = false;

@@ -1,5 +1,7 @@
-import type { FileType } from '../shared/api';
+import { z } from 'zod';
+import { fileTypeSchema, type FileType } from '../shared/api';
 import type { Db } from './db';
+import { parseOptionalRow } from './db-rows';
 
 /** An upload target handed out by `POST /uploads`. */
 export interface UploadRecord {
@@ -14,22 +16,22 @@ export interface UploadRecord {
   jobId: string | null;
 }
 
-interface UploadRow {
-  slug: string;
-  file_name: string;
-  file_type: string;
-  user_id: string;
-  created_at: string;
-  expires_at: string;
-  size: number | null;
-  received_at: string | null;
-  job_id: string | null;
-}
+const uploadRowSchema = z.object({
+  slug: z.string(),
+  file_name: z.string(),
+  file_type: fileTypeSchema,
+  user_id: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  size: z.number().int().nullable(),
+  received_at: z.string().nullable(),
+  job_id: z.string().nullable(),
+});
 
-const fromRow = (r: UploadRow): UploadRecord => ({
+const fromRow = (r: z.infer<typeof uploadRowSchema>): UploadRecord => ({
   slug: r.slug,
   fileName: r.file_name,
-  fileType: r.file_type as FileType,
+  fileType: r.file_type,
   userId: r.user_id,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
@@ -49,7 +51,7 @@ export class UploadsRepo {
   }
 
   get(slug: string): UploadRecord | null {
-    const row = this.db.prepare('SELECT * FROM uploads WHERE slug = ?').get(slug) as UploadRow | undefined;
+    const row = parseOptionalRow('uploads', uploadRowSchema, this.db.prepare('SELECT * FROM uploads WHERE slug = ?').get(slug));
     return row ? fromRow(row) : null;
   }
 

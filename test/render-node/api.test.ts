@@ -111,7 +111,7 @@ describe('render node API (no Blender)', () => {
       const res = await t.call('POST', '/uploads', { fileName: 'shot.blend', fileType: 'blend' });
       expect(res.status).toBe(201);
       expect(res.json.slug).toMatch(/^\S+$/);
-      expect(res.json.uploadUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/storage\/uploads\/.+\?expires=\d+&sig=[0-9a-f]{64}$/);
+      expect(res.json.uploadUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/storage\/uploads\/.+\?expires=\d+&key=[0-9a-f-]{36}&sig=[0-9a-f]{64}$/);
       expect(new Date(res.json.expiresAt).getTime()).toBeGreaterThan(Date.now());
     });
     it.each([

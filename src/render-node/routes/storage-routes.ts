@@ -1,38 +1,59 @@
 import { createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { link, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES } from '../../shared/api';
 import { HttpError, forbidden, notFound } from '../http-error';
 import { serveFile } from '../serve-file';
+import { isKeyActive } from '../keys';
 import type { NodeContext } from '../context';
+import type { SignedQuery } from '../signing';
+import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
+import { jobFileParams, signedQuery, uploadParams } from './request-schemas';
 
-function checkSignature(ctx: NodeContext, request: FastifyRequest, method: string, path: string): void {
-  const q = request.query as Record<string, unknown>;
-  const verdict = ctx.signer.verify(method, path, q.expires, q.sig, ctx.now());
-  if (verdict === 'expired') throw forbidden('url_expired', 'This signed URL has expired; request a new one.');
-  if (verdict === 'invalid') throw forbidden('signature_invalid', 'This URL is not validly signed (tampered or incomplete).');
+/** Check a signed URL: its signature, its expiry, and that the key it was issued to is still valid. */
+function checkSignature(ctx: NodeContext, query: SignedQuery, method: string, path: string): void {
+  const verdict = ctx.signer.verify(method, path, query, ctx.now());
+  if (verdict.status !== 'ok') {
+    throw verdict.status === 'expired'
+      ? forbidden('url_expired', 'This signed URL has expired; request a new one.')
+      : forbidden('signature_invalid', 'This URL is not validly signed (tampered or incomplete).');
+  }
+  if (!isKeyActive(ctx.db, verdict.keyId)) {
+    throw forbidden('key_revoked', 'This URL was issued to an API key that has since been revoked; request a new one with a valid key.');
+  }
 }
+
+const sealed = (slug: string, jobId: string | null) =>
+  new HttpError(
+    409,
+    'upload_sealed',
+    jobId
+      ? `Upload "${slug}" already became job ${jobId}; its URL takes no more files. Request a new upload to send another file.`
+      : `Upload "${slug}" already received its file; its URL takes one file only. Request a new upload to send another file.`,
+  );
 
 /**
  * The node's object storage: presigned PUT of uploads, signed GET/HEAD of job outputs. These routes
  * take no API key; the URL's signature is the authorisation.
  */
 export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): void {
-  app.register(async (storage) => {
+  app.register(async (plain) => {
+    const storage = plain.withTypeProvider<ZodTypeProvider>();
+    storage.setValidatorCompiler(zodValidatorCompiler);
     storage.removeAllContentTypeParsers();
     storage.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-    storage.put('/storage/uploads/:slug', async (request, reply) => {
-      const { slug } = request.params as { slug: string };
+    storage.put('/storage/uploads/:slug', { schema: { params: uploadParams, querystring: signedQuery } }, async (request, reply) => {
+      const { slug } = request.params;
       const path = `/storage/uploads/${slug}`;
-      checkSignature(ctx, request, 'PUT', path);
+      checkSignature(ctx, request.query, 'PUT', path);
       const upload = ctx.uploads.get(slug);
       if (!upload) throw notFound(`No upload "${slug}".`);
-      if (upload.jobId) throw new HttpError(409, 'upload_used', `Upload "${slug}" already became job ${upload.jobId}; request a new upload.`);
+      if (upload.jobId || upload.receivedAt) throw sealed(slug, upload.jobId);
       const h = request.headers;
       if (h['transfer-encoding']) {
         throw new HttpError(411, 'length_required', 'Chunked transfer encoding is not accepted; send the file with its exact Content-Length.');
@@ -65,23 +86,25 @@ export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): v
         if (received !== length) {
           throw new HttpError(400, 'length_mismatch', `Received ${received} bytes, Content-Length announced ${length}.`);
         }
-        await rename(temp, ctx.storage.uploadPath(slug));
+        await link(temp, ctx.storage.uploadPath(slug));
       } catch (err) {
         await rm(temp, { force: true });
         if (err instanceof HttpError) throw err;
+        if (err instanceof Error && 'code' in err && err.code === 'EEXIST') throw sealed(slug, ctx.uploads.get(slug)?.jobId ?? null);
         request.log.warn({ slug, received, length }, 'upload interrupted');
         throw new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again.`);
       }
+      await rm(temp, { force: true });
       ctx.uploads.markReceived(slug, length, ctx.now().toISOString());
       request.log.info({ slug, bytes: length }, 'upload stored');
       reply.code(200).header('ETag', `"${slug}-${length}"`);
       return reply.send();
     });
 
-    storage.route({ method: ['GET', 'HEAD'], url: '/storage/jobs/:jobId/*', exposeHeadRoute: false, handler: async (request, reply) => {
-      const { jobId } = request.params as { jobId: string };
+    storage.route({ method: ['GET', 'HEAD'], url: '/storage/jobs/:jobId/*', exposeHeadRoute: false, schema: { params: jobFileParams, querystring: signedQuery }, handler: async (request, reply) => {
+      const { jobId } = request.params;
       const rawPath = request.url.split('?')[0]!;
-      checkSignature(ctx, request, 'GET', rawPath);
+      checkSignature(ctx, request.query, 'GET', rawPath);
       const prefix = `/storage/jobs/${jobId}/`;
       let relPath: string;
       try {

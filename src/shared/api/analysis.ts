@@ -1,77 +1,110 @@
+import { z } from 'zod';
+
+/** The kinds of external file a scene can use. */
+export const DEPENDENCY_KINDS = ['image', 'library', 'cache', 'sound', 'movieclip', 'volume', 'font'] as const;
+export type DependencyKind = (typeof DEPENDENCY_KINDS)[number];
+
+/** One external file a scene uses. */
+export const sceneDependencySchema = z.object({
+  kind: z.enum(DEPENDENCY_KINDS),
+  name: z.string(),
+  /** The path as stored in the file (may be relative, `//...`, or absolute). */
+  path: z.string(),
+  /**
+   * Where it resolves inside the uploaded files (relative to the top of the bundle, `/`-separated), or
+   * null when it points outside them (an absolute path, `//../`): such a file is never read on the node.
+   */
+  resolvedPath: z.string().nullable(),
+  packed: z.boolean(),
+  exists: z.boolean(),
+});
+export type SceneDependency = z.infer<typeof sceneDependencySchema>;
+
+/**
+ * Codes of the warnings the local render node gives (other servers may send others):
+ * - `missing-dependency`: a file the scene uses is not among the uploaded files (`path` is the path as
+ *   stored in the scene), or lies outside them and is not read;
+ * - `newer-blender`: the scene was saved by a newer Blender than the node's;
+ * - `denoiser-unavailable`, `engine-unavailable`: the node will render without them;
+ * - `no-active-camera`: the scene has no active camera; a camera must be chosen (the message names the
+ *   cameras there are);
+ * - `no-view-layer-for-render`: no view layer is enabled for rendering; one must be chosen.
+ */
+export const ANALYSIS_WARNING_CODES = [
+  'missing-dependency',
+  'newer-blender',
+  'denoiser-unavailable',
+  'engine-unavailable',
+  'no-active-camera',
+  'no-view-layer-for-render',
+] as const;
+export type AnalysisWarningCode = (typeof ANALYSIS_WARNING_CODES)[number];
+
+/** One warning of a scene analysis. */
+export const analysisWarningSchema = z.object({
+  /** Stable code, one of {@link ANALYSIS_WARNING_CODES} from this node. */
+  code: z.string(),
+  message: z.string(),
+  /** For missing files: the path as stored in the scene (a tile or frame of it for UDIMs and sequences). */
+  path: z.string().optional(),
+});
+export type AnalysisWarning = z.infer<typeof analysisWarningSchema>;
+
 /**
  * The scene analysis a validated job carries in `analysis` (the local render node's shape; other
  * servers may differ, so clients read it defensively).
  */
-export interface SceneAnalysis {
+export const sceneAnalysisSchema = z.object({
   /**
    * Blender version that saved the file. The local node reports "major.minor" (e.g. "3.4"): a .blend
    * does not record the patch release.
    */
-  savedWithBlender: string | null;
+  savedWithBlender: z.string().nullable(),
   /** Blender version of the node that analysed it. */
-  nodeBlender: string;
+  nodeBlender: z.string(),
   /** True when the file was saved by a newer Blender than the node's. */
-  savedWithNewerBlender: boolean;
+  savedWithNewerBlender: z.boolean(),
   /** Name of the scene that will be rendered. */
-  scene: string;
-  engine: string;
-  frameStart: number;
-  frameEnd: number;
-  frameStep: number;
-  fps: number;
-  fpsBase: number;
-  resolution: [number, number];
-  resolutionPercentage: number;
-  samples: number | null;
-  denoisingEnabled: boolean;
-  denoiser: string | null;
-  cameras: string[];
-  activeCamera: string | null;
-  viewLayers: { name: string; useForRender: boolean }[];
-  activeViewLayer: string | null;
-  outputFormat: string;
-  outputSettings: {
-    colorMode: string;
-    colorDepth: string;
-    exrCodec: string | null;
-    tiffCodec: string | null;
-    compression: number | null;
-    quality: number | null;
-  };
-  outputPath: string;
-  colorManagement: {
-    displayDevice: string;
-    viewTransform: string;
-    look: string;
-    exposure: number;
-    gamma: number;
-    sequencer: string;
-    availableViewTransforms: string[];
-  };
-  usesCompositor: boolean;
-  /** External files the scene needs, with whether each exists on the node. */
-  dependencies: SceneDependency[];
-  warnings: AnalysisWarning[];
+  scene: z.string(),
+  engine: z.string(),
+  frameStart: z.number().int(),
+  frameEnd: z.number().int(),
+  frameStep: z.number().int(),
+  fps: z.number(),
+  fpsBase: z.number(),
+  resolution: z.tuple([z.number().int(), z.number().int()]),
+  resolutionPercentage: z.number().int(),
+  samples: z.number().int().nullable(),
+  denoisingEnabled: z.boolean(),
+  denoiser: z.string().nullable(),
+  cameras: z.array(z.string()),
+  activeCamera: z.string().nullable(),
+  viewLayers: z.array(z.object({ name: z.string(), useForRender: z.boolean() })),
+  activeViewLayer: z.string().nullable(),
+  outputFormat: z.string(),
+  outputSettings: z.object({
+    colorMode: z.string(),
+    colorDepth: z.string(),
+    exrCodec: z.string().nullable(),
+    tiffCodec: z.string().nullable(),
+    compression: z.number().nullable(),
+    quality: z.number().nullable(),
+  }),
+  outputPath: z.string(),
+  colorManagement: z.object({
+    displayDevice: z.string(),
+    viewTransform: z.string(),
+    look: z.string(),
+    exposure: z.number(),
+    gamma: z.number(),
+    sequencer: z.string(),
+    availableViewTransforms: z.array(z.string()),
+  }),
+  usesCompositor: z.boolean(),
+  /** External files the scene needs, with whether each is among the uploaded files. */
+  dependencies: z.array(sceneDependencySchema),
+  warnings: z.array(analysisWarningSchema),
   /** Frames the default range renders (frameStart..frameEnd by frameStep). */
-  totalFrames: number;
-}
-
-export type DependencyKind = 'image' | 'library' | 'cache' | 'sound' | 'movieclip' | 'volume' | 'font';
-
-export interface SceneDependency {
-  kind: DependencyKind;
-  name: string;
-  /** The path as stored in the file (may be relative, `//...`). */
-  path: string;
-  /** Absolute path on the node, or null when it cannot be resolved. */
-  resolvedPath: string | null;
-  packed: boolean;
-  exists: boolean;
-}
-
-export interface AnalysisWarning {
-  /** Stable code: `missing-dependency`, `newer-blender`, `denoiser-unavailable`, ... */
-  code: string;
-  message: string;
-  path?: string;
-}
+  totalFrames: z.number().int(),
+});
+export type SceneAnalysis = z.infer<typeof sceneAnalysisSchema>;

@@ -50,8 +50,17 @@ export const renderConfigSchema = z
   .strict();
 export type RenderConfig = z.infer<typeof renderConfigSchema>;
 
-/** Body of `POST /jobs/{id}/render`. */
-export const renderRequestSchema = z.object({ requestedRenderConfig: renderConfigSchema }).strict();
+const RENDER_CONFIG_NEEDED = 'requestedRenderConfig is required and must be a non-empty object (at least {"colorManagementPreset": "default"}).';
+
+/** Body of `POST /jobs/{id}/render`: exactly `requestedRenderConfig`, a non-empty, valid render configuration. */
+export const renderRequestSchema = z
+  .object({
+    requestedRenderConfig: z
+      .record(z.string(), z.unknown(), { error: RENDER_CONFIG_NEEDED })
+      .refine((config) => Object.keys(config).length > 0, { error: RENDER_CONFIG_NEEDED })
+      .pipe(renderConfigSchema),
+  })
+  .strict();
 
 /**
  * Optional body of `POST /jobs/{id}/validate`. `scenePath` names the `.blend` to render inside a zip

@@ -14,9 +14,17 @@ export const UPLOAD_CONTENT_TYPES: Record<FileType, string> = {
   blend: 'application/octet-stream',
 };
 
+/** Longest file name most file systems store, in UTF-8 bytes. */
+export const MAX_FILE_NAME_BYTES = 255;
+
 /** Body of `POST /uploads`. */
 export const uploadRequestSchema = z.object({
-  fileName: z.string().min(1),
+  fileName: z
+    .string()
+    .min(1)
+    .refine((name) => new TextEncoder().encode(name).length <= MAX_FILE_NAME_BYTES, {
+      error: `must be at most ${MAX_FILE_NAME_BYTES} bytes long (as UTF-8); rename the file.`,
+    }),
   fileType: fileTypeSchema,
 });
 export type UploadRequest = z.infer<typeof uploadRequestSchema>;
