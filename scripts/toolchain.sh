@@ -2,7 +2,7 @@
 # Source it, then call ensure_node and ensure_apt_packages.
 
 # Blender and Chromium for the app; a Secret Service, Redis, Info-ZIP and 7-Zip for the tests.
-APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full)
+APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full strace)
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&

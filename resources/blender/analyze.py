@@ -1,10 +1,12 @@
 """Describe the open scene's render settings and external files as JSON.
 
 Usage:
-  blender -b -Y --factory-startup SCENE.blend --python-exit-code 1 --python analyze.py -- OUT.json
+  blender -b -Y --factory-startup SCENE.blend --python-exit-code 1 --python analyze.py -- OUT.json [ROOT]
 
 Writes one JSON object to OUT.json (see src/render-node/blender/analyze.ts for the fields). Paths are
-reported as stored and resolved against the .blend (or the library that holds the data block).
+reported as stored, resolved against the .blend (or the library that holds the data block) and given
+relative to ROOT (the top of the uploaded files; default: the .blend's folder). A path outside ROOT is
+missing and never looked at.
 """
 
 import glob
@@ -16,31 +18,13 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rd_common import enum_choices, out_path  # noqa: E402
+from rd_common import compositor_tree, enum_choices, out_path, script_args  # noqa: E402
+from rd_confine import inside, relative_to, resolve  # noqa: E402
 
 IMAGE_SKIP_TYPES = {"RENDER_RESULT", "COMPOSITING"}
 IMAGE_SKIP_SOURCES = {"GENERATED", "VIEWER"}
 DENOISER_IDS = {2: "OPTIX", 4: "OPENIMAGEDENOISE"}
 FRAME_DIGITS = re.compile(r"^(.*?)(\d+)(\.[^./\\]*)?$")
-
-
-def resolve(stored, library=None):
-    """Absolute, normalised path of a stored path, or None when it cannot be resolved here.
-
-    Relative paths (//...) are relative to the .blend, or to the library file the data came from.
-    """
-    if not stored:
-        return None
-    path = stored
-    # A relative path saved on Windows may use backslashes.
-    if os.sep == "/" and path.startswith("//"):
-        path = "//" + path[2:].replace("\\", "/")
-    path = bpy.path.abspath(path, library=library)
-    if path.startswith("//"):
-        return None
-    if not os.path.isabs(path):
-        return None
-    return os.path.normpath(path)
 
 
 def is_file(path):
@@ -62,46 +46,63 @@ def sequence_exists(path):
     return any(os.path.isfile(p) for p in glob.glob(os.path.join(glob.escape(folder), pattern)))
 
 
-def udim_tiles(path, image):
-    numbers = [tile.number for tile in image.tiles] or [1001]
-    files = []
-    for number in numbers:
-        u = (number - 1001) % 10 + 1
-        v = (number - 1001) // 10 + 1
-        files.append(path.replace("<UDIM>", str(number)).replace("<UVTILE>", "u%d_v%d" % (u, v)))
-    return files
-
-
 class Collector:
-    def __init__(self):
+    def __init__(self, root):
+        self.root = root
         self.dependencies = []
         self.warnings = []
         self._seen = set()
 
-    def add(self, kind, name, stored, library=None, packed=False, check=is_file, missing_files=None):
+    def present(self, stored, library=None):
+        """Whether a stored path is a file inside the uploaded files (an outside one is never looked at)."""
         resolved = resolve(stored, library)
+        return inside(resolved, self.root) and is_file(resolved)
+
+    def add(self, kind, name, stored, library=None, packed=False, check=is_file, missing_files=None):
+        """Record one dependency. `missing_files` are the stored forms of the missing tiles or frames."""
+        resolved = resolve(stored, library)
+        outside = not packed and not inside(resolved, self.root)
         key = (kind, resolved or stored, name)
         if key in self._seen:
             return
         self._seen.add(key)
-        exists = True if packed else bool(check(resolved))
+        exists = True if packed else (not outside and bool(check(resolved)))
         self.dependencies.append({
             "kind": kind,
             "name": name,
             "path": stored,
-            "resolvedPath": resolved,
+            "resolvedPath": None if outside or resolved is None else relative_to(resolved, self.root),
             "packed": bool(packed),
             "exists": exists,
         })
         if exists:
             return
-        for missing in missing_files or [resolved or stored]:
-            shown = os.path.basename(missing) if missing_files else stored
+        label = "%s \"%s\"" % (kind.capitalize(), name)
+        if outside:
             self.warnings.append({
                 "code": "missing-dependency",
-                "message": "%s \"%s\" is missing: %s was not uploaded with the scene." % (kind.capitalize(), name, shown),
+                "message": "%s uses %s, outside the uploaded files: the node never reads it. Put the file in a .zip "
+                           "with the scene and point the scene at it with a relative path (//...)." % (label, stored),
+                "path": stored,
+            })
+            return
+        for missing in missing_files or [stored]:
+            self.warnings.append({
+                "code": "missing-dependency",
+                "message": "%s is missing: %s was not uploaded with the scene." % (label, missing),
                 "path": missing,
             })
+
+
+def tile_paths(stored, image):
+    """The stored path of each UDIM tile of an image."""
+    numbers = [tile.number for tile in image.tiles] or [1001]
+    out = []
+    for number in numbers:
+        u = (number - 1001) % 10 + 1
+        v = (number - 1001) // 10 + 1
+        out.append(stored.replace("<UDIM>", str(number)).replace("<UVTILE>", "u%d_v%d" % (u, v)))
+    return out
 
 
 def collect_images(c):
@@ -109,11 +110,10 @@ def collect_images(c):
         if image.type in IMAGE_SKIP_TYPES or image.source in IMAGE_SKIP_SOURCES or image.packed_file:
             continue
         if image.source == "TILED":
-            resolved = resolve(image.filepath, image.library)
-            tiles = udim_tiles(resolved, image) if resolved else []
-            missing = [t for t in tiles if not os.path.isfile(t)]
+            stored_tiles = tile_paths(image.filepath, image)
+            missing = [t for t in stored_tiles if not c.present(t, image.library)]
             c.add("image", image.name, image.filepath, image.library,
-                  check=lambda _p: bool(tiles) and not missing, missing_files=missing or None)
+                  check=lambda _p: not missing, missing_files=missing or None)
         elif image.source == "SEQUENCE":
             c.add("image", image.name, image.filepath, image.library, check=sequence_exists)
         else:
@@ -182,20 +182,12 @@ def collect_sequencer(c, scene):
     strips = getattr(editor, "strips_all", None)
     for strip in strips if strips is not None else editor.sequences_all:
         if strip.type == "IMAGE" and len(strip.elements):
-            stored = strip.directory.rstrip("/\\") + "/" + strip.elements[0].filename
-            folder = resolve(strip.directory, scene.library)
-            names = [e.filename for e in strip.elements]
-            missing = [os.path.join(folder, n) for n in names if not os.path.isfile(os.path.join(folder, n))] \
-                if folder else [stored]
-            c.add("image", strip.name, stored, scene.library, check=lambda _p: not missing, missing_files=missing or None)
+            folder = strip.directory.rstrip("/\\") + "/"
+            stored = [folder + e.filename for e in strip.elements]
+            missing = [p for p in stored if not c.present(p, scene.library)]
+            c.add("image", strip.name, stored[0], scene.library, check=lambda _p: not missing, missing_files=missing or None)
         elif strip.type == "MOVIE":
             c.add("movieclip", strip.name, strip.filepath, scene.library)
-
-
-def compositor_tree(scene):
-    """The compositor node tree (Blender 5 moved it to scene.compositing_node_group)."""
-    tree = getattr(scene, "compositing_node_group", None)
-    return tree if tree is not None else getattr(scene, "node_tree", None)
 
 
 def samples_of(scene):
@@ -232,6 +224,8 @@ def output_settings(fmt):
 
 def main():
     out = out_path("analyze.py")
+    args = script_args()
+    root = args[1] if len(args) > 1 else os.path.dirname(bpy.data.filepath)
     scene = bpy.context.scene
     window_layer = bpy.context.view_layer
     render = scene.render
@@ -239,7 +233,7 @@ def main():
     display = scene.display_settings
     blend_name = os.path.splitext(bpy.path.basename(bpy.data.filepath))[0]
 
-    c = Collector()
+    c = Collector(root)
     collect_images(c)
     collect_libraries(c)
     collect_caches(c, blend_name)

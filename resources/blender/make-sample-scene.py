@@ -5,6 +5,7 @@ Usage:
       [--frames N] [--engine CYCLES|BLENDER_EEVEE|BLENDER_WORKBENCH]
       [--no-missing-texture] [--with-texture PATH] [--file-output]
       [--extra-dependencies] [--link-from LIBRARY.blend] [--compress]
+      [--stored-texture PATH] [--no-active-camera]
 
 The scene: cameras "Camera" (active) and "CloseUp", a light, a cube whose material samples an image
 texture, Cycles at 64x36 px 100 %, frames 1-N (default 3), 4 samples, denoising off, PNG RGBA 8-bit to
@@ -14,7 +15,9 @@ takes an existing image; a path not starting with // is stored relative to OUT.b
 --file-output adds a compositor File Output node named "Extra". --extra-dependencies adds a sound, a
 volume, a UDIM image (tiles 1001, 1002) and an image sequence, all pointing at missing files.
 --link-from links the object "Cube" of another .blend (stored relative to OUT.blend) as "LinkedCube".
---compress saves the file compressed (zstd since Blender 3.0).
+--compress saves the file compressed (zstd since Blender 3.0). --stored-texture stores PATH for the
+texture exactly as given (an absolute path, or one climbing out with //../). --no-active-camera saves
+the scene with its cameras but none active.
 """
 
 import argparse
@@ -37,6 +40,8 @@ def parse_args():
     parser.add_argument("--extra-dependencies", action="store_true")
     parser.add_argument("--link-from")
     parser.add_argument("--compress", action="store_true")
+    parser.add_argument("--stored-texture")
+    parser.add_argument("--no-active-camera", action="store_true")
     return parser.parse_args(argv)
 
 
@@ -63,6 +68,8 @@ def add_cube(scene):
 
 
 def texture_path(args):
+    if args.stored_texture:
+        return args.stored_texture
     if args.with_texture:
         if args.with_texture.startswith("//"):
             return args.with_texture
@@ -140,7 +147,7 @@ def main():
 
     camera = add_camera(scene, "Camera", (7.0, -6.0, 5.0), (math.radians(63), 0.0, math.radians(49)), 50)
     add_camera(scene, "CloseUp", (3.2, -2.8, 2.2), (math.radians(63), 0.0, math.radians(49)), 35)
-    scene.camera = camera
+    scene.camera = None if args.no_active_camera else camera
 
     light_data = bpy.data.lights.new("Light", "POINT")
     light_data.energy = 1000

@@ -1,6 +1,5 @@
 """Helpers shared by the scripts Renderdrop runs inside Blender."""
 
-import json
 import re
 import sys
 
@@ -29,9 +28,7 @@ def enum_choices(owner, attr):
     return [getattr(owner, attr)]
 
 
-def emit(event, **fields):
-    """One machine-readable event line on stdout: `RDJSON {...}`."""
-    fields = dict(event=event, **fields)
-    sys.stdout.write("RDJSON " + json.dumps(fields, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
-
+def compositor_tree(scene):
+    """The compositor node tree (Blender 5 moved it to scene.compositing_node_group)."""
+    tree = getattr(scene, "compositing_node_group", None)
+    return tree if tree is not None else getattr(scene, "node_tree", None)

@@ -3,7 +3,10 @@
 Usage:
   blender -b -Y --factory-startup SCENE.blend --python-exit-code 1 --python render.py -- PLAN.json
 
-The plan (see src/render-node/blender/render.ts) is applied before anything renders. Each frame is
+First every path of the scene that leads outside the plan's `sceneRoot` (the uploaded files) is pointed
+at a missing file (rd_confine.py), so nothing outside the job is read; each one is reported as a
+warning by the path the scene stored. Then the plan (see src/render-node/blender/render.ts) is applied
+before anything renders. Each frame is
 written to <outputDir>/<fileNamePattern with # replaced by the zero-padded frame>.<ext>: rendered into
 <outputDir>/.partial/ and moved into place when complete, so a file under its final name is always
 whole. Frames whose file already exists and is not empty are skipped, so a render can resume.
@@ -18,6 +21,10 @@ import sys
 import time
 
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rd_common import compositor_tree, script_args  # noqa: E402
+from rd_confine import confine  # noqa: E402
 
 MOVIE_FORMATS = {"FFMPEG", "AVI_JPEG", "AVI_RAW"}
 PARTIAL_DIR = ".partial"
@@ -42,7 +49,7 @@ def warn(message):
 
 
 def read_plan():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    argv = script_args()
     if not argv:
         raise PlanError("render.py: missing plan path after --")
     with open(argv[0], encoding="utf-8") as f:
@@ -244,9 +251,7 @@ def apply_plan(scene, plan):
         set_enum(scene.view_settings, "look", cm["look"], "Look")
     apply_output(scene, plan)
     if given(plan, "compositeOutputDir"):
-        tree = getattr(scene, "compositing_node_group", None)
-        tree = tree if tree is not None else getattr(scene, "node_tree", None)
-        redirect_file_outputs(tree, os.path.abspath(plan["compositeOutputDir"]), set())
+        redirect_file_outputs(compositor_tree(scene), os.path.abspath(plan["compositeOutputDir"]), set())
     if scene.camera is None:
         raise PlanError("The scene has no active camera.")
 
@@ -263,6 +268,9 @@ def main():
     plan = read_plan()
     if plan.get("eventToken"):
         event_prefix = "RDJSON:%s " % plan["eventToken"]
+    root = plan.get("sceneRoot") or os.path.dirname(bpy.data.filepath)
+    for kind, name, stored in confine(root):
+        warn("Not read: %s \"%s\" uses %s, outside the uploaded files." % (kind, name, stored))
     scene = bpy.context.scene
     apply_plan(scene, plan)
 
@@ -313,7 +321,6 @@ def main():
 
 def write_preview(source, out, max_size):
     """The preview image, made in this Blender so finalizing needs no second launch."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from preview import make_preview
 
     return make_preview(source, out + ".part.png", max_size)

@@ -9,7 +9,7 @@ import type { FailedReason, JobStatus, SceneAnalysis } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { Storage } from './storage';
 import { chooseScene, extractZip, ZipError } from './zip-extract';
-import { analyzeScene } from './blender/analyze';
+import { analyzeScene, SceneAnalysisError } from './blender/analyze';
 import { startRender } from './blender/render';
 import { makePreview } from './blender/preview';
 import { isBlenderProcessAlive, killProcessTree } from './blender/render';
@@ -123,7 +123,7 @@ export class JobRunner {
       .catch((err: unknown) => {
         if (work.abort.signal.aborted) return;
         this.o.log.error({ jobId: job.id, err }, `${kind} crashed`);
-        this.fail(job.id, { name: 'InternalError', type: 'internal', message: `The node hit an internal error: ${(err as Error).message}` });
+        this.fail(job.id, internalFailure(err));
       })
       .finally(() => {
         this.running.delete(job.id);
@@ -181,6 +181,7 @@ export class JobRunner {
       analysis = await analyzeScene({
         blenderPath: blender.path,
         scenePath: prepared.scenePath,
+        sceneRoot: this.o.storage.sceneDir(job.id),
         nodeBlenderVersion: blender.version,
         timeoutMs: this.o.analysisTimeoutMs ?? 120_000,
         signal: work.abort.signal,
@@ -191,10 +192,7 @@ export class JobRunner {
       });
     } catch (err) {
       if (work.abort.signal.aborted) return;
-      const e = err as { name?: string; type?: string; message?: string };
-      if (typeof e.type === 'string') {
-        return this.fail(job.id, { name: e.name ?? 'SceneUnreadable', type: e.type, message: e.message ?? 'The scene could not be analysed.' });
-      }
+      if (err instanceof SceneAnalysisError) return this.fail(job.id, { name: err.name, type: err.type, message: err.message });
       throw err;
     }
     analysis = withNodeWarnings(analysis, blender);
@@ -218,6 +216,7 @@ export class JobRunner {
     const started = startRender({
       blenderPath: blender.path,
       scenePath,
+      sceneRoot: this.o.storage.sceneDir(job.id),
       plan,
       signal: work.abort.signal,
       onEvent: (ev) => {
@@ -291,6 +290,15 @@ export class JobRunner {
  * multiplied by the device factor. This node renders on the CPU, whose factor is 1.
  */
 export const CPU_FACTOR = 1;
+
+/**
+ * The failure of a job whose work threw unexpectedly: the error's code (for example `ENOSPC`) tells
+ * what happened; its message, which may name the node's own folders, stays in the log.
+ */
+export function internalFailure(err: unknown): FailedReason {
+  const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? ` (${err.code})` : '';
+  return { name: 'InternalError', type: 'internal', message: `The node hit an internal error${code}; its log has the details. Try again, or tell whoever runs the node.` };
+}
 
 function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime): SceneAnalysis {
   const warnings = [...analysis.warnings];

@@ -43,6 +43,10 @@ export interface SampleSceneOptions {
   compress?: boolean;
   /** Link the object "Cube" of this .blend (absolute, or relative to `dir`); such scenes are not cached. */
   linkFrom?: string;
+  /** Store this path for the texture exactly as given (absolute, or `//../` out of the scene's folder). */
+  storedTexture?: string;
+  /** Save the scene with its cameras but none of them active. */
+  noActiveCamera?: boolean;
   /** File name of the .blend; default "sample.blend" for the default options, else one per option set. */
   name?: string;
 }
@@ -72,6 +76,8 @@ function scriptArgs(dir: string, options: SampleSceneOptions): string[] {
   if (options.fileOutput) args.push('--file-output');
   if (options.extraDependencies) args.push('--extra-dependencies');
   if (options.compress) args.push('--compress');
+  if (options.storedTexture) args.push('--stored-texture', options.storedTexture);
+  if (options.noActiveCamera) args.push('--no-active-camera');
   return args;
 }
 

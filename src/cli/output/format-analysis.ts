@@ -131,7 +131,7 @@ function describeOutput(a: Record<string, unknown>, config: RenderConfig): strin
 
 function describeWarnings(a: Record<string, unknown>): string[] {
   const dependencies = Array.isArray(a.dependencies) ? a.dependencies.map(record) : [];
-  const byResolved = new Map(dependencies.map((d) => [text(d.resolvedPath), d]));
+  const byResolved = new Map(dependencies.flatMap((d) => [[text(d.resolvedPath), d], [text(d.path), d]]));
   const out: string[] = [];
   const covered = new Set<Record<string, unknown>>();
   for (const warning of Array.isArray(a.warnings) ? a.warnings.map(record) : []) {

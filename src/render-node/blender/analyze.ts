@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { AnalysisWarning, SceneAnalysis } from '../../shared/api/analysis';
+import { sceneAnalysisSchema, type AnalysisWarning, type SceneAnalysis } from '../../shared/api/analysis';
 import { readBlendHeader, type BlendHeader } from './blend-header';
 import { blenderErrorLines, runBlender, type BlenderRunResult } from './run-blender';
 import { SceneAnalysisError } from './scene-analysis-error';
@@ -13,59 +13,10 @@ export { SceneAnalysisError } from './scene-analysis-error';
 
 const versionTuple = z.array(z.number().int()).min(2);
 
-/** What resources/blender/analyze.py writes. */
-export const rawAnalysisSchema = z.object({
-  fileVersion: versionTuple,
-  nodeFileVersion: versionTuple,
-  nodeVersion: z.string(),
-  scene: z.string(),
-  engine: z.string(),
-  frameStart: z.number().int(),
-  frameEnd: z.number().int(),
-  frameStep: z.number().int(),
-  fps: z.number(),
-  fpsBase: z.number(),
-  resolution: z.tuple([z.number().int(), z.number().int()]),
-  resolutionPercentage: z.number().int(),
-  samples: z.number().int().nullable(),
-  denoisingEnabled: z.boolean(),
-  denoiser: z.string().nullable(),
-  cameras: z.array(z.string()),
-  activeCamera: z.string().nullable(),
-  viewLayers: z.array(z.object({ name: z.string(), useForRender: z.boolean() })),
-  activeViewLayer: z.string().nullable(),
-  outputFormat: z.string(),
-  outputSettings: z.object({
-    colorMode: z.string(),
-    colorDepth: z.string(),
-    exrCodec: z.string().nullable(),
-    tiffCodec: z.string().nullable(),
-    compression: z.number().nullable(),
-    quality: z.number().nullable(),
-  }),
-  outputPath: z.string(),
-  colorManagement: z.object({
-    displayDevice: z.string(),
-    viewTransform: z.string(),
-    look: z.string(),
-    exposure: z.number(),
-    gamma: z.number(),
-    sequencer: z.string(),
-    availableViewTransforms: z.array(z.string()),
-  }),
-  usesCompositor: z.boolean(),
-  dependencies: z.array(
-    z.object({
-      kind: z.enum(['image', 'library', 'cache', 'sound', 'movieclip', 'volume', 'font']),
-      name: z.string(),
-      path: z.string(),
-      resolvedPath: z.string().nullable(),
-      packed: z.boolean(),
-      exists: z.boolean(),
-    }),
-  ),
-  warnings: z.array(z.object({ code: z.string(), message: z.string(), path: z.string().optional() })),
-});
+/** What resources/blender/analyze.py writes: the analysis without what the node adds, plus versions. */
+export const rawAnalysisSchema = sceneAnalysisSchema
+  .omit({ savedWithBlender: true, nodeBlender: true, savedWithNewerBlender: true, totalFrames: true })
+  .extend({ fileVersion: versionTuple, nodeFileVersion: versionTuple, nodeVersion: z.string() });
 export type RawAnalysis = z.infer<typeof rawAnalysisSchema>;
 
 function compareVersions(a: readonly number[], b: readonly number[]): number {
@@ -81,14 +32,37 @@ export function countFrames(start: number, end: number, step: number): number {
   return end < start ? 0 : Math.floor((end - start) / Math.max(1, step)) + 1;
 }
 
+/** Warnings about what a render needs chosen: a camera when none is active, a view layer when none renders. */
+export function sceneChoiceWarnings(raw: Pick<RawAnalysis, 'cameras' | 'activeCamera' | 'viewLayers'>): AnalysisWarning[] {
+  const warnings: AnalysisWarning[] = [];
+  const names = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(', ');
+  if (raw.activeCamera === null) {
+    warnings.push({
+      code: 'no-active-camera',
+      message:
+        raw.cameras.length === 0
+          ? 'The scene has no camera, so nothing can be rendered. Add a camera in Blender, make it the active camera and save the scene.'
+          : `The scene has no active camera. Choose the camera to render from: ${names(raw.cameras)}.`,
+    });
+  }
+  if (raw.viewLayers.length > 0 && !raw.viewLayers.some((layer) => layer.useForRender)) {
+    warnings.push({
+      code: 'no-view-layer-for-render',
+      message: `No view layer of the scene is enabled for rendering. Choose the view layer to render: ${names(raw.viewLayers.map((l) => l.name))}.`,
+    });
+  }
+  return warnings;
+}
+
 /**
  * The {@link SceneAnalysis} of a raw analysis: the file's version as "major.minor" (a .blend does not
- * record the patch release), a `newer-blender` warning when the file format is newer than the node's.
+ * record the patch release), a `newer-blender` warning when the file format is newer than the node's,
+ * and warnings when no camera is active or no view layer renders.
  */
 export function toSceneAnalysis(raw: RawAnalysis, nodeBlenderVersion: string): SceneAnalysis {
   const savedWithBlender = `${raw.fileVersion[0]}.${raw.fileVersion[1]}`;
   const savedWithNewerBlender = compareVersions(raw.fileVersion, raw.nodeFileVersion) > 0;
-  const warnings: AnalysisWarning[] = [...raw.warnings];
+  const warnings: AnalysisWarning[] = [...raw.warnings, ...sceneChoiceWarnings(raw)];
   if (savedWithNewerBlender) {
     warnings.push({
       code: 'newer-blender',
@@ -110,6 +84,8 @@ export function toSceneAnalysis(raw: RawAnalysis, nodeBlenderVersion: string): S
 export interface AnalyzeSceneOptions {
   blenderPath: string;
   scenePath: string;
+  /** The top of the uploaded files: paths leading outside it count as missing and are never read. Default: the scene's folder. */
+  sceneRoot?: string;
   /** Version of the node's Blender, e.g. "3.4.1". */
   nodeBlenderVersion: string;
   timeoutMs?: number;
@@ -133,7 +109,12 @@ function newerThanNode(header: BlendHeader, nodeVersion: number[]): boolean {
   return compareVersions([Math.floor(header.versionNumber / 100), header.versionNumber % 100], nodeVersion.slice(0, 2)) > 0;
 }
 
-/** Turn a failed Blender run into the reason a person can act on. */
+/** A line of Blender's output with every quoted absolute path cut down to its file name. */
+export function withoutDirectories(line: string): string {
+  return line.replace(/(['"])((?:\/|[A-Za-z]:[\\/]|\\\\)[^'"]*)\1/g, (_match, quote: string, path: string) => `${quote}${basename(path.replace(/\\/g, '/'))}${quote}`);
+}
+
+/** Turn a failed Blender run into the reason a person can act on (never naming the node's folders). */
 export function analysisFailure(
   result: Pick<BlenderRunResult, 'exitCode' | 'signal' | 'timedOut' | 'stdout' | 'stderr'>,
   context: { fileName: string; header: BlendHeader; nodeBlenderVersion: string; timeoutMs: number },
@@ -146,7 +127,7 @@ export function analysisFailure(
       `Blender did not finish reading ${fileName} within ${Math.round(context.timeoutMs / 1000)} s. The scene may be very large; try again, or simplify it.`,
     );
   }
-  const lines = blenderErrorLines(result);
+  const lines = blenderErrorLines(result).map(withoutDirectories);
   const loadError = lines.find((l) => /^Error: (Cannot read file|Failed to read blend file|File format is not supported)/.test(l));
   const newer = newerThanNode(header, parseVersion(nodeBlenderVersion));
   if (newer && (loadError || result.signal)) {
@@ -166,7 +147,7 @@ export function analysisFailure(
       `Blender crashed (${result.signal}) while reading ${fileName}; the file may be damaged. Open and re-save it in Blender, then upload it again.`,
     );
   }
-  const last = lines.at(-1) ?? result.stderr.trim().split('\n').at(-1) ?? '';
+  const last = lines.at(-1) ?? withoutDirectories(result.stderr.trim().split('\n').at(-1) ?? '');
   return new SceneAnalysisError(
     'AnalysisFailed',
     'blender',
@@ -186,7 +167,8 @@ export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneA
   try {
     header = await readBlendHeader(options.scenePath);
   } catch (error) {
-    throw new SceneAnalysisError('SceneUnreadable', 'scene', `${fileName} could not be opened: ${(error as Error).message}`);
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    throw new SceneAnalysisError('SceneUnreadable', 'scene', `${fileName} could not be opened on the node (${code}).`);
   }
   if (!header) {
     throw new SceneAnalysisError(
@@ -208,7 +190,7 @@ export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneA
     const out = join(dir, 'analysis.json');
     const result = await runBlender({
       blenderPath: options.blenderPath,
-      args: ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('analyze.py'), '--', out],
+      args: ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('analyze.py'), '--', out, options.sceneRoot ?? dirname(options.scenePath)],
       timeoutMs,
       signal: options.signal,
       env: options.env,

@@ -85,6 +85,8 @@ export interface RenderResult {
 export interface StartRenderOptions {
   blenderPath: string;
   scenePath: string;
+  /** The top of the uploaded files: every path of the scene leading outside it is cut off before the render. */
+  sceneRoot: string;
   plan: RenderPlan;
   signal?: AbortSignal;
   onEvent?: (event: RenderEvent) => void;
@@ -121,7 +123,7 @@ export function startRender(options: StartRenderOptions): RenderHandle {
   const workDir = mkdtempSync(join(tmpdir(), 'renderdrop-render-'));
   const planPath = join(workDir, 'plan.json');
   const eventToken = randomBytes(16).toString('hex');
-  writeFileSync(planPath, JSON.stringify({ ...options.plan, eventToken }));
+  writeFileSync(planPath, JSON.stringify({ ...options.plan, sceneRoot: options.sceneRoot, eventToken }));
 
   const child = spawn(
     options.blenderPath,

@@ -75,6 +75,28 @@ describe('toSceneAnalysis', () => {
   });
 });
 
+describe('sceneChoiceWarnings (through toSceneAnalysis)', () => {
+  it('warns when no camera is active, naming the cameras there are', () => {
+    const warnings = toSceneAnalysis({ ...raw, activeCamera: null, cameras: ['Camera', 'CloseUp'] }, '3.4.1').warnings;
+    const warning = warnings.find((w) => w.code === 'no-active-camera');
+    expect(warning?.message).toContain('"Camera", "CloseUp"');
+  });
+  it('says to add a camera when the scene has none', () => {
+    const warning = toSceneAnalysis({ ...raw, activeCamera: null, cameras: [] }, '3.4.1').warnings.find((w) => w.code === 'no-active-camera');
+    expect(warning?.message).toMatch(/no camera.*Add a camera/);
+  });
+  it('warns when no view layer is enabled for rendering, naming them', () => {
+    const layers = [{ name: 'ViewLayer', useForRender: false }, { name: 'Background', useForRender: false }];
+    const warning = toSceneAnalysis({ ...raw, viewLayers: layers }, '3.4.1').warnings.find((w) => w.code === 'no-view-layer-for-render');
+    expect(warning?.message).toContain('"ViewLayer", "Background"');
+  });
+  it('says nothing when a camera is active and a view layer renders', () => {
+    const codes = toSceneAnalysis(raw, '3.4.1').warnings.map((w) => w.code);
+    expect(codes).not.toContain('no-active-camera');
+    expect(codes).not.toContain('no-view-layer-for-render');
+  });
+});
+
 describe('countFrames', () => {
   it('counts start..end by step', () => {
     expect(countFrames(1, 3, 1)).toBe(3);
@@ -95,6 +117,8 @@ describe('analysisFailure', () => {
     expect(error).toBeInstanceOf(SceneAnalysisError);
     expect(error.toReason()).toMatchObject({ name: 'SceneUnreadable', type: 'scene' });
     expect(error.message).toContain('Missing DNA block');
+    expect(error.message).not.toContain('/j/');
+    expect(error.message).toContain("'shot.blend'");
   });
 
   it('blames a newer Blender when the header says so', () => {
@@ -142,7 +166,9 @@ describe('analyzeScene, checks made before Blender starts', () => {
     expect((error as Error).message).toContain('5.0');
   });
 
-  it('reports a scene file that is not there', async () => {
-    await expect(analyzeScene({ ...options, scenePath: '/no/such/scene.blend' })).rejects.toMatchObject({ name: 'SceneUnreadable', type: 'scene' });
+  it('reports a scene file that is not there, without the node\'s path', async () => {
+    const error = await analyzeScene({ ...options, scenePath: '/no/such/scene.blend' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SceneUnreadable', type: 'scene' });
+    expect((error as Error).message).not.toContain('/no/such');
   });
 });

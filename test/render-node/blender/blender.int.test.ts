@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { analyzeScene, readBlendHeader, SceneAnalysisError } from '../../../src/render-node/blender/analyze';
@@ -131,13 +131,13 @@ describe.skipIf(!blender)('Blender integration', () => {
           kind: 'image',
           name: 'missing-albedo.png',
           path: '//textures/missing-albedo.png',
-          resolvedPath: join(work, 'textures', 'missing-albedo.png'),
+          resolvedPath: 'textures/missing-albedo.png',
           packed: false,
           exists: false,
         },
       ]);
       expect(analysis.warnings).toEqual([
-        expect.objectContaining({ code: 'missing-dependency', path: join(work, 'textures', 'missing-albedo.png') }),
+        expect.objectContaining({ code: 'missing-dependency', path: '//textures/missing-albedo.png' }),
       ]);
     });
 
@@ -155,19 +155,19 @@ describe.skipIf(!blender)('Blender integration', () => {
 
       const analysis = await analyzeScene({ blenderPath, scenePath, nodeBlenderVersion: info.version, timeoutMs: 60_000 });
       const byName = Object.fromEntries(analysis.dependencies.map((d) => [d.name, d]));
-      expect(byName['lib.blend']).toMatchObject({ kind: 'library', path: '//lib/lib.blend', resolvedPath: join(dir, 'lib', 'lib.blend'), exists: true });
-      expect(byName['wood.png']).toMatchObject({ kind: 'image', path: '//textures/wood.png', resolvedPath: join(dir, 'lib', 'textures', 'wood.png'), exists: true });
+      expect(byName['lib.blend']).toMatchObject({ kind: 'library', path: '//lib/lib.blend', resolvedPath: 'lib/lib.blend', exists: true });
+      expect(byName['wood.png']).toMatchObject({ kind: 'image', path: '//textures/wood.png', resolvedPath: 'lib/textures/wood.png', exists: true });
       expect(byName['Sequence']).toMatchObject({ kind: 'image', path: '//seq/frame_0001.png', exists: true });
       expect(byName['Tiles']).toMatchObject({ kind: 'image', path: '//udim/albedo.<UDIM>.png', exists: false });
-      expect(byName['missing.wav']).toMatchObject({ kind: 'sound', resolvedPath: join(dir, 'audio', 'missing.wav'), exists: false });
-      expect(byName['Smoke']).toMatchObject({ kind: 'volume', resolvedPath: join(dir, 'vdb', 'smoke.vdb'), exists: false });
+      expect(byName['missing.wav']).toMatchObject({ kind: 'sound', resolvedPath: 'audio/missing.wav', exists: false });
+      expect(byName['Smoke']).toMatchObject({ kind: 'volume', resolvedPath: 'vdb/smoke.vdb', exists: false });
       const missing = analysis.warnings.filter((w) => w.code === 'missing-dependency').map((w) => w.path);
-      expect(missing.sort()).toEqual([join(dir, 'audio', 'missing.wav'), join(dir, 'udim', 'albedo.1002.png'), join(dir, 'vdb', 'smoke.vdb')]);
+      expect(missing.sort()).toEqual(['//audio/missing.wav', '//udim/albedo.1002.png', '//vdb/smoke.vdb']);
 
       await rm(join(dir, 'lib', 'lib.blend'));
       const without = await analyzeScene({ blenderPath, scenePath, nodeBlenderVersion: info.version, timeoutMs: 60_000 });
       expect(without.dependencies.find((d) => d.kind === 'library')).toMatchObject({ exists: false });
-      expect(without.warnings.some((w) => w.path === join(dir, 'lib', 'lib.blend'))).toBe(true);
+      expect(without.warnings.some((w) => w.path === '//lib/lib.blend')).toBe(true);
     });
 
     it('reads a compressed scene (zstd, the header says nothing until Blender opens it)', async () => {
@@ -201,7 +201,7 @@ describe.skipIf(!blender)('Blender integration', () => {
 
     async function render(plan: RenderPlan) {
       const events: RenderEvent[] = [];
-      const handle = startRender({ blenderPath, scenePath: scene, plan, onEvent: (e) => events.push(e) });
+      const handle = startRender({ blenderPath, scenePath: scene, sceneRoot: dirname(scene), plan, onEvent: (e) => events.push(e) });
       const result = await handle.done;
       return { result, events };
     }
@@ -270,6 +270,7 @@ describe.skipIf(!blender)('Blender integration', () => {
       const handle = startRender({
         blenderPath,
         scenePath: slow,
+        sceneRoot: dirname(slow),
         plan: { frames: Array.from({ length: 40 }, (_, i) => i + 1), outputDir: join(work, 'abort', 'out'), samples: 4096, resolution: [320, 180] },
         signal: controller.signal,
         onEvent: (e) => {
@@ -296,6 +297,7 @@ describe.skipIf(!blender)('Blender integration', () => {
       const handle = startRender({
         blenderPath,
         scenePath: sample,
+        sceneRoot: dirname(sample),
         plan: { frames: [2], outputDir: dir, outputFormat: 'OPEN_EXR', outputSettings: { colorDepth: '16', exrCodec: 'ZIP' }, resolution: [600, 300], samples: 1 },
       });
       const { exitCode, framesWritten } = await handle.done;
@@ -322,7 +324,7 @@ describe.skipIf(!blender)('Blender integration', () => {
   /** A PNG rendered from the sample scene, to use as a texture. */
   async function firstRenderedPng(): Promise<string> {
     const dir = join(work, 'png-source');
-    const { exitCode, framesWritten } = await startRender({ blenderPath, scenePath: sample, plan: { frames: [1], outputDir: dir, samples: 1 } }).done;
+    const { exitCode, framesWritten } = await startRender({ blenderPath, scenePath: sample, sceneRoot: dirname(sample), plan: { frames: [1], outputDir: dir, samples: 1 } }).done;
     expect(exitCode).toBe(0);
     const target = join(work, 'texture.png');
     await copyFile(framesWritten[0]!.path, target);

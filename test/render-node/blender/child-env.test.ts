@@ -30,7 +30,7 @@ describe.skipIf(process.platform === 'win32')('secrets never reach Blender', () 
   it('startRender does too', async () => {
     const fake = await fakeBlender();
     const dir = await mkdtemp(join(tmpdir(), 'rd-fake-out-'));
-    const handle = startRender({ blenderPath: fake.path, scenePath: join(dir, 'x.blend'), plan: { frames: [1], outputDir: dir }, env: { ...process.env, ...SECRETS } });
+    const handle = startRender({ blenderPath: fake.path, scenePath: join(dir, 'x.blend'), sceneRoot: dir, plan: { frames: [1], outputDir: dir }, env: { ...process.env, ...SECRETS } });
     await handle.done;
     expect(await fake.seen()).not.toContain('must-not-leak');
   });
