@@ -7,7 +7,7 @@ import { createEventLineParser, tokenPrefix, type RenderEvent } from './event-li
 import { killProcessTree } from './process-tree';
 import { blenderErrorLines, TailBuffer } from './run-blender';
 import { blenderScript } from './scripts-dir';
-import { withoutSecrets } from '../../shared/child-env';
+import { blenderEnvironment } from '../../shared/child-env';
 
 export { isBlenderProcessAlive, killProcessTree } from './process-tree';
 
@@ -128,7 +128,7 @@ export function startRender(options: StartRenderOptions): RenderHandle {
   const child = spawn(
     options.blenderPath,
     ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('render.py'), '--', planPath],
-    { detached: platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], env: withoutSecrets(options.env ?? process.env), windowsHide: true },
+    { detached: platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], env: blenderEnvironment(options.env ?? process.env), windowsHide: true },
   );
   const pid = child.pid;
   if (pid === undefined) {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createLineSplitter } from './line-splitter';
 import { killProcessTree } from './process-tree';
-import { withoutSecrets } from '../../shared/child-env';
+import { blenderEnvironment } from '../../shared/child-env';
 
 /** One Blender run to completion (probe, analysis, preview, helper scripts). */
 export interface BlenderRunOptions {
@@ -62,7 +62,7 @@ export function runBlender(options: BlenderRunOptions): Promise<BlenderRunResult
     }
     const child = spawn(options.blenderPath, options.args, {
       cwd: options.cwd,
-      env: withoutSecrets(options.env ?? process.env),
+      env: blenderEnvironment(options.env ?? process.env),
       detached: platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBlender } from '../../../src/render-node/blender/run-blender';
 import { startRender } from '../../../src/render-node/blender/render';
-import { withoutSecrets } from '../../../src/shared/child-env';
+import { blenderEnvironment, withoutSecrets } from '../../../src/shared/child-env';
 
-const SECRETS = { RENDERDROP_API_KEY: 'RJ-must-not-leak', RENDERDROP_WEBHOOK_SECRET: 'whsec-must-not-leak' };
+const SECRETS = { RENDERDROP_API_KEY: 'RJ-must-not-leak', RENDERDROP_WEBHOOK_SECRET: 'whsec-must-not-leak', AWS_SECRET_ACCESS_KEY: 'aws-must-not-leak', GITHUB_TOKEN: 'ghp-must-not-leak' };
 
 /** A stand-in for Blender that writes its environment to a file. */
 async function fakeBlender(): Promise<{ path: string; seen: () => Promise<string> }> {
@@ -21,9 +21,10 @@ async function fakeBlender(): Promise<{ path: string; seen: () => Promise<string
 describe.skipIf(process.platform === 'win32')('secrets never reach Blender', () => {
   it('runBlender drops the API key and webhook secret from the environment', async () => {
     const fake = await fakeBlender();
-    await runBlender({ blenderPath: fake.path, args: [], env: { ...process.env, ...SECRETS, KEEP_ME: 'yes' } });
+    await runBlender({ blenderPath: fake.path, args: [], env: { ...process.env, ...SECRETS, LANG: 'C.UTF-8', OCIO: '/aces/config.ocio' } });
     const env = await fake.seen();
-    expect(env).toContain('KEEP_ME=yes');
+    expect(env).toContain('LANG=C.UTF-8');
+    expect(env).toContain('OCIO=/aces/config.ocio');
     expect(env).not.toContain('must-not-leak');
   });
 
@@ -35,8 +36,13 @@ describe.skipIf(process.platform === 'win32')('secrets never reach Blender', () 
     expect(await fake.seen()).not.toContain('must-not-leak');
   });
 
+  it('blenderEnvironment keeps only what Blender needs: paths, locale, display, Blender, OCIO and GPU settings', () => {
+    const env = blenderEnvironment({ ...SECRETS, PATH: '/bin', HOME: '/home/a', LC_ALL: 'C', BLENDER_USER_SCRIPTS: '/s', CUDA_VISIBLE_DEVICES: '0', NPM_TOKEN: 'x', DATABASE_URL: 'y' });
+    expect(env).toEqual({ PATH: '/bin', HOME: '/home/a', LC_ALL: 'C', BLENDER_USER_SCRIPTS: '/s', CUDA_VISIBLE_DEVICES: '0' });
+  });
+
   it('withoutSecrets leaves the original environment alone', () => {
-    const env = { ...SECRETS, PATH: '/bin' };
+    const env = { RENDERDROP_API_KEY: 'RJ-must-not-leak', RENDERDROP_WEBHOOK_SECRET: 'whsec-must-not-leak', PATH: '/bin' };
     expect(withoutSecrets(env)).toEqual({ PATH: '/bin' });
     expect(env.RENDERDROP_API_KEY).toBe('RJ-must-not-leak');
   });
