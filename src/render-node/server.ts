@@ -86,7 +86,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   const now = options.now ?? (() => new Date());
   const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
   mkdirSync(options.dataDir, { recursive: true });
-  const lock = acquireDataLock(options.dataDir);
+  const lock = await acquireDataLock(options.dataDir);
   let db: Db;
   try {
     db = openDatabase(options.dataDir);

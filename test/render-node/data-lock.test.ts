@@ -20,16 +20,26 @@ describe('data folder lock', () => {
   it('takes over the lock of a node that died', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rd-lock-'));
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: Number(dead), host: hostname() }));
-    const lock = acquireDataLock(dir);
+    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: Number(dead), host: hostname(), token: 'dead0000' }));
+    const lock = await acquireDataLock(dir);
     expect(existsSync(lock.path)).toBe(true);
     lock.release();
     expect(existsSync(lock.path)).toBe(false);
   });
 
+  it('leaves alone a fresh lock another node took while this one was taking over a dead one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-lock-'));
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: Number(dead), host: hostname(), token: 'dead0000' }));
+    const [a, b] = await Promise.allSettled([acquireDataLock(dir), acquireDataLock(dir)]);
+    const held = [a, b].filter((r) => r.status === 'fulfilled');
+    expect(held).toHaveLength(1);
+    expect([a, b].find((r) => r.status === 'rejected')?.reason.message).toMatch(/in use by another render node/);
+  });
+
   it('takes over an unreadable lock file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rd-lock-'));
     await writeFile(join(dir, 'node.lock'), '{"pid":');
-    acquireDataLock(dir).release();
+    (await acquireDataLock(dir)).release();
   });
 });
