@@ -20,10 +20,13 @@ export async function acquireDataLock(dataDir: string): Promise<DataLock> {
       throw new Error(
         `The data folder ${dataDir} is in use by another render node (process ${pid}${host === hostname() ? '' : ` on ${host}`}). ` +
           `Stop it or use another --data folder; if no node runs, delete ${path}.`,
+        { cause: error },
       );
     }
     if (error instanceof LockError) {
-      throw new Error(`Could not lock the data folder ${dataDir}${error.code ? ` (${error.code})` : ''}; check its permissions, or delete ${path} if no render node runs.`);
+      throw new Error(`Could not lock the data folder ${dataDir}${error.code ? ` (${error.code})` : ''}; check its permissions, or delete ${path} if no render node runs.`, {
+        cause: error,
+      });
     }
     throw error;
   }
