@@ -1,0 +1,139 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_PATH, OpenApiChecker } from '../helpers/openapi';
+import { startTestNode, type TestNode } from '../helpers/node';
+import { sampleAnalysis } from '../fixtures/analysis';
+
+/**
+ * The node's real answers checked against docs/openapi.yaml: every operation of the document is
+ * called, every answer must be a documented status with a body matching its schema.
+ */
+describe('docs/openapi.yaml describes the node as it answers', () => {
+  const checker = new OpenApiChecker();
+  let t: TestNode;
+  const problems: string[] = [];
+
+  /** Send a request and check the answer against the document. */
+  async function send(method: string, url: string, init: { body?: string | Buffer; headers?: Record<string, string>; key?: string | null } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+    const absolute = url.startsWith('http') ? url : `${t.api}${url}`;
+    const headers: Record<string, string> = { ...(init.key === null ? {} : { authorization: `Bearer ${init.key ?? t.key}` }), ...init.headers };
+    if (typeof init.body === 'string' && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await fetch(absolute, { method, headers, body: init.body });
+    const text = await res.text();
+    const contentType = res.headers.get('content-type');
+    const body = contentType?.startsWith('application/json') && text ? JSON.parse(text) : text;
+    const u = new URL(absolute);
+    const path = u.pathname.startsWith('/api/external/v1') ? u.pathname.slice('/api/external/v1'.length) : u.pathname;
+    problems.push(...checker.problems({ method, path, status: res.status, contentType, body }));
+    return { status: res.status, body, headers: res.headers };
+  }
+  const json = (value: unknown) => JSON.stringify(value);
+
+  beforeAll(async () => {
+    t = await startTestNode({ blender: null });
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const api = await SwaggerParser.validate(OPENAPI_PATH);
+    expect('openapi' in api && api.openapi).toBe('3.1.0');
+  });
+
+  it('finds answers that do not match it', () => {
+    const seen = { method: 'GET', path: '/jobs/progress', contentType: 'application/json' };
+    expect(checker.problems({ ...seen, status: 200, body: [{ jobId: crypto.randomUUID(), completedFrames: 1, totalFrames: 2 }] })).toEqual([]);
+    expect(checker.problems({ ...seen, status: 200, body: [{ jobId: crypto.randomUUID(), completedFrames: 1 }] })).not.toEqual([]);
+    expect(checker.problems({ ...seen, status: 418, body: {} })).not.toEqual([]);
+    expect(checker.problems({ ...seen, status: 401, body: { error: 'Unauthorized', message: 'x', statusCode: 401 } })).not.toEqual([]);
+    expect(checker.problems({ ...seen, method: 'DELETE', status: 200, body: null })).not.toEqual([]);
+  });
+
+  it('matches every answer of a full run, errors included', async () => {
+    // uploads and the presigned PUT
+    const target = (await send('POST', '/uploads', { body: json({ fileName: 'shot.blend', fileType: 'blend' }) })).body;
+    expect((await send('PUT', target.uploadUrl, { key: null, body: 'BLENDER-v304 scene', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(200);
+    expect((await send('PUT', target.uploadUrl, { key: null, body: 'BLENDER-v304 again', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(409);
+    expect((await send('PUT', target.uploadUrl.replace(/sig=./, 'sig=0'), { key: null, body: 'x', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(403);
+    const zipTarget = (await send('POST', '/uploads', { body: json({ fileName: 'b.zip', fileType: 'zip' }) })).body;
+    expect((await send('PUT', zipTarget.uploadUrl, { key: null, body: 'PK', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await send('POST', '/uploads', { body: json({ fileName: 'a.zip', fileType: 'blend' }) })).status).toBe(400);
+    expect((await send('POST', '/uploads', { body: 'fileName=a', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await send('POST', '/uploads', { body: json({ fileName: 'a.blend', fileType: 'blend', pad: 'x'.repeat(1_100_000) }) })).status).toBe(413);
+    expect((await send('POST', '/uploads', { key: 'RJ-wrong', body: json({ fileName: 'a.blend', fileType: 'blend' }) })).status).toBe(401);
+
+    // jobs
+    const job = (await send('POST', '/jobs', { body: json({ slug: target.slug }) })).body;
+    expect(job.status).toBe('created');
+    expect((await send('POST', '/jobs', { body: json({ slug: target.slug }) })).status).toBe(409);
+    expect((await send('POST', '/jobs', { body: json({ slug: 'u-unknown' }) })).status).toBe(400);
+    expect((await send('GET', '/jobs?page=1&pageSize=5')).status).toBe(200);
+    expect((await send('GET', '/jobs?status=created')).status).toBe(200);
+    expect((await send('GET', '/jobs?pageSize=0')).status).toBe(400);
+    expect((await send('GET', '/jobs/progress')).status).toBe(200);
+    expect((await send('GET', `/jobs/${job.id}`)).status).toBe(200);
+    expect((await send('GET', '/jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await send('GET', '/jobs/not-a-job')).status).toBe(400);
+    expect((await send('GET', `/jobs/${'a'.repeat(5000)}`)).status).toBe(414);
+    expect((await send('GET', `/jobs/${job.id}/progress`)).status).toBe(200);
+    expect((await send('GET', `/jobs/${job.id}/downloads`)).status).toBe(200);
+
+    // validate: this node has no Blender, so the job fails with a reason
+    expect((await send('POST', `/jobs/${job.id}/validate`, { body: json({}) })).status).toBe(200);
+    expect((await send('POST', `/jobs/${job.id}/validate`)).status).toBe(400);
+    for (let i = 0; i < 100 && t.node.ctx.jobs.get(job.id)?.status !== 'failed'; i++) await new Promise((r) => setTimeout(r, 20));
+    const failed = (await send('GET', `/jobs/${job.id}`)).body.data;
+    expect(failed.failedReason.name).toBe('BlenderNotFound');
+    expect((await send('POST', `/jobs/${job.id}/cancel`)).status).toBe(400);
+
+    // cancel
+    const third = (await send('POST', '/uploads', { body: json({ fileName: 'three.blend', fileType: 'blend' }) })).body;
+    await send('PUT', third.uploadUrl, { key: null, body: 'BLENDER-v304', headers: { 'content-type': 'application/octet-stream' } });
+    const toCancel = (await send('POST', '/jobs', { body: json({ slug: third.slug }) })).body;
+    expect((await send('POST', `/jobs/${toCancel.id}/cancel`)).status).toBe(200);
+
+    // render on a job validated with a fixture analysis
+    const second = (await send('POST', '/uploads', { body: json({ fileName: 'two.blend', fileType: 'blend' }) })).body;
+    await send('PUT', second.uploadUrl, { key: null, body: 'BLENDER-v304', headers: { 'content-type': 'application/octet-stream' } });
+    const validated = (await send('POST', '/jobs', { body: json({ slug: second.slug }) })).body;
+    t.node.ctx.jobs.transition(validated.id, ['created'], 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
+    expect((await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: {} }) })).status).toBe(400);
+    const started = await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: { colorManagementPreset: 'default', frameRanges: ['1-2'] } }) });
+    expect(started.body.status).toBe('booting');
+    const replay = await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: { colorManagementPreset: 'default' } }) });
+    expect(replay.headers.get('x-idempotent-replay')).toBe('true');
+
+    // a finished job with a frame: downloads, the signed GET with and without a range
+    const frames = t.node.ctx.storage.framesDir(validated.id);
+    await mkdir(frames, { recursive: true });
+    await writeFile(join(frames, 'sample_0001.png'), Buffer.alloc(2048, 7));
+    t.node.ctx.jobs.recordFrame(validated.id, 1, join(frames, 'sample_0001.png'), 1.5);
+    t.node.ctx.jobs.transition(validated.id, ['booting', 'rendering', 'failed'], 'completed', { completedAt: new Date().toISOString() });
+    const downloads = (await send('GET', `/jobs/${validated.id}/downloads`)).body;
+    expect(downloads.frames).toHaveLength(1);
+    expect((await send('GET', downloads.frames[0], { key: null })).status).toBe(200);
+    expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=100-' } })).status).toBe(206);
+    expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=99999-' } })).status).toBe(416);
+    expect((await send('GET', downloads.frames[0].replace(/sig=./, 'sig=0'), { key: null })).status).toBe(403);
+
+    expect(problems).toEqual([]);
+    const coveredOperations = new Set([...checker.covered].map((c) => c.split(' ').slice(0, 2).join(' ')));
+    expect(checker.operations().filter((op) => !coveredOperations.has(op))).toEqual([]);
+  });
+
+  it('matches the 429 of the rate limit', async () => {
+    const limited = await startTestNode({ blender: null, rateLimit: { limit: 1, windowMs: 60_000 } });
+    try {
+      await limited.call('GET', '/jobs');
+      const res = await fetch(`${limited.api}/jobs`, { headers: { authorization: `Bearer ${limited.key}` } });
+      const body = await res.json();
+      expect(checker.problems({ method: 'GET', path: '/jobs', status: res.status, contentType: res.headers.get('content-type'), body })).toEqual([]);
+      expect(res.status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
