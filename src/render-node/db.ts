@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { MIGRATIONS } from './migrations';
+import { parseOptionalRow, parseRow } from './db-rows';
 
 export type Db = Database.Database;
 
@@ -25,7 +27,7 @@ export function openDatabase(dataDir: string): Db {
 
 /** Run every migration newer than the database's `user_version`. */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = parseRow('pragma user_version', z.number().int(), db.pragma('user_version', { simple: true }));
   if (current > MIGRATIONS.length) {
     throw new Error(
       `This data folder was written by a newer Renderdrop (schema ${current}, this one knows ${MIGRATIONS.length}). Upgrade Renderdrop or use another --data folder.`,
@@ -41,7 +43,7 @@ export function migrate(db: Db): void {
 
 /** Read a value from the meta table, creating it with `make()` the first time. */
 export function metaValue(db: Db, key: string, make: () => string): string {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  const row = parseOptionalRow('meta', z.object({ value: z.string() }), db.prepare('SELECT value FROM meta WHERE key = ?').get(key));
   if (row) return row.value;
   const value = make();
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);

@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from './db';
+import { parseOptionalRow, parseRow } from './db-rows';
 
 /** An API key as listed (never the key itself). */
 export interface ApiKeyInfo {
@@ -37,16 +39,18 @@ export function createKey(db: Db, name: string, now = new Date()): { key: string
   return { key, info };
 }
 
-interface KeyRow {
-  id: string;
-  name: string;
-  user_id: string;
-  hash: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+const keyRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  user_id: z.string(),
+  hash: z.string(),
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+type KeyRow = z.infer<typeof keyRowSchema>;
+const keyRow = (row: unknown): KeyRow => parseRow('api_keys', keyRowSchema, row);
 
 const toInfo = (r: KeyRow): ApiKeyInfo => ({
   id: r.id,
@@ -60,7 +64,7 @@ const toInfo = (r: KeyRow): ApiKeyInfo => ({
 
 /** Every key, newest first, revoked ones included. */
 export function listKeys(db: Db): ApiKeyInfo[] {
-  return (db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC').all() as KeyRow[]).map(toInfo);
+  return db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC').all().map(keyRow).map(toInfo);
 }
 
 /** Revoke a key by id, id prefix or name; returns the revoked key, or null when none matched. */
@@ -68,7 +72,8 @@ export function revokeKey(db: Db, idOrName: string, now = new Date()): ApiKeyInf
   if (idOrName.trim() === '') return null;
   const rows = db
     .prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL AND (id = ? OR name = ? OR substr(id, 1, length(?)) = ?)')
-    .all(idOrName, idOrName, idOrName, idOrName) as KeyRow[];
+    .all(idOrName, idOrName, idOrName, idOrName)
+    .map(keyRow);
   if (rows.length === 0) return null;
   if (rows.length > 1) throw new Error(`"${idOrName}" matches ${rows.length} keys; give the full id.`);
   const row = rows[0]!;
@@ -80,9 +85,7 @@ export function revokeKey(db: Db, idOrName: string, now = new Date()): ApiKeyInf
 export function verifyKey(db: Db, presented: string): ApiKeyInfo | null {
   if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const hash = hashKey(presented);
-  const row = db.prepare('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash) as
-    | KeyRow
-    | undefined;
+  const row = parseOptionalRow('api_keys', keyRowSchema, db.prepare('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash));
   if (!row) return null;
   if (!timingSafeEqual(Buffer.from(row.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   return toInfo(row);

@@ -9,7 +9,7 @@ export function redactUrl(url: string): string {
  * The node's structured logger. Authorization headers are never serialised, and URL signatures are
  * replaced before a request is logged.
  */
-export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
@@ -25,6 +25,6 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
         err: pino.stdSerializers.err,
       },
     },
-    (options.destination ?? process.stderr) as pino.DestinationStream,
+    options.destination ?? process.stderr,
   );
 }

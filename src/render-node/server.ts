@@ -146,8 +146,9 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     now,
   };
 
+  const fastifyLogger: FastifyBaseLogger = log;
   const app = Fastify({
-    loggerInstance: log as FastifyBaseLogger,
+    loggerInstance: fastifyLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,

@@ -1,6 +1,8 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { Db } from './db';
+import { parseRow } from './db-rows';
 import type { Storage } from './storage';
 
 /**
@@ -19,7 +21,10 @@ export async function cleanUploads(db: Db, storage: Storage, now: Date, keepUnus
     }
   }
   const cutoff = new Date(now.getTime() - keepUnusedMs).toISOString();
-  const stale = db.prepare('SELECT slug FROM uploads WHERE job_id IS NULL AND expires_at < ?').all(cutoff) as { slug: string }[];
+  const stale = db
+    .prepare('SELECT slug FROM uploads WHERE job_id IS NULL AND expires_at < ?')
+    .all(cutoff)
+    .map((row) => parseRow('uploads', z.object({ slug: z.string() }), row));
   for (const { slug } of stale) {
     await rm(storage.uploadPath(slug), { force: true });
     db.prepare('DELETE FROM uploads WHERE slug = ?').run(slug);

@@ -1,6 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from './db';
+import { z } from 'zod';
+import { parseRow } from './db-rows';
 
 /** Where and how the node announces finished renders. */
 export interface WebhookConfig {
@@ -34,13 +36,15 @@ export function signWebhook(secret: string, body: string, timestamp: number): Re
 
 const DEFAULT_RETRY_DELAYS = [5_000, 30_000, 120_000, 600_000, 1_800_000];
 
-interface DeliveryRow {
-  id: string;
-  job_id: string;
-  url: string;
-  body: string;
-  attempts: number;
-}
+const deliveryRowSchema = z.object({ id: z.string(), job_id: z.string(), url: z.string(), body: z.string(), attempts: z.number().int() });
+type DeliveryRow = z.infer<typeof deliveryRowSchema>;
+
+const deliveryStateSchema = z.object({
+  attempts: z.number().int(),
+  deliveredAt: z.string().nullable(),
+  gaveUpAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
 
 /**
  * Delivers webhook events from a persistent outbox: a delivery is stored first, then attempted in
@@ -99,7 +103,8 @@ export class WebhookDispatcher {
       .prepare(
         'SELECT id, job_id, url, body, attempts FROM webhook_deliveries WHERE delivered_at IS NULL AND gave_up_at IS NULL AND next_attempt_at <= ?',
       )
-      .all(this.now().toISOString()) as DeliveryRow[];
+      .all(this.now().toISOString())
+      .map((row) => parseRow('webhook_deliveries', deliveryRowSchema, row));
     for (const row of due) {
       if (this.inFlight.has(row.id)) continue;
       const attempt = this.attempt(row).finally(() => this.inFlight.delete(row.id));
@@ -121,7 +126,7 @@ export class WebhookDispatcher {
       await res.body?.cancel();
       if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
     } catch (err) {
-      error = (err as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (err as Error).message;
+      error = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : err instanceof Error ? err.message : String(err);
     }
     if (error !== null && this.stopped) return;
     const attempts = row.attempts + 1;
@@ -150,9 +155,10 @@ export class WebhookDispatcher {
   }
 
   /** Delivery state of a job's events (for tests and diagnostics). */
-  deliveries(jobId: string): { attempts: number; deliveredAt: string | null; gaveUpAt: string | null; lastError: string | null }[] {
+  deliveries(jobId: string): z.infer<typeof deliveryStateSchema>[] {
     return this.db
       .prepare('SELECT attempts, delivered_at AS deliveredAt, gave_up_at AS gaveUpAt, last_error AS lastError FROM webhook_deliveries WHERE job_id = ?')
-      .all(jobId) as { attempts: number; deliveredAt: string | null; gaveUpAt: string | null; lastError: string | null }[];
+      .all(jobId)
+      .map((row) => parseRow('webhook_deliveries', deliveryStateSchema, row));
   }
 }

@@ -90,7 +90,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     info = await probe(located.path);
   } catch (error) {
     problems.push(
-      `Blender at ${located.path} did not answer: ${(error as Error).message} Check that it starts (run it with --version), or point --blender at another one.`,
+      `Blender at ${located.path} did not answer: ${error instanceof Error ? error.message : String(error)} Check that it starts (run it with --version), or point --blender at another one.`,
     );
     return report({ source: located.source, searched: located.searched });
   }
@@ -108,7 +108,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     );
   }
   const eevee = await eeveeCheck(located.path).catch(
-    (error: unknown): EeveeCheck => ({ usable: false, reason: (error as Error).message, gpu: null }),
+    (error: unknown): EeveeCheck => ({ usable: false, reason: error instanceof Error ? error.message : String(error), gpu: null }),
   );
   info = { ...info, eeveeUsable: eevee.usable };
   if (!eevee.usable) {

@@ -16,7 +16,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
       process.kill(target, signal);
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EPERM') return true;
+      if (error instanceof Error && 'code' in error && error.code === 'EPERM') return true;
     }
   }
   return false;
