@@ -27,6 +27,7 @@ Runs the named benchmarks (default: all) one after another with tsx. Each prints
 bench/results/<name>.json. Options go to every benchmark, also as BENCH_<OPTION> environment variables.
   upload:   --sizes=1G,4G --runs=4 --node-data-parent=<dir>
   download: --files=500 --file-size=1M --concurrency=8 --runs=3 --node-data-parent=<dir> --dest-parent=<dir>
+  serve-file: --files=200 --file-size=1M --runs=3
   tracker:  --jobs=50 --ticks=300 --seconds=10
 Quick run: npm run bench -- --sizes=64M --runs=2 --ticks=30 --seconds=3`);
   process.exit(0);
