@@ -1,5 +1,7 @@
 import type { FailedReason, Job } from '../shared/api/job';
-import type { DownloadState, JobSummary, TimelineEntry } from '../shared/contract/job-views';
+import { progressOf, sceneFileNameOf, timelineOf } from '../shared/api/job-extras';
+import { isTerminalStatus } from '../shared/api/job-status';
+import type { DownloadState, JobSummary } from '../shared/contract/job-views';
 
 /** A download state with nothing downloaded. */
 export const NO_DOWNLOAD: DownloadState = { state: 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null };
@@ -25,39 +27,7 @@ export function describeFailure(reason: FailedReason | null | undefined): string
   return `The job failed at the ${reason.type} stage: ${words}.`;
 }
 
-/** The status changes the server reported (`timeline`, an extra of the local node), oldest first. */
-export function timelineOf(job: Job): TimelineEntry[] {
-  const raw = (job as Record<string, unknown>).timeline;
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((e) => {
-    const entry = e as { status?: unknown; at?: unknown };
-    return typeof entry.status === 'string' && typeof entry.at === 'string' ? [{ status: entry.status, at: entry.at }] : [];
-  });
-}
-
-/** The scene file name a job was made from, when the server says. */
-export function sceneFileNameOf(job: Job): string | null {
-  const scene = job.sceneFile as Record<string, unknown> | null | undefined;
-  if (scene && typeof scene === 'object') {
-    for (const key of ['fileName', 'name', 'originalName']) {
-      const value = scene[key];
-      if (typeof value === 'string' && value.trim() !== '') return value.replace(/\\/g, '/').split('/').pop()!;
-    }
-  }
-  return null;
-}
-
-/** Frame counts a job payload carries (`progress`, an extra of the local node). */
-export function progressOf(job: Job): { completedFrames: number; totalFrames: number } | null {
-  const raw = (job as Record<string, unknown>).progress as { completedFrames?: unknown; totalFrames?: unknown } | undefined;
-  if (raw && typeof raw.completedFrames === 'number' && typeof raw.totalFrames === 'number') {
-    return { completedFrames: raw.completedFrames, totalFrames: raw.totalFrames };
-  }
-  return null;
-}
-
 const STARTED = new Set(['booting', 'rendering']);
-const ENDED = new Set(['completed', 'failed', 'canceled']);
 
 /** What the queue shows of a job; `previous` keeps frame counts and download state the payload lacks. */
 export function toJobSummary(
@@ -67,7 +37,7 @@ export function toJobSummary(
   const timeline = timelineOf(job);
   const previous = extra.previous ?? null;
   const progress = progressOf(job) ?? (previous ? { completedFrames: previous.completedFrames, totalFrames: previous.totalFrames } : null);
-  const ended = ENDED.has(job.status);
+  const ended = isTerminalStatus(job.status);
   const totalFrames = progress?.totalFrames ?? 0;
   const completedFrames = job.status === 'completed' ? totalFrames : (progress?.completedFrames ?? 0);
   return {
@@ -77,7 +47,7 @@ export function toJobSummary(
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     startedAt: timeline.find((e) => STARTED.has(e.status))?.at ?? previous?.startedAt ?? (STARTED.has(job.status) ? job.updatedAt : null),
-    endedAt: ended ? (timeline.find((e) => ENDED.has(e.status))?.at ?? job.updatedAt) : null,
+    endedAt: ended ? (timeline.find((e) => isTerminalStatus(e.status))?.at ?? job.updatedAt) : null,
     completedFrames,
     totalFrames,
     normalizedSeconds: job.normalizedSeconds ?? null,

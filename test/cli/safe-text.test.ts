@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, InvalidStateError } from '../../src/core/errors';
 import { formatAnalysisSummary } from '../../src/cli/output/format-analysis';
-import { adjustmentsOf, formatJobDetails, formatJobList } from '../../src/cli/output/format-jobs';
+import { adjustmentReasonsOf, formatJobDetails, formatJobList } from '../../src/cli/output/format-jobs';
 import { LiveDisplay } from '../../src/cli/output/live-display';
 import { safeText } from '../../src/cli/output/safe-text';
 import { formatTable } from '../../src/cli/output/table';
@@ -66,7 +66,7 @@ describe('formatters print server text safely', () => {
     for (const line of [...list, ...details]) expect(line).not.toContain('\n');
     expect(list[1]!.endsWith('  Shot 0102J')).toBe(true);
     expect(details.slice(-4)).toEqual(['Failed   BlenderCrash (render): line one', '         line two', 'Adjusted by the server:', '  - samples capped click']);
-    expect(adjustmentsOf(failed)).toEqual(['samples capped click']);
+    expect(adjustmentReasonsOf(failed)).toEqual(['samples capped click']);
   });
 
   it('analysis summary', () => {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ApiClient } from '../../core/api/api-client';
 import type { RetryInfo } from '../../core/api/retry-policy';
 import { AuthError, isAbort, RenderdropError } from '../../core/errors';
+import { sameServer, trimBaseUrl } from '../../shared/server-key';
 import type { Profile } from '../../shared/settings';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { parseBaseUrlOption } from '../options/parse-options';
@@ -58,8 +59,8 @@ async function login(ctx: CliContext, opts: { profile?: string; baseUrl?: string
     const lines = [`Logged in to "${profile.name}" (${baseUrl}). The key is in the system keychain.`];
     if (store.get().activeProfileId !== profile.id) lines.push(`Make it the active profile with: renderdrop profile use "${profile.name}"`);
     if (ctx.io.env.RENDERDROP_API_KEY?.trim()) lines.push('Note: RENDERDROP_API_KEY is set in this shell and is used instead of the stored key.');
-    const envUrl = ctx.io.env.RENDERDROP_BASE_URL?.trim().replace(/\/+$/, '');
-    if (envUrl && envUrl !== baseUrl) lines.push(`Note: RENDERDROP_BASE_URL is set in this shell, so commands talk to ${envUrl} instead.`);
+    const envUrl = ctx.io.env.RENDERDROP_BASE_URL ? trimBaseUrl(ctx.io.env.RENDERDROP_BASE_URL) : '';
+    if (envUrl && !sameServer(envUrl, baseUrl)) lines.push(`Note: RENDERDROP_BASE_URL is set in this shell, so commands talk to ${envUrl} instead.`);
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     interrupt.dispose();

@@ -5,7 +5,7 @@ import { jobFolderName } from '../../core/download/job-folder';
 import { AbortError, isAbort } from '../../core/errors';
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
 import { formatBytes } from '../../core/util/format-bytes';
-import { isTerminalStatus } from '../../shared/api/job';
+import { isTerminalStatus } from '../../shared/api/job-status';
 import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';

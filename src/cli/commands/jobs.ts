@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidStateError, isAbort } from '../../core/errors';
-import { isTerminalStatus, type JobStatus, type ProgressRecord } from '../../shared/api/job';
+import type { ProgressRecord } from '../../shared/api/job';
+import { isTerminalStatus, type JobStatus } from '../../shared/api/job-status';
 import { CommandFailedError } from '../cli-errors';
 import { parsePage, parsePageSize, parseStatusOption } from '../options/parse-options';
 import { formatJobDetails, formatJobList } from '../output/format-jobs';

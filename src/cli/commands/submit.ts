@@ -7,6 +7,7 @@ import { reached, type SubmissionRecord } from '../../core/journal/submission-re
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
 import { preflight } from '../../core/upload/preflight';
 import type { RenderConfig } from '../../shared/api/render-config';
+import { sameServer } from '../../shared/server-key';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
@@ -220,7 +221,7 @@ interface PrepareOptions {
 async function prepareRecord(path: string, o: PrepareOptions): Promise<SubmissionRecord> {
   const checked = await preflight(path);
   const existing = await o.journal.findUnfinishedForFile(checked.path, checked.size, checked.mtimeMs);
-  if (existing && existing.baseUrl.replace(/\/+$/, '') === o.baseUrl) {
+  if (existing && sameServer(existing.baseUrl, o.baseUrl)) {
     const where = `${describeStep(existing)}, submitted ${formatTimestamp(existing.createdAt)}`;
     const proceed = !o.fresh && (o.yes || (await o.ask(`${checked.fileName} has an unfinished submission (${where}). Continue it? (no starts a new one)`)));
     if (proceed) {

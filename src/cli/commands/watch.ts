@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { AbortError, serializeError } from '../../core/errors';
 import { sceneNameOf } from '../../core/download/job-folder';
 import { JobTracker, type TrackerSource } from '../../core/tracking/tracker';
-import { isActiveStatus, type Job } from '../../shared/api/job';
+import type { Job } from '../../shared/api/job';
+import { isWorkingStatus } from '../../shared/api/job-status';
 import type { ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
 import { formatFrames, formatTrackerRetry } from '../output/format-progress';
@@ -78,13 +79,13 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
       const checkIdle = () =>
         setImmediate(() => {
           if (ended) return;
-          const left = t.list().filter((entry) => entry.job === null || isActiveStatus(entry.job.status));
+          const left = t.list().filter((entry) => entry.job === null || isWorkingStatus(entry.job.status));
           if (left.length === 0) resolve();
         });
       t.on('status', ({ jobId, job, previous }) => {
         watched.get(jobId)!.job = job;
         if (json) emit({ type: 'status', jobId, status: job.status, previous, scene: sceneNameOf(job) });
-        if (!isActiveStatus(job.status)) {
+        if (!isWorkingStatus(job.status)) {
           if (!json) display.finish(jobId, lineOf(jobId));
           if (job.status === 'completed' || job.status === 'failed' || job.status === 'canceled') finished.push(job);
         } else if (!json) display.update(jobId, lineOf(jobId), { force: true });
@@ -99,7 +100,7 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
         if (!state) return;
         state.frames = { completedFrames, totalFrames };
         if (json) emit({ type: 'progress', jobId, completedFrames, totalFrames });
-        else if (!state.job || isActiveStatus(state.job.status)) display.update(jobId, lineOf(jobId));
+        else if (!state.job || isWorkingStatus(state.job.status)) display.update(jobId, lineOf(jobId));
       });
       t.on('error', ({ error, retryInMs, jobId, fatal }) => {
         const message = serializeError(error).message;

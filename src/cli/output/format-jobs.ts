@@ -1,7 +1,9 @@
 import { sceneNameOf } from '../../core/download/job-folder';
 import type { Job, JobList, ProgressRecord } from '../../shared/api/job';
+import { adjustmentsOf, progressOf } from '../../shared/api/job-extras';
 import { formatDuration, formatFrames } from './format-progress';
 import { safeText } from './safe-text';
+import { isPlainRecord } from '../../shared/plain-record';
 import { displayWidth, formatPairs, formatTable, truncate } from './table';
 
 /** Local date and time to the minute, e.g. `2025-03-14 09:26`; the input as is when unreadable. */
@@ -10,13 +12,6 @@ export function formatTimestamp(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   const two = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
-}
-
-/** Frame counts a job payload carries beside the API fields (the local node adds `progress`), if any. */
-export function progressOf(job: Job): { completedFrames: number; totalFrames: number } | null {
-  const progress = (job as Record<string, unknown>).progress as Record<string, unknown> | undefined;
-  if (!progress || typeof progress.completedFrames !== 'number' || typeof progress.totalFrames !== 'number') return null;
-  return { completedFrames: progress.completedFrames, totalFrames: progress.totalFrames };
 }
 
 /** One page of jobs as an aligned table with a paging footer. */
@@ -68,25 +63,22 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null): str
   const lines = formatPairs(rows, '');
   const valueIndent = ' '.repeat(Math.max(...rows.map(([label]) => displayWidth(label))) + 2);
   lines.push(...failureMore.map((line) => `${valueIndent}${line}`.trimEnd()));
-  const adjustments = adjustmentsOf(job);
+  const adjustments = adjustmentReasonsOf(job);
   if (adjustments.length > 0) lines.push('Adjusted by the server:', ...adjustments.map((a) => `  - ${a}`));
   return lines;
 }
 
 /** The reasons of the changes a server made to the requested configuration (`finalConfig.adjustments`), safe to print. */
-export function adjustmentsOf(job: Job): string[] {
-  const config = job.finalConfig as Record<string, unknown> | null | undefined;
-  const list = config && Array.isArray(config.adjustments) ? config.adjustments : [];
-  return list.flatMap((entry: unknown) => {
-    const reason = (entry as Record<string, unknown> | null)?.reason;
-    const text = typeof reason === 'string' ? safeText(reason) : '';
+export function adjustmentReasonsOf(job: Job): string[] {
+  return adjustmentsOf(job.finalConfig).flatMap(({ reason }) => {
+    const text = reason !== null ? safeText(reason) : '';
     return text !== '' ? [text] : [];
   });
 }
 
 function summarizeConfig(config: unknown): string | null {
-  if (config === null || typeof config !== 'object') return null;
-  const c = config as Record<string, unknown>;
+  if (!isPlainRecord(config)) return null;
+  const c = config;
   const parts: string[] = [];
   if (Array.isArray(c.frameRanges) && c.frameRanges.length > 0) parts.push(`frames ${c.frameRanges.join(',')}`);
   if (typeof c.sampleCount === 'number') parts.push(`${c.sampleCount} samples`);

@@ -7,6 +7,7 @@ import { KeyringSecretStore } from '../../core/secrets/keyring-secret-store';
 import type { SecretStore } from '../../core/secrets/secret-store';
 import { requireApiKey, resolveConnection, type Connection } from '../../core/settings/resolve-connection';
 import { SettingsStore } from '../../core/settings/settings-store';
+import { sameServer, trimBaseUrl } from '../../shared/server-key';
 import { THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
 import { localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets/local-node-key';
 import { formatDuration } from '../output/format-progress';
@@ -82,10 +83,10 @@ export class CliContext {
    * server, else the stored key of a profile for that server.
    */
   async clientForRecord(record: Pick<SubmissionRecord, 'baseUrl' | 'profileId'>): Promise<ApiClient> {
-    const baseUrl = normalise(record.baseUrl);
+    const baseUrl = trimBaseUrl(record.baseUrl);
     const connection = await this.connection();
-    if (connection.baseUrl === baseUrl && connection.apiKey) return this.#clientFor(baseUrl, connection.apiKey);
-    const profiles = this.settings().get().profiles.filter((p) => normalise(p.baseUrl) === baseUrl);
+    if (sameServer(connection.baseUrl, baseUrl) && connection.apiKey) return this.#clientFor(baseUrl, connection.apiKey);
+    const profiles = this.settings().get().profiles.filter((p) => sameServer(p.baseUrl, baseUrl));
     profiles.sort((a, b) => Number(b.id === record.profileId) - Number(a.id === record.profileId));
     for (const profile of profiles) {
       const key = await this.secrets.get(profile.id);
@@ -113,8 +114,4 @@ export class CliContext {
     const why = info.reason === 'rate-limited' ? 'Rate limited by the server (429)' : info.reason === 'server-error' ? `The server failed (${info.status ?? '5xx'})` : 'The connection failed';
     this.notice(`${why}; retrying ${info.operation} in ${formatDuration(info.delayMs / 1000)}.`);
   }
-}
-
-function normalise(url: string): string {
-  return url.replace(/\/+$/, '');
 }

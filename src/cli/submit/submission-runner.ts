@@ -10,7 +10,7 @@ import type { Job, JobStatus } from '../../shared/api/job';
 import type { RenderConfig } from '../../shared/api/render-config';
 import { UsageError } from '../cli-errors';
 import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
-import { adjustmentsOf } from '../output/format-jobs';
+import { adjustmentReasonsOf } from '../output/format-jobs';
 import { formatDuration, formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
 import type { CliIo } from '../session/cli-io';
@@ -227,7 +227,7 @@ export class SubmissionRunner {
 
   #showAdjustments(job: Job, tracked: Tracked) {
     if (tracked.adjustmentsShown) return;
-    const adjustments = adjustmentsOf(job);
+    const adjustments = adjustmentReasonsOf(job);
     if (adjustments.length === 0) return;
     tracked.adjustmentsShown = true;
     this.#o.display.print([`${tracked.line.name}: the server adjusted the render settings:`, ...adjustments.map((reason) => `  - ${reason}`)]);

@@ -13,6 +13,7 @@ import {
   type ProgressRecord,
 } from '../../shared/api/job';
 import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
+import { trimBaseUrl } from '../../shared/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
 import { AbortError, NetworkError, RateLimitedError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
@@ -99,7 +100,7 @@ export class ApiClient {
   readonly #onRetry: ((info: RetryInfo) => void) | undefined;
 
   constructor(options: ApiClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = trimBaseUrl(options.baseUrl);
     this.#apiKey = options.apiKey;
     this.#sleep = options.sleep ?? abortableSleep;
     this.#clock = options.clock ?? systemClock;

@@ -1,4 +1,5 @@
 import type { Job } from '../../shared/api/job';
+import { analysisSceneOf, sceneFileNameOf } from '../../shared/api/job-extras';
 import { sanitizeSegment } from './safe-path';
 
 /**
@@ -6,18 +7,8 @@ import { sanitizeSegment } from './safe-path';
  * or the analysis' scene, without extension; null when the server says nothing usable.
  */
 export function sceneNameOf(job: Pick<Job, 'sceneFile' | 'analysis'>): string | null {
-  const scene = job.sceneFile;
-  if (scene !== null && typeof scene === 'object') {
-    const record = scene as Record<string, unknown>;
-    for (const key of ['fileName', 'name', 'originalName', 'path']) {
-      const value = record[key];
-      if (typeof value === 'string' && value.trim() !== '') return stripExtension(value.replace(/\\/g, '/').split('/').pop()!);
-    }
-  }
-  if (typeof scene === 'string' && scene.trim() !== '') return stripExtension(scene.split('/').pop()!);
-  const analysis = job.analysis as { scene?: unknown } | null | undefined;
-  if (analysis && typeof analysis.scene === 'string' && analysis.scene !== '') return analysis.scene;
-  return null;
+  const fileName = sceneFileNameOf(job);
+  return fileName !== null ? stripExtension(fileName) : analysisSceneOf(job);
 }
 
 /** The default output folder name of a job: `<scene name>-<first 8 of the id>`. */

@@ -1,3 +1,4 @@
+import { sameServer, trimBaseUrl } from '../../shared/server-key';
 import { THIS_COMPUTER_PROFILE_ID, type Settings } from '../../shared/settings';
 import { ConfigError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
@@ -36,11 +37,11 @@ export async function resolveConnection(
   if (baseUrl === null) {
     throw new ConfigError('No server is set up. Add one with `renderdrop profile add`, or set RENDERDROP_BASE_URL.', { code: 'no-profile' });
   }
-  const normalised = baseUrl.replace(/\/+$/, '');
-  const sameServer = profile !== null && profile.baseUrl.replace(/\/+$/, '') === normalised;
-  const common = { baseUrl: normalised, profileId: sameServer ? profile.id : null, baseUrlSource: envUrl ? ('env' as const) : ('profile' as const) };
+  const normalised = trimBaseUrl(baseUrl);
+  const profileServer = profile !== null && sameServer(profile.baseUrl, normalised);
+  const common = { baseUrl: normalised, profileId: profileServer ? profile.id : null, baseUrlSource: envUrl ? ('env' as const) : ('profile' as const) };
   if (envKey) return { ...common, apiKey: envKey, source: 'env' };
-  if (profile && sameServer) {
+  if (profile && profileServer) {
     let stored = await secrets.get(profile.id);
     if (!stored && profile.id === THIS_COMPUTER_PROFILE_ID && options.localNodeKeyAccount) {
       stored = await secrets.get(options.localNodeKeyAccount).catch(() => null);

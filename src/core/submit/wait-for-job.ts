@@ -1,4 +1,5 @@
-import { isActiveStatus, type Job } from '../../shared/api/job';
+import type { Job } from '../../shared/api/job';
+import { isWorkingStatus } from '../../shared/api/job-status';
 import type { CallOptions } from '../api/api-client';
 import { AbortError } from '../errors';
 import type { FrameProgress, JobTracker } from '../tracking/tracker';
@@ -35,7 +36,7 @@ export function pollingWaiter(client: PollingSource, options: { intervalMs?: num
       const job = await client.getJob(jobId, call);
       wait.onJob?.(job);
       if (until(job)) return job;
-      if (wait.onProgress && isActiveStatus(job.status)) {
+      if (wait.onProgress && isWorkingStatus(job.status)) {
         const progress = await client.getProgress(jobId, call);
         if (!last || last.completedFrames !== progress.completedFrames || last.totalFrames !== progress.totalFrames) {
           last = { completedFrames: progress.completedFrames, totalFrames: progress.totalFrames };

@@ -1,4 +1,5 @@
-import { isActiveStatus, isTerminalStatus, type Job, type JobStatus, type ProgressRecord } from '../../shared/api/job';
+import type { Job, ProgressRecord } from '../../shared/api/job';
+import { isTerminalStatus, isWorkingStatus, type JobStatus } from '../../shared/api/job-status';
 import type { CallOptions } from '../api/api-client';
 import { AuthError, ContractError, InvalidStateError, NotFoundError, RateLimitedError } from '../errors';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock';
@@ -216,7 +217,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
       const record = byId.get(entry.jobId);
       const inList = record !== undefined;
       let read = entry.mustRead || entry.job === null || inList !== entry.inProgressList;
-      if (!inList && entry.job !== null && isActiveStatus(entry.job.status)) read = true;
+      if (!inList && entry.job !== null && isWorkingStatus(entry.job.status)) read = true;
       if (record) {
         const reached = record.totalFrames > 0 && record.completedFrames >= record.totalFrames;
         if (reached && !entry.reachedTotal) read = true;
@@ -253,7 +254,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
       return;
     }
     this.#errorStreak = 0;
-    const active = [...this.#jobs.values()].some((e) => e.inProgressList || e.mustRead || e.job === null || isActiveStatus(e.job.status));
+    const active = [...this.#jobs.values()].some((e) => e.inProgressList || e.mustRead || e.job === null || isWorkingStatus(e.job.status));
     this.#interval = active ? this.#activeMs : Math.min(this.#idleMs, Math.max(this.#activeMs, this.#interval) * 2);
     this.#schedule(this.#interval);
   }

@@ -127,7 +127,7 @@ export function JobDetailPanel() {
               <ol className="timeline">
                 {detail.timeline.map((t, i) => (
                   <li key={i}>
-                    <time dateTime={t.at}>{new Date(t.at).toLocaleTimeString()}</time> {statusLabel(t.status as JobStatus) ?? t.status}
+                    <time dateTime={t.at}>{new Date(t.at).toLocaleTimeString()}</time> {statusLabel(t.status) ?? t.status}
                   </li>
                 ))}
               </ol>

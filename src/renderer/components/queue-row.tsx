@@ -1,5 +1,5 @@
 import { memo, type CSSProperties } from 'react';
-import { isActiveStatus } from '../../shared/api/job';
+import { isActiveStatus, needsReview } from '../../shared/api/job-status';
 import type { JobSummary } from '../../shared/contract/job-views';
 import { call } from '../bridge/bridge';
 import { formatDuration, percent, secondsBetween } from '../lib/format';
@@ -19,7 +19,7 @@ async function act(run: () => Promise<{ ok: boolean; error?: { message: string }
 /** One job in the queue: a list item named by its scene file. */
 export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selected: boolean; now: number; style: CSSProperties }) {
   const { job } = props;
-  const active = isActiveStatus(job.status) || job.status === 'created';
+  const active = isActiveStatus(job.status);
   const frames = job.totalFrames > 0 ? `${job.completedFrames} / ${job.totalFrames} frames` : active ? 'waiting for frames' : '–';
   const spent = formatDuration(secondsBetween(job.startedAt, job.endedAt, props.now));
   const value = job.status === 'completed' ? 100 : percent(job.completedFrames, job.totalFrames);
@@ -42,7 +42,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selecte
       </span>
       <span className="row-download">{downloadText(job)}</span>
       <div className="row-actions">
-        {(active || job.status === 'validated') && (
+        {(active || needsReview(job.status)) && (
           <button type="button" onClick={() => void act(() => call('jobs.cancel', { jobId: job.id }), 'cancel the job')} aria-label={`Cancel ${job.fileName}`}>
             Cancel
           </button>
@@ -57,7 +57,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selecte
             Open folder
           </button>
         )}
-        {job.canSubmitAgain && !active && job.status !== 'validated' && (
+        {job.canSubmitAgain && !active && !needsReview(job.status) && (
           <button type="button" onClick={() => void act(() => call('jobs.submitAgain', { jobId: job.id }), 'submit again')} aria-label={`Submit ${job.fileName} again`}>
             Submit again
           </button>

@@ -1,38 +1,7 @@
 import { z } from 'zod';
+import { jobStatusSchema } from './job-status';
 
-/** Every status a job can have, in the order the spec lists them. */
-export const JOB_STATUSES = [
-  'created',
-  'validating',
-  'validated',
-  'debugging',
-  'rendering',
-  'finalizing',
-  'completed',
-  'failed',
-  'canceled',
-  'booting',
-  'suspended',
-] as const;
-
-export const jobStatusSchema = z.enum(JOB_STATUSES);
-export type JobStatus = z.infer<typeof jobStatusSchema>;
-
-/** Statuses after which nothing more happens to a job. */
-export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'canceled'];
-
-/** Statuses in which a job is doing work (validation or render). */
-export const ACTIVE_STATUSES: readonly JobStatus[] = ['validating', 'booting', 'rendering', 'finalizing', 'debugging'];
-
-/** Whether nothing more will happen to a job in this status. */
-export function isTerminalStatus(status: JobStatus): boolean {
-  return TERMINAL_STATUSES.includes(status);
-}
-
-/** Whether a job in this status is being worked on. */
-export function isActiveStatus(status: JobStatus): boolean {
-  return ACTIVE_STATUSES.includes(status);
-}
+export { JOB_STATUSES, jobStatusSchema, isActiveStatus, isTerminalStatus, isWorkingStatus, isPastValidation, needsReview, type JobStatus, type TerminalStatus } from './job-status';
 
 /**
  * Why a job failed. `name` is a short PascalCase code (for example `SceneUnreadable`), `type` the

@@ -1,9 +1,5 @@
+import { adjustmentsOf } from '../api/job-extras';
 import type { ConfigDifference } from './job-views';
-
-interface Adjustment {
-  field?: unknown;
-  reason?: unknown;
-}
 
 /**
  * Requested against final render configuration, field by field: every field either names, with
@@ -14,9 +10,8 @@ export function diffConfigs(requested: Record<string, unknown> | null, final: Re
   const req = requested ?? {};
   const fin = final ?? {};
   const reasons = new Map<string, string>();
-  const adjustments = Array.isArray(fin.adjustments) ? (fin.adjustments as Adjustment[]) : [];
-  for (const a of adjustments) {
-    if (typeof a?.field === 'string' && typeof a.reason === 'string') reasons.set(a.field, a.reason);
+  for (const a of adjustmentsOf(fin)) {
+    if (a.field !== null && a.reason !== null) reasons.set(a.field, a.reason);
   }
   const fields = [...new Set([...Object.keys(req), ...Object.keys(fin)])].filter((f) => f !== 'adjustments').sort();
   return fields.map((field) => {

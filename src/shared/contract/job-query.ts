@@ -1,7 +1,5 @@
-import type { JobStatus } from '../api/job';
-import { JOB_FILTERS, type JobCounts, type JobFilter, type JobSummary } from './job-views';
-
-const ACTIVE: ReadonlySet<JobStatus> = new Set(['created', 'validating', 'booting', 'rendering', 'finalizing', 'debugging', 'suspended']);
+import { isActiveStatus, isTerminalStatus, needsReview } from '../api/job-status';
+import type { JobCounts, JobFilter, JobSummary } from './job-views';
 
 /** Whether a job belongs under a status filter chip. */
 export function matchesFilter(job: Pick<JobSummary, 'status'>, filter: JobFilter): boolean {
@@ -9,9 +7,9 @@ export function matchesFilter(job: Pick<JobSummary, 'status'>, filter: JobFilter
     case 'all':
       return true;
     case 'active':
-      return ACTIVE.has(job.status);
+      return isActiveStatus(job.status);
     case 'review':
-      return job.status === 'validated';
+      return needsReview(job.status);
     default:
       return job.status === filter;
   }
@@ -30,12 +28,12 @@ export function matchesSearch(job: Pick<JobSummary, 'fileName' | 'id' | 'status'
 
 /** Counts of every filter over `jobs`. */
 export function countJobs(jobs: readonly Pick<JobSummary, 'status'>[]): JobCounts {
-  const counts = Object.fromEntries(JOB_FILTERS.map((f) => [f, 0])) as JobCounts;
+  const counts: JobCounts = { all: 0, active: 0, review: 0, completed: 0, failed: 0, canceled: 0 };
   for (const job of jobs) {
     counts.all++;
-    if (ACTIVE.has(job.status)) counts.active++;
-    else if (job.status === 'validated') counts.review++;
-    else if (job.status === 'completed' || job.status === 'failed' || job.status === 'canceled') counts[job.status]++;
+    if (isActiveStatus(job.status)) counts.active++;
+    else if (needsReview(job.status)) counts.review++;
+    else if (isTerminalStatus(job.status)) counts[job.status]++;
   }
   return counts;
 }

@@ -36,7 +36,7 @@ export interface JobSummary {
 
 /** One status change. */
 export interface TimelineEntry {
-  status: string;
+  status: JobStatus;
   at: string;
 }
 

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { jobStatusSchema, type JobStatus } from './job-status';
+import type { Job } from './job';
+
+/**
+ * Fields a job payload may carry beside the API's own (the local node adds `progress` and `timeline`;
+ * servers name the scene file in `sceneFile` in their own ways). Each is read through a schema and
+ * ignored when it does not fit, so another server's shape never breaks a client.
+ */
+const progressSchema = z.object({ completedFrames: z.number(), totalFrames: z.number() });
+const timelineEntrySchema = z.object({ status: jobStatusSchema, at: z.string() });
+const sceneFileSchema = z.union([
+  z.string(),
+  z.looseObject({ fileName: z.unknown(), name: z.unknown(), originalName: z.unknown(), path: z.unknown() }).partial(),
+]);
+const analysisSceneSchema = z.looseObject({ scene: z.string().min(1) });
+const adjustmentSchema = z.looseObject({ field: z.string().optional(), reason: z.string().optional() });
+const configWithAdjustmentsSchema = z.looseObject({ adjustments: z.array(z.unknown()) });
+
+/** Frame counts the payload carries (`progress`), if any. */
+export function progressOf(job: Job): { completedFrames: number; totalFrames: number } | null {
+  const parsed = progressSchema.safeParse(job.progress);
+  return parsed.success ? { completedFrames: parsed.data.completedFrames, totalFrames: parsed.data.totalFrames } : null;
+}
+
+/** The status changes the server reported (`timeline`), oldest first; entries it cannot read are left out. */
+export function timelineOf(job: Job): { status: JobStatus; at: string }[] {
+  if (!Array.isArray(job.timeline)) return [];
+  return job.timeline.flatMap((entry: unknown) => {
+    const parsed = timelineEntrySchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The file name (with extension, without folders) of the scene a job was made from, when the server says. */
+export function sceneFileNameOf(job: Pick<Job, 'sceneFile'>): string | null {
+  const parsed = sceneFileSchema.safeParse(job.sceneFile);
+  if (!parsed.success) return null;
+  const candidates = typeof parsed.data === 'string' ? [parsed.data] : [parsed.data.fileName, parsed.data.name, parsed.data.originalName, parsed.data.path];
+  for (const value of candidates) {
+    if (typeof value === 'string' && value.trim() !== '') return value.replace(/\\/g, '/').split('/').pop() || null;
+  }
+  return null;
+}
+
+/** The scene name the analysis reports, when it has one. */
+export function analysisSceneOf(job: Pick<Job, 'analysis'>): string | null {
+  const parsed = analysisSceneSchema.safeParse(job.analysis);
+  return parsed.success ? parsed.data.scene : null;
+}
+
+/** The changes a server made to a requested configuration (`adjustments` of the final config): field and reason. */
+export function adjustmentsOf(finalConfig: unknown): { field: string | null; reason: string | null }[] {
+  const parsed = configWithAdjustmentsSchema.safeParse(finalConfig);
+  if (!parsed.success) return [];
+  return parsed.data.adjustments.flatMap((entry) => {
+    const adjustment = adjustmentSchema.safeParse(entry);
+    return adjustment.success ? [{ field: adjustment.data.field ?? null, reason: adjustment.data.reason ?? null }] : [];
+  });
+}
