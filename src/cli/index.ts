@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { cliDeps, type CliDeps } from './cli-deps';
 import { registerAuthCommands } from './commands/auth';
 import { registerDownloadCommand } from './commands/download';
 import { registerJobCommands } from './commands/jobs';
@@ -7,36 +8,43 @@ import { registerProfileCommands } from './commands/profile';
 import { registerSubmitCommands } from './commands/submit';
 import { registerWatchCommand } from './commands/watch';
 import { registerWebCommand } from './commands/web';
+import type { ExitCode } from './exit-code-for';
 import { EXIT } from './exit-codes';
+import { errorMessage } from './session/cli-action';
 import { VERSION } from './version';
 
-/** Build the `renderdrop` command tree. */
-export function buildProgram(): Command {
+/** Build the `renderdrop` command tree on `deps` (its streams, environment, prompt and signals). */
+export function buildProgram(deps: CliDeps): Command {
   const program = new Command('renderdrop')
     .description('Send Blender scenes to a render farm, watch them render, get the frames on your disk.')
     .version(VERSION)
+    .configureOutput({ writeOut: (text) => void deps.io.stdout.write(text), writeErr: (text) => void deps.io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
-  registerSubmitCommands(program);
-  registerJobCommands(program);
-  registerWatchCommand(program);
-  registerDownloadCommand(program);
-  registerAuthCommands(program);
-  registerProfileCommands(program);
-  registerNodeCommands(program);
-  registerWebCommand(program);
+  registerSubmitCommands(program, deps);
+  registerJobCommands(program, deps);
+  registerWatchCommand(program, deps);
+  registerDownloadCommand(program, deps);
+  registerAuthCommands(program, deps);
+  registerProfileCommands(program, deps);
+  registerNodeCommands(program, deps);
+  registerWebCommand(program, deps);
   return program;
 }
 
-/** Run the CLI with `argv` (node, script, ...args) and return the exit code. */
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+/**
+ * Runs the CLI with `argv` (node, script, ...args) and returns the exit code. `deps` replaces parts
+ * of the process (streams, environment, prompt, keychain, signals); the rest are the real ones.
+ */
+export async function main(argv: string[], deps: Partial<Omit<CliDeps, 'setExitCode'>> = {}): Promise<ExitCode> {
+  let code: ExitCode = EXIT.ok;
+  const full = cliDeps(deps, (value) => void (code = value));
   try {
-    await program.parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    await buildProgram(full).parseAsync(argv);
+    return code;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    process.stderr.write(`renderdrop: ${(err as Error).message}\n`);
+    full.io.stderr.write(`renderdrop: ${errorMessage(err)}\n`);
     return EXIT.failure;
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from './session/cli-action';
 import { main } from './index';
 
 main(process.argv).then(
@@ -5,7 +6,7 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`renderdrop: ${(err as Error).message}\n`);
+    process.stderr.write(`renderdrop: ${errorMessage(err)}\n`);
     process.exitCode = 1;
   },
 );

@@ -136,6 +136,11 @@ export type PreflightCode =
   | 'zip-unsafe-entry'
   | 'zip-symlink';
 
+/** The render settings ask for something the scene cannot do (a camera it lacks); nothing was sent. */
+export class RenderRefusedError extends RenderdropError {
+  readonly kind = 'invalid-config';
+}
+
 /** An upload or download to a storage URL failed in a way retrying did not fix. */
 export class TransferError extends RenderdropError {
   readonly kind = 'transfer';

@@ -1,27 +1,30 @@
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import { ApiClient } from '../core/api/api-client';
-import { AuthError, ConfigError, serializeError } from '../core/errors';
+import { ConfigError, serializeError } from '../core/errors';
 import { SubmissionJournal } from '../core/journal/submission-journal';
 import type { SecretStore } from '../core/secrets/secret-store';
-import { resolveConnection } from '../core/settings/resolve-connection';
 import { effectiveDownloadDir, SettingsStore } from '../core/settings/settings-store';
 import { systemClock, type Clock } from '../core/util/clock';
 import { RENDERDROP_VERSION } from '../core/version';
 import { runDoctor, type DoctorReport } from '../render-node/blender/doctor';
 import type { BlenderInfo } from '../render-node/blender/probe';
 import type { Profile } from '../shared/settings';
-import { THIS_COMPUTER_PROFILE_ID, type AppState, type ConnectionState, type ConnectionTest, type DoctorView, type ProfileView, type SettingsView } from '../shared/contract/app-state';
+import { THIS_COMPUTER_PROFILE_ID, type AppState, type ProfileView, type SettingsView } from '../shared/contract/app-state';
+import { sameServer, trimBaseUrl } from '../shared/server-key';
 import type { AppEvent } from '../shared/contract/events';
 import type { SubmitFileResult } from '../shared/contract/submission-views';
 import type { ContractHandlers } from '../shared/contract/dispatch';
 import { AppPreferences } from './app-preferences';
+import { CloudProfile } from './cloud-profile';
+import { ConnectionService } from './connection-service';
 import { toDoctorView } from './doctor-view';
 import { HostEvents } from './host-events';
 import { localNodeDataDir } from '../core/secrets/local-node-key';
 import { startLocalNode, type LocalNode } from './local-node';
+import { ensureLocalProfile, LocalProfile } from './local-profile';
 import { systemOpenPath, type OpenPath } from './open-path';
+import { testConnectionTo, untested, type ProfileBackend } from './profile-backend';
 import { ProfileSession } from './profile-session';
 import { StagedFiles, stagedFilesToKeep } from './staged-files';
 
@@ -66,8 +69,6 @@ export interface AppHost {
   close(): Promise<void>;
 }
 
-const LOCAL_PROFILE_NAME = 'This computer';
-
 /**
  * Builds the host: settings and journal in the config folder, the local render node for "This
  * computer" (data in `<config>/node`), and a ProfileSession for the active profile. Every call of the
@@ -84,16 +85,15 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
   const events = new HostEvents();
   const openPath = options.openPath ?? systemOpenPath;
   const secrets = options.secrets;
-  let doctor: DoctorView | null = null;
   const records = await journal.list();
   let hasSubmitted = records.length > 0;
   await staged.sweep(stagedFilesToKeep(records, clock.now()), clock.now()).catch(() => []);
 
-  let local: LocalNode | null = null;
-  let localError: string | null = null;
+  let node: LocalNode | null = null;
+  let startError: string | null = null;
   if (options.localNode !== false) {
     try {
-      local = await startLocalNode({
+      node = await startLocalNode({
         dataDir: localNodeDataDir(configDir),
         secrets,
         ...(options.blender !== undefined ? { blender: options.blender } : {}),
@@ -102,10 +102,13 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
         ...(options.localNodePort !== undefined ? { port: options.localNodePort } : {}),
       });
     } catch (error) {
-      localError = serializeError(error).message;
+      startError = serializeError(error).message;
     }
   }
-  ensureLocalProfile(store, local);
+  ensureLocalProfile(store, node);
+  const local = new LocalProfile({ node, startError, keyStore: options.keyStore, clock });
+  const backendFor = (profile: Profile): ProfileBackend =>
+    profile.id === THIS_COMPUTER_PROFILE_ID ? local : new CloudProfile(profile, { store, secrets, env, keyStore: options.keyStore });
 
   const settingsView = (): SettingsView => {
     const s = store.get();
@@ -117,28 +120,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       theme: prefs.theme,
     };
   };
-
-  const blenderStatus = (): AppState['blender'] => {
-    const info = local?.blender ?? null;
-    return {
-      found: info !== null,
-      path: info?.path ?? null,
-      version: info?.version ?? null,
-      hint:
-        info !== null
-          ? null
-          : 'Blender was not found on this computer. Install it from https://www.blender.org/download/ (on Debian or Ubuntu: `sudo apt install blender`), or set BLENDER_PATH to the blender executable, then restart Renderdrop. You can also add a cloud profile in Settings.',
-    };
-  };
-
-  const profileView = async (profile: Profile): Promise<ProfileView> => {
-    if (profile.id === THIS_COMPUTER_PROFILE_ID) {
-      return { ...profile, hasKey: local !== null, keyStorage: local ? (local.keyStorage === 'store' ? options.keyStore : 'memory') : 'none' };
-    }
-    if (env.RENDERDROP_API_KEY?.trim()) return { ...profile, hasKey: true, keyStorage: 'env' };
-    const key = await secrets.get(profile.id).catch(() => null);
-    return { ...profile, hasKey: key !== null, keyStorage: key !== null ? options.keyStore : 'none' };
-  };
+  const profileView = async (profile: Profile): Promise<ProfileView> => ({ ...profile, ...(await backendFor(profile).keyView()) });
 
   let session: ProfileSession | null = null;
 
@@ -148,33 +130,18 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     return {
       version: RENDERDROP_VERSION,
       shell: options.shell,
-      firstRun: !hasSubmitted && (session?.queue.size ?? 0) === 0 && s.profiles.every((p) => p.kind === 'local'),
+      firstRun: !hasSubmitted && (session?.jobCount ?? 0) === 0 && s.profiles.every((p) => p.kind === 'local'),
       profiles,
       activeProfileId: s.activeProfileId,
       settings: settingsView(),
       connection: session?.connection ?? { state: 'no-profile', message: 'Choose a profile in Settings.' },
-      blender: blenderStatus(),
+      blender: local.blender(),
       keyStore: options.keyStore,
       ...(options.keyStoreNote ? { keyStoreNote: options.keyStoreNote } : {}),
       configDir,
     };
   };
   const announce = async () => events.emit('app.changed', await state());
-
-  const clientFor = async (profile: Profile): Promise<{ client: ApiClient | null; blocked: ConnectionState | null }> => {
-    const onRetry = (info: { reason: 'rate-limited' | 'server-error' | 'network'; delayMs: number }) => session?.onRetry(info.reason, info.delayMs);
-    if (profile.id === THIS_COMPUTER_PROFILE_ID) {
-      if (!local) {
-        return { client: null, blocked: { state: 'unreachable', message: `The render node on this computer did not start: ${localError ?? 'unknown error'}`, retryInSeconds: 0, since: new Date(clock.now()).toISOString() } };
-      }
-      const client = new ApiClient({ baseUrl: local.url, apiKey: local.apiKey, onRetry });
-      const blocked: ConnectionState | null = local.blender ? null : { state: 'blender-missing', message: blenderStatus().hint! };
-      return { client, blocked };
-    }
-    const connection = await resolveConnection({ ...store.get(), activeProfileId: profile.id }, secrets, env);
-    if (!connection.apiKey) return { client: null, blocked: { state: 'no-key', message: `No API key is stored for "${profile.name}". Add one in Settings > Profiles.` } };
-    return { client: new ApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, onRetry }), blocked: null };
-  };
 
   let switching: Promise<void> = Promise.resolve();
   const openSession = (): Promise<void> => {
@@ -186,11 +153,13 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
         events.emit('jobs.reset', { profileId: null });
         return;
       }
-      const { client, blocked } = await clientFor(profile);
+      let connection: ConnectionService | null = null;
+      const { client, blocked } = await backendFor(profile).connect((info) => connection?.retrying(info));
+      connection = new ConnectionService({ events, clock, blocked });
       session = new ProfileSession({
         profile,
         client,
-        blocked,
+        connection,
         journal,
         prefs,
         events,
@@ -217,56 +186,40 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     if (!session) throw new ConfigError('No profile is active. Choose one in Settings.', { code: 'no-profile' });
     return session;
   };
+  const services = async () => (await active()).services();
   const profileById = (id: string): Profile => {
     const profile = store.get().profiles.find((p) => p.id === id);
     if (!profile) throw new ConfigError('That profile no longer exists.', { code: 'no-profile' });
     return profile;
   };
-  const refuseLocal = (id: string, what: string) => {
-    if (id === THIS_COMPUTER_PROFILE_ID) throw new ConfigError(`"${LOCAL_PROFILE_NAME}" is managed by Renderdrop; its ${what} cannot be changed.`, { code: 'local-profile' });
-  };
   const restartIfActive = async (id: string) => {
     if (store.get().activeProfileId === id) await openSession();
-  };
-
-  const testConnection = async (baseUrl: string, apiKey: string): Promise<ConnectionTest> => {
-    const client = new ApiClient({ baseUrl, apiKey, retry: { rateLimitRetries: 0, transientRetries: 0 }, timeoutMs: 10_000 });
-    try {
-      const list = await client.listJobs({ page: 1, pageSize: 1 });
-      return { ok: true, message: `Connected: the key works and sees ${list.pagination.total} job(s).`, jobCount: list.pagination.total, status: 200 };
-    } catch (error) {
-      const serialized = serializeError(error);
-      const message = error instanceof AuthError ? 'The server rejected this API key. Check it and enter it again.' : serialized.message;
-      return { ok: false, message, jobCount: null, status: serialized.status ?? null };
-    }
   };
 
   const handlers: ContractHandlers = {
     'app.getState': () => state(),
     'app.runDoctor': async () => {
       const report = await (options.doctor ?? (() => runDoctor({ env, platform: process.platform })))();
-      doctor = toDoctorView(report, new Date(clock.now()));
-      return doctor;
+      return toDoctorView(report, new Date(clock.now()));
     },
 
     'profiles.add': async ({ name, baseUrl, apiKey }) => {
-      const profile = store.addProfile({ name, baseUrl: baseUrl.replace(/\/+$/, ''), kind: 'cloud' });
+      const profile = store.addProfile({ name, baseUrl: trimBaseUrl(baseUrl), kind: 'cloud' });
       if (apiKey) await secrets.set(profile.id, apiKey);
       await announce();
       return profileView(profile);
     },
     'profiles.update': async ({ profileId, name, baseUrl }) => {
-      refuseLocal(profileId, 'address');
       const before = profileById(profileId);
-      const profile = store.updateProfile(profileId, { ...(name ? { name } : {}), ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) });
+      backendFor(before).refuseChange('address');
+      const profile = store.updateProfile(profileId, { ...(name ? { name } : {}), ...(baseUrl ? { baseUrl: trimBaseUrl(baseUrl) } : {}) });
       if (!sameServer(before.baseUrl, profile.baseUrl)) await secrets.delete(profileId).catch(() => false);
       await restartIfActive(profileId);
       await announce();
       return profileView(profile);
     },
     'profiles.remove': async ({ profileId }) => {
-      refuseLocal(profileId, 'existence');
-      profileById(profileId);
+      backendFor(profileById(profileId)).refuseChange('existence');
       const wasActive = store.get().activeProfileId === profileId;
       store.removeProfile(profileId);
       await secrets.delete(profileId).catch(() => false);
@@ -285,16 +238,16 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       return state();
     },
     'profiles.setKey': async ({ profileId, apiKey }) => {
-      refuseLocal(profileId, 'key');
       const profile = profileById(profileId);
+      backendFor(profile).refuseChange('key');
       await secrets.set(profileId, apiKey);
       await restartIfActive(profileId);
       await announce();
       return profileView(profile);
     },
     'profiles.clearKey': async ({ profileId }) => {
-      refuseLocal(profileId, 'key');
       const profile = profileById(profileId);
+      backendFor(profile).refuseChange('key');
       await secrets.delete(profileId);
       await restartIfActive(profileId);
       await announce();
@@ -302,20 +255,9 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     },
     'profiles.hasKey': async ({ profileId }) => (await profileView(profileById(profileId))).hasKey,
     'profiles.testConnection': async ({ profileId, baseUrl, apiKey }) => {
-      if (profileId === THIS_COMPUTER_PROFILE_ID) {
-        if (!local) return { ok: false, message: `The render node on this computer did not start: ${localError ?? 'unknown error'}`, jobCount: null, status: null };
-        return testConnection(local.url, local.apiKey);
-      }
-      const profile = profileId ? profileById(profileId) : null;
-      const url = baseUrl ?? profile?.baseUrl;
-      if (!url) throw new ConfigError('Enter the server address to test.', { code: 'no-base-url' });
-      const storedKeyFits = profile !== null && (baseUrl === undefined || sameServer(baseUrl, profile.baseUrl));
-      if (!apiKey && profile && !storedKeyFits) {
-        return { ok: false, message: `Enter the API key for ${url} to test it; the key stored for "${profile.name}" is only sent to ${profile.baseUrl}.`, jobCount: null, status: null };
-      }
-      const key = apiKey ?? (profile && storedKeyFits ? await secrets.get(profile.id) : null);
-      if (!key) return { ok: false, message: 'Enter an API key to test.', jobCount: null, status: null };
-      return testConnection(url.replace(/\/+$/, ''), key);
+      if (profileId) return backendFor(profileById(profileId)).testConnection({ ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) });
+      if (!baseUrl) throw new ConfigError('Enter the server address to test.', { code: 'no-base-url' });
+      return apiKey ? testConnectionTo(trimBaseUrl(baseUrl), apiKey) : untested('Enter an API key to test.');
     },
 
     'settings.get': async () => settingsView(),
@@ -344,10 +286,9 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       let submitted: SubmitFileResult[] = [];
       try {
         const current = await active();
-        if (current.profile.id === THIS_COMPUTER_PROFILE_ID && local && !local.blender) {
-          throw new ConfigError(blenderStatus().hint!, { code: 'blender-missing' });
-        }
-        submitted = await current.submit(ready, renderConfig);
+        const refusal = backendFor(current.profile).submitRefusal();
+        if (refusal) throw refusal;
+        submitted = await current.services().submissions.submit(ready, renderConfig);
       } finally {
         const accepted = new Set(ready.filter((_, i) => submitted[i]?.ok).map((file) => file.path));
         await Promise.all(ready.filter((file) => file.staged && !accepted.has(file.path)).map((file) => staged.remove(file.path)));
@@ -360,26 +301,26 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       return results;
     },
     'submissions.list': async () => (await active()).submissions(),
-    'submissions.review': async ({ submissionId }) => (await active()).review(submissionId),
-    'submissions.startRender': async ({ submissionId, renderConfig }) => (await active()).startRender(submissionId, renderConfig),
-    'submissions.discard': async ({ submissionId }) => (await active()).discard(submissionId),
-    'submissions.retry': async ({ submissionId }) => (await active()).retry(submissionId),
-    'submissions.dismiss': async ({ submissionId }) => (await active()).dismiss(submissionId),
+    'submissions.review': async ({ submissionId }) => (await services()).submissions.review(submissionId),
+    'submissions.startRender': async ({ submissionId, renderConfig }) => (await services()).submissions.startRender(submissionId, renderConfig),
+    'submissions.discard': async ({ submissionId }) => (await services()).submissions.discard(submissionId),
+    'submissions.retry': async ({ submissionId }) => (await services()).submissions.retry(submissionId),
+    'submissions.dismiss': async ({ submissionId }) => (await services()).submissions.dismiss(submissionId),
 
     'scenes.lastSettings': async ({ fileName }) => prefs.lastSettings(fileName),
 
     'jobs.list': async (query) => (await active()).jobs(query),
-    'jobs.get': async ({ jobId }) => (await active()).detail(jobId),
-    'jobs.preview': async ({ jobId }) => (await active()).preview(jobId),
+    'jobs.get': async ({ jobId }) => (await services()).details.detail(jobId),
+    'jobs.preview': async ({ jobId }) => (await services()).details.preview(jobId),
     'jobs.refresh': async () => (await active()).reload(),
     'jobs.cancel': async ({ jobId }) => (await active()).cancel(jobId),
-    'jobs.download': async ({ jobId }) => (await active()).download(jobId),
+    'jobs.download': async ({ jobId }) => (await services()).downloads.download(jobId),
     'jobs.openFolder': async ({ jobId }) => {
-      const dir = await (await active()).ensureJobDir(jobId);
+      const dir = await (await services()).downloads.ensureJobDir(jobId);
       await openPath(dir);
       return dir;
     },
-    'jobs.submitAgain': async ({ jobId }) => (await active()).submitAgain(jobId),
+    'jobs.submitAgain': async ({ jobId }) => (await services()).submissions.submitAgain(jobId),
   };
 
   return {
@@ -390,7 +331,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       return { token, size };
     },
     get localNodeUrl() {
-      return local?.url ?? null;
+      return node?.url ?? null;
     },
     ready: async () => {
       await switching;
@@ -400,35 +341,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       await switching;
       await session?.close();
       session = null;
-      await local?.close();
+      await node?.close();
     },
   };
-}
-
-/** Whether two server addresses name the same API (scheme, host, port and path; trailing slashes and letter case of the host aside). */
-function sameServer(a: string, b: string): boolean {
-  const normalise = (value: string): string | null => {
-    try {
-      const url = new URL(value.trim());
-      return `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}`;
-    } catch {
-      return null;
-    }
-  };
-  const left = normalise(a);
-  return left !== null && left === normalise(b);
-}
-
-/** Makes sure the profile "This computer" exists (pointing at the node's current address) and something is active. */
-function ensureLocalProfile(store: SettingsStore, local: LocalNode | null): void {
-  const settings = store.get();
-  const existing = settings.profiles.find((p) => p.id === THIS_COMPUTER_PROFILE_ID);
-  const baseUrl = local?.url ?? existing?.baseUrl ?? 'http://127.0.0.1:8787';
-  if (!existing) {
-    const name = settings.profiles.some((p) => p.name.toLowerCase() === LOCAL_PROFILE_NAME.toLowerCase()) ? `${LOCAL_PROFILE_NAME} (app)` : LOCAL_PROFILE_NAME;
-    store.set({ profiles: [{ id: THIS_COMPUTER_PROFILE_ID, name, baseUrl, kind: 'local' }, ...settings.profiles] });
-  } else if (existing.baseUrl !== baseUrl) {
-    store.updateProfile(THIS_COMPUTER_PROFILE_ID, { baseUrl });
-  }
-  if (!store.activeProfile()) store.set({ activeProfileId: THIS_COMPUTER_PROFILE_ID });
 }

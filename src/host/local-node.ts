@@ -2,16 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { SecretStore } from '../core/secrets/secret-store';
 import type { BlenderInfo } from '../render-node/blender/probe';
-import { createKey, listKeys, revokeKey, verifyKey } from '../render-node/keys';
 import { createLogger } from '../render-node/logger';
-import { createRenderNode, type RenderNode } from '../render-node/server';
+import { startNodeFacade, type NodeFacade } from '../render-node/node-facade';
 import { localKeyAccount, THIS_COMPUTER_PORT } from '../core/secrets/local-node-key';
 
 export { localKeyAccount };
 
 /** The key name the app's own node key is created under. */
 export const LOCAL_KEY_NAME = 'Renderdrop app (this computer)';
-
 
 /** The render node of the profile "This computer", running inside the host. */
 export interface LocalNode {
@@ -44,7 +42,7 @@ export interface LocalNodeOptions {
  */
 export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNode> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const node: RenderNode = await createRenderNode({
+  const node = await startNodeFacade({
     dataDir: options.dataDir,
     ...(options.blender !== undefined ? { blender: options.blender } : {}),
     env: options.env ?? process.env,
@@ -64,13 +62,13 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
   }
 }
 
-async function ensureKey(node: RenderNode, secrets: SecretStore, account: string): Promise<{ apiKey: string; keyStorage: 'store' | 'memory' }> {
+async function ensureKey(node: NodeFacade, secrets: SecretStore, account: string): Promise<{ apiKey: string; keyStorage: 'store' | 'memory' }> {
   const stored = await secrets.get(account).catch(() => null);
-  if (stored && verifyKey(node.ctx.db, stored)) return { apiKey: stored, keyStorage: 'store' };
-  for (const old of listKeys(node.ctx.db)) {
-    if (old.name === LOCAL_KEY_NAME && old.revokedAt === null) revokeKey(node.ctx.db, old.id);
+  if (stored && node.keys.verify(stored)) return { apiKey: stored, keyStorage: 'store' };
+  for (const old of node.keys.list()) {
+    if (old.name === LOCAL_KEY_NAME && old.revokedAt === null) node.keys.revoke(old.id);
   }
-  const { key } = createKey(node.ctx.db, LOCAL_KEY_NAME);
+  const { key } = node.keys.create(LOCAL_KEY_NAME);
   try {
     await secrets.set(account, key);
     return { apiKey: key, keyStorage: 'store' };

@@ -1,4 +1,5 @@
 import type { SubmissionRecord } from '../core/journal/submission-record';
+import { lifecyclePhase } from '../core/lifecycle/lifecycle-states';
 import type { SerializedError } from '../shared/client-error';
 import type { SubmissionPhase, SubmissionView } from '../shared/contract/submission-views';
 
@@ -7,35 +8,26 @@ export interface SubmissionState {
   record: SubmissionRecord;
   /** Waiting for the artist to review and start the render. */
   awaitingReview: boolean;
-  /** Set when the run stopped on an error it may recover from with "Retry". */
+  /** Set when the run stopped on an error (one it may recover from with "Retry" unless the record ended). */
   error: SerializedError | null;
   running: boolean;
 }
 
-/** The phase a person sees for a submission. */
+/** The phase a person sees for a submission: the lifecycle's phase, or how it ended. */
 export function phaseOf(state: SubmissionState): SubmissionPhase {
   const { record } = state;
   if (record.ending === 'failed') return 'failed';
   if (record.ending === 'canceled') return 'canceled';
   if (record.ending === 'declined') return 'discarded';
   if (state.error) return 'failed';
-  switch (record.step) {
-    case 'preflighted':
-    case 'upload-target':
-      return 'uploading';
-    case 'uploaded':
-    case 'creating-job':
-    case 'job-created':
-    case 'validate-requested':
+  const phase = lifecyclePhase(record);
+  switch (phase) {
+    case 'creating':
       return 'validating';
-    case 'validated':
+    case 'review':
       return state.awaitingReview ? 'review' : 'starting';
-    case 'render-requested':
-      return 'rendering';
-    case 'completed':
-      return record.download.wanted ? 'downloading' : 'done';
-    case 'downloaded':
-      return 'done';
+    default:
+      return phase;
   }
 }
 

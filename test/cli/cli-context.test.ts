@@ -1,12 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CliContext } from '../../src/cli/session/cli-context';
-import type { CliIo } from '../../src/cli/session/cli-io';
-import type { SecretStore } from '../../src/core/secrets/secret-store';
+import { testDeps } from './helpers/test-deps';
 
 function context() {
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} } as unknown as CliIo;
-  const ctx = new CliContext(io, { secrets: {} as SecretStore });
+  const ctx = new CliContext(testDeps().deps);
   const notices: string[] = [];
   ctx.notice = (message) => notices.push(message);
   return { ctx, notices };

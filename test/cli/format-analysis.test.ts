@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatAnalysisSummary, summarizeAnalysis } from '../../src/cli/output/format-analysis';
-import { configProblem } from '../../src/cli/submit/submission-runner';
 import { sampleAnalysis } from '../fixtures/analysis';
 
 const missingTexture = {
@@ -74,11 +73,5 @@ describe('analysis summary', () => {
     expect(none.join('\n')).toMatch(/Frames +5 \(1 frame\)/);
     const other = summarizeAnalysis({ engine: 'BLENDER_EEVEE', resolution: 'big', frameStart: 10, frameEnd: 40, frameStep: 10 }, { colorManagementPreset: 'default' });
     expect(Object.fromEntries(other.rows)).toMatchObject({ Engine: 'Eevee', Frames: '10-40 every 10 (4 frames)' });
-  });
-
-  it('catches a camera the scene does not have before anything is sent', () => {
-    expect(configProblem(sampleAnalysis(), { colorManagementPreset: 'default', activeCamera: 'Drone' })).toMatch(/no camera "Drone".*Camera, CloseUp/);
-    expect(configProblem(sampleAnalysis(), { colorManagementPreset: 'default', activeCamera: 'CloseUp' })).toBeNull();
-    expect(configProblem(null, { colorManagementPreset: 'default', activeCamera: 'Drone' })).toBeNull();
   });
 });

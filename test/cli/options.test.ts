@@ -1,6 +1,7 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/cli-errors';
+import { testDeps } from './helpers/test-deps';
 import {
   parseBaseUrlOption,
   parseCameraOption,
@@ -108,12 +109,7 @@ describe('render overrides', () => {
 
 describe('command line', () => {
   const parse = (args: string[]) => {
-    const program = buildProgram();
-    const silence = (command: Command) => {
-      command.configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-      command.commands.forEach(silence);
-    };
-    silence(program);
+    const program = buildProgram({ ...testDeps().deps, setExitCode: () => undefined });
     return program.parseAsync(['node', 'renderdrop', ...args]);
   };
 

@@ -1,46 +1,36 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index';
 import { EXIT } from '../../src/cli/exit-codes';
+import { testDeps } from './helpers/test-deps';
 
-let written: string;
-
-beforeEach(() => {
-  written = '';
-  const capture = (chunk: string | Uint8Array) => {
-    written += String(chunk);
-    return true;
-  };
-  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  process.exitCode = undefined;
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  process.exitCode = undefined;
-});
-
-const run = (...args: string[]) => main(['node', 'renderdrop', ...args]);
+async function run(...args: string[]) {
+  const t = testDeps();
+  const code = await main(['node', 'renderdrop', ...args], t.deps);
+  return { code, written: t.stdout() + t.stderr() };
+}
 
 describe('renderdrop exit codes of the command line itself', () => {
   it('exits with the usage code when no command is given, after showing the help', async () => {
-    expect(await run()).toBe(EXIT.usage);
+    const { code, written } = await run();
+    expect(code).toBe(EXIT.usage);
     expect(written).toContain('Usage: renderdrop');
   });
 
   it('exits with the usage code for a command group without its subcommand', async () => {
-    expect(await run('profile')).toBe(EXIT.usage);
+    const { code, written } = await run('profile');
+    expect(code).toBe(EXIT.usage);
     expect(written).toContain('Usage: renderdrop profile');
   });
 
   it('exits 0 for --help, help and --version', async () => {
-    expect(await run('--help')).toBe(EXIT.ok);
-    expect(await run('help')).toBe(EXIT.ok);
-    expect(await run('profile', '--help')).toBe(EXIT.ok);
-    expect(await run('--version')).toBe(EXIT.ok);
+    expect((await run('--help')).code).toBe(EXIT.ok);
+    expect((await run('help')).code).toBe(EXIT.ok);
+    expect((await run('profile', '--help')).code).toBe(EXIT.ok);
+    expect((await run('--version')).code).toBe(EXIT.ok);
   });
 
   it('exits with the usage code for an unknown command or option', async () => {
-    expect(await run('frobnicate')).toBe(EXIT.usage);
-    expect(await run('jobs', '--frob')).toBe(EXIT.usage);
+    expect((await run('frobnicate')).code).toBe(EXIT.usage);
+    expect((await run('jobs', '--frob')).code).toBe(EXIT.usage);
   });
 });

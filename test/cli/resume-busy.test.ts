@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
-import { recordSubmission } from '../../src/core/submit/submission';
+import { recordForFile } from '../../src/core/lifecycle/record-for-file';
 import { runCli } from '../helpers/cli';
 import { FakeApi } from '../helpers/fake-api-server';
 import { blendBytes } from '../helpers/scene-files';
@@ -22,7 +22,7 @@ describe('renderdrop resume', () => {
     const record = async (name: string) => {
       const path = join(configDir, name);
       await writeFile(path, blendBytes(10_000));
-      return recordSubmission(journal, { filePath: path, baseUrl: fake!.server.url, profileId: null });
+      return (await recordForFile(journal, { filePath: path, baseUrl: fake!.server.url, profileId: null })).record;
     };
     const held = await record('held.blend');
     const free = await record('free.blend');

@@ -4,9 +4,10 @@ import { LiveDisplay } from '../../src/cli/output/live-display';
 import type { CliIo } from '../../src/cli/session/cli-io';
 import { listenForInterrupt } from '../../src/cli/session/interrupt';
 import { SubmissionRunner } from '../../src/cli/submit/submission-runner';
+import { terminalPrompt } from '../../src/cli/terminal/terminal-prompt';
 import { ApiClient } from '../../src/core/api/api-client';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
-import { recordSubmission } from '../../src/core/submit/submission';
+import { recordForFile } from '../../src/core/lifecycle/record-for-file';
 import { FakeApi } from '../helpers/fake-api-server';
 import { failWith, readBody, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir, writeScene } from '../helpers/scene-files';
@@ -40,7 +41,7 @@ function setup(options: { signal?: AbortSignal; yes?: boolean; stdin?: CliIo['st
   const io = { stdout, stderr, stdin: options.stdin ?? new PassThrough(), env: {} } as unknown as CliIo;
   const display = new LiveDisplay({ write: (chunk: string) => lines.push(chunk) }, { live: false });
   runner = new SubmissionRunner({
-    io,
+    confirm: terminalPrompt(io).confirm,
     journal,
     display,
     signal: options.signal ?? new AbortController().signal,
@@ -54,7 +55,7 @@ function setup(options: { signal?: AbortSignal; yes?: boolean; stdin?: CliIo['st
 }
 
 async function newRecord() {
-  return recordSubmission(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null });
+  return (await recordForFile(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null })).record;
 }
 
 describe('SubmissionRunner dead ends', () => {

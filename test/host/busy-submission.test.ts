@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
-import { recordSubmission } from '../../src/core/submit/submission';
+import { recordForFile } from '../../src/core/lifecycle/record-for-file';
 import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
 import { FakeApi } from '../helpers/fake-api-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
@@ -36,7 +36,7 @@ describe('host: submissions another Renderdrop is continuing', () => {
     const record = async (name: string) => {
       const path = join(scenes, name);
       await writeFile(path, blendBytes(10_000));
-      return recordSubmission(journal, { filePath: path, baseUrl: fake.server.url, profileId: profile.id });
+      return (await recordForFile(journal, { filePath: path, baseUrl: fake.server.url, profileId: profile.id })).record;
     };
     const held = await record('held.blend');
     const free = await record('free.blend');

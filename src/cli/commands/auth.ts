@@ -6,28 +6,27 @@ import { sameServer, trimBaseUrl } from '../../shared/server-key';
 import type { Profile } from '../../shared/settings';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { parseBaseUrlOption } from '../options/parse-options';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
 import { findProfile, isLoopbackUrl } from '../session/find-profile';
-import { listenForInterrupt } from '../session/interrupt';
-import { readSecret } from '../terminal/read-secret';
 
 /** `renderdrop login` and `renderdrop logout`: the API key of a profile, kept in the system keychain. */
-export function registerAuthCommands(program: Command): void {
+export function registerAuthCommands(program: Command, deps: CliDeps): void {
   program
     .command('login')
     .description('Store the API key of a profile in the system keychain, after checking it with the server.')
     .option('--profile <name>', 'profile to log in to (default: the active one; created when --base-url is given)')
     .option('--base-url <url>', 'server address for the profile (sets or changes it)', parseBaseUrlOption)
     .addHelpText('after', '\nThe key is read with a hidden prompt, or from standard input when it is piped:\n  printf %s "$RENDERDROP_KEY" | renderdrop login --profile studio')
-    .action(cliAction(login));
+    .action(cliAction(deps, login));
 
   program
     .command('logout')
     .description('Remove the API key of a profile from the system keychain.')
     .option('--profile <name>', 'profile to log out of (default: the active one)')
     .action(
-      cliAction(async (ctx, opts: { profile?: string }) => {
+      cliAction(deps, async (ctx, opts: { profile?: string }) => {
         const profile = targetProfile(ctx, opts.profile);
         if (!profile) throw new UsageError(`No profile "${opts.profile}". List them with \`renderdrop profile list\`.`);
         const removed = await ctx.secrets.delete(profile.id);
@@ -43,9 +42,9 @@ async function login(ctx: CliContext, opts: { profile?: string; baseUrl?: string
   }
   const name = existing?.name ?? opts.profile!.trim();
   const baseUrl = opts.baseUrl ?? existing!.baseUrl;
-  const interrupt = listenForInterrupt();
+  const interrupt = ctx.listenForInterrupt();
   try {
-    const key = await readSecret(ctx.io.stdin, ctx.io.stderr, `API key for "${name}" (${baseUrl}): `);
+    const key = await ctx.prompt.secret(`API key for "${name}" (${baseUrl}): `);
     if (key === '') {
       throw new UsageError('No API key was given. Type it at the prompt, or pipe it in: printf %s "$KEY" | renderdrop login');
     }

@@ -10,25 +10,25 @@ import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
 import { safeText } from '../output/safe-text';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
-import { listenForInterrupt } from '../session/interrupt';
 import { resolveJobId } from '../session/resolve-job-id';
 import { shortId } from '../submit/submission-line';
 
 /** `renderdrop download <id>`: a job's outputs into a folder, resumable. */
-export function registerDownloadCommand(program: Command): void {
+export function registerDownloadCommand(program: Command, deps: CliDeps): void {
   program
     .command('download <id>')
     .description('Download the outputs of a finished job into <dir>/<scene>-<job id>/. Interrupted downloads resume; complete files are skipped.')
     .option('--dir <dir>', 'folder to create the job\'s folder in (default: the folder a submit chose, else ~/Renderdrop)')
     .option('--json', 'print the result as JSON on stdout')
-    .action(cliAction(download));
+    .action(cliAction(deps, download));
 }
 
 async function download(ctx: CliContext, typed: string, opts: { dir?: string; json?: boolean }): Promise<void> {
   const client = await ctx.client();
-  const interrupt = listenForInterrupt();
+  const interrupt = ctx.listenForInterrupt();
   const progressStream = opts.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(progressStream, { live: Boolean(progressStream.isTTY) });
   try {

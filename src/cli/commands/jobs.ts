@@ -6,12 +6,12 @@ import { CommandFailedError } from '../cli-errors';
 import { parsePage, parsePageSize, parseStatusOption } from '../options/parse-options';
 import { formatJobDetails, formatJobList } from '../output/format-jobs';
 import { safeText } from '../output/safe-text';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
-import { listenForInterrupt } from '../session/interrupt';
 import { resolveJobId } from '../session/resolve-job-id';
 
 /** `renderdrop jobs`, `renderdrop status <id>` and `renderdrop cancel <id>`. */
-export function registerJobCommands(program: Command): void {
+export function registerJobCommands(program: Command, deps: CliDeps): void {
   program
     .command('jobs')
     .description('List jobs on the server, newest first.')
@@ -20,9 +20,9 @@ export function registerJobCommands(program: Command): void {
     .option('--page-size <n>', 'jobs per page (1-100, default 20)', parsePageSize)
     .option('--json', 'machine-readable output: the server\'s list with its pagination')
     .action(
-      cliAction(async (ctx, opts: { status?: JobStatus; page?: number; pageSize?: number; json?: boolean }) => {
+      cliAction(deps, async (ctx, opts: { status?: JobStatus; page?: number; pageSize?: number; json?: boolean }) => {
         const client = await ctx.client();
-        const interrupt = listenForInterrupt();
+        const interrupt = ctx.listenForInterrupt();
         try {
           const list = await client.listJobs(
             { ...(opts.status ? { status: opts.status } : {}), ...(opts.page ? { page: opts.page } : {}), ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) },
@@ -41,9 +41,9 @@ export function registerJobCommands(program: Command): void {
     .description('Show one job: status, frames, settings, why it failed. The id may be shortened to its first characters.')
     .option('--json', 'machine-readable output: { job, progress }')
     .action(
-      cliAction(async (ctx, typed: string, opts: { json?: boolean }) => {
+      cliAction(deps, async (ctx, typed: string, opts: { json?: boolean }) => {
         const client = await ctx.client();
-        const interrupt = listenForInterrupt();
+        const interrupt = ctx.listenForInterrupt();
         try {
           const call = { signal: interrupt.signal };
           const id = await resolveJobId(client, typed, call);
@@ -66,9 +66,9 @@ export function registerJobCommands(program: Command): void {
     .command('cancel <id>')
     .description('Cancel a job that is validating or rendering; frames already rendered stay downloadable.')
     .action(
-      cliAction(async (ctx, typed: string) => {
+      cliAction(deps, async (ctx, typed: string) => {
         const client = await ctx.client();
-        const interrupt = listenForInterrupt();
+        const interrupt = ctx.listenForInterrupt();
         try {
           const call = { signal: interrupt.signal };
           const id = await resolveJobId(client, typed, call);

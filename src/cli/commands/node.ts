@@ -7,6 +7,7 @@ import { createRenderNode } from '../../render-node/server';
 import { createLogger } from '../../render-node/logger';
 import { parseRateLimit } from '../../render-node/rate-limit';
 import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
+import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
@@ -15,6 +16,21 @@ const positiveInt = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1.`);
   return Number(v);
 };
+
+/** The options of `node serve`, as commander parses them. */
+interface ServeOptions {
+  host: string;
+  port: number;
+  data: string;
+  blender?: string;
+  publicUrl?: string;
+  renders: number;
+  validations: number;
+  rateLimit: string;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  logLevel: string;
+}
 
 /** Whether a bind address exposes the node beyond this machine. */
 export function isPublicBind(host: string): boolean {
@@ -25,7 +41,8 @@ export function isPublicBind(host: string): boolean {
 }
 
 /** `renderdrop node ...`: serve, keys, doctor. */
-export function registerNodeCommands(program: Command): void {
+export function registerNodeCommands(program: Command, deps: CliDeps): void {
+  const { stdout, stderr, env } = deps.io;
   const node = program.command('node').description('Run and manage a local render node (the Render Job API on top of Blender).');
 
   node
@@ -45,27 +62,27 @@ export function registerNodeCommands(program: Command): void {
     .option('--webhook-url <url>', 'POST onRenderComplete events here')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (opts: Record<string, string | number | undefined>) => {
-      const log = createLogger({ level: String(opts.logLevel) });
-      const host = String(opts.host);
+    .action(async (opts: ServeOptions) => {
+      const log = createLogger({ level: opts.logLevel });
+      const host = opts.host;
       if (isPublicBind(host)) {
         log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
-        process.stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
+        stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
       }
-      const webhookUrl = opts.webhookUrl as string | undefined;
-      const webhookSecret = (opts.webhookSecret as string | undefined) ?? process.env.RENDERDROP_WEBHOOK_SECRET;
+      const webhookUrl = opts.webhookUrl;
+      const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
       if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
       const node = await createRenderNode({
-        dataDir: resolve(String(opts.data)),
-        blenderPath: opts.blender as string | undefined,
-        publicUrl: opts.publicUrl as string | undefined,
-        concurrency: { renders: opts.renders as number, validations: opts.validations as number },
-        rateLimit: parseRateLimit(String(opts.rateLimit)),
+        dataDir: resolve(opts.data),
+        blenderPath: opts.blender,
+        publicUrl: opts.publicUrl,
+        concurrency: { renders: opts.renders, validations: opts.validations },
+        rateLimit: parseRateLimit(opts.rateLimit),
         webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
         logger: log,
       });
-      const url = await node.listen(host, opts.port as number);
-      process.stdout.write(`listening on ${url}\n`);
+      const url = await node.listen(host, opts.port);
+      stdout.write(`listening on ${url}\n`);
       await new Promise<void>((done) => {
         const stop = (signal: string) => {
           log.info({ signal }, 'shutting down');
@@ -89,7 +106,7 @@ export function registerNodeCommands(program: Command): void {
       const db = openDatabase(resolve(opts.data));
       try {
         const { key, info } = createKey(db, opts.name);
-        process.stdout.write(`Created key ${info.id} (${info.name}). Store it now; it cannot be shown again.\n${key}\n`);
+        stdout.write(`Created key ${info.id} (${info.name}). Store it now; it cannot be shown again.\n${key}\n`);
       } finally {
         db.close();
       }
@@ -103,10 +120,10 @@ export function registerNodeCommands(program: Command): void {
       const db = openDatabase(resolve(opts.data));
       try {
         const all = listKeys(db);
-        if (opts.json) return void process.stdout.write(JSON.stringify(all, null, 2) + '\n');
-        if (all.length === 0) return void process.stdout.write('No keys yet: renderdrop node keys create --name <label>\n');
+        if (opts.json) return void stdout.write(JSON.stringify(all, null, 2) + '\n');
+        if (all.length === 0) return void stdout.write('No keys yet: renderdrop node keys create --name <label>\n');
         for (const k of all) {
-          process.stdout.write(`${k.id}  ${k.prefix}…  ${k.name}  created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ''}\n`);
+          stdout.write(`${k.id}  ${k.prefix}…  ${k.name}  created ${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ''}\n`);
         }
       } finally {
         db.close();
@@ -121,11 +138,11 @@ export function registerNodeCommands(program: Command): void {
       try {
         const k = revokeKey(db, idOrName);
         if (!k) {
-          process.stderr.write(`No active key matches "${idOrName}".\n`);
-          process.exitCode = EXIT.failure;
+          stderr.write(`No active key matches "${idOrName}".\n`);
+          deps.setExitCode(EXIT.failure);
           return;
         }
-        process.stdout.write(`Revoked ${k.id} (${k.name}).\n`);
+        stdout.write(`Revoked ${k.id} (${k.name}).\n`);
       } finally {
         db.close();
       }
@@ -137,8 +154,8 @@ export function registerNodeCommands(program: Command): void {
     .option('--blender <path>', 'Blender executable to check')
     .option('--json', 'machine-readable output')
     .action(async (opts: { blender?: string; json?: boolean }) => {
-      const report = await runDoctor({ explicit: opts.blender, env: process.env, platform: process.platform });
-      process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report) + '\n');
-      if (!report.ok) process.exitCode = EXIT.failure;
+      const report = await runDoctor({ explicit: opts.blender, env, platform: process.platform });
+      stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report) + '\n');
+      if (!report.ok) deps.setExitCode(EXIT.failure);
     });
 }

@@ -3,6 +3,7 @@ import { ConfigError } from '../../core/errors';
 import { UsageError } from '../cli-errors';
 import { parseBaseUrlOption } from '../options/parse-options';
 import { formatTable } from '../output/table';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
 import { findProfile, isLoopbackUrl } from '../session/find-profile';
@@ -10,7 +11,7 @@ import { findProfile, isLoopbackUrl } from '../session/find-profile';
 type KeyState = 'stored' | 'none' | 'unknown';
 
 /** `renderdrop profile list|add|use|remove`: the servers Renderdrop knows. */
-export function registerProfileCommands(program: Command): void {
+export function registerProfileCommands(program: Command, deps: CliDeps): void {
   const profile = program.command('profile').description('Manage profiles: the servers Renderdrop talks to, each with its own key.');
 
   profile
@@ -18,7 +19,7 @@ export function registerProfileCommands(program: Command): void {
     .description('List profiles; * marks the active one.')
     .option('--json', 'machine-readable output')
     .action(
-      cliAction(async (ctx, opts: { json?: boolean }) => {
+      cliAction(deps, async (ctx, opts: { json?: boolean }) => {
         const settings = ctx.settings().get();
         const keys = await keyStates(ctx, settings.profiles.map((p) => p.id));
         if (opts.json) {
@@ -44,7 +45,7 @@ export function registerProfileCommands(program: Command): void {
     .requiredOption('--base-url <url>', 'the server address, e.g. https://farm.example.com', parseBaseUrlOption)
     .option('--use', 'make it the active profile')
     .action(
-      cliAction(async (ctx, name: string, opts: { baseUrl: string; use?: boolean }) => {
+      cliAction(deps, async (ctx, name: string, opts: { baseUrl: string; use?: boolean }) => {
         if (name.trim() === '') throw new UsageError('A profile needs a name.');
         const store = ctx.settings();
         const added = store.addProfile({ name: name.trim(), baseUrl: opts.baseUrl, kind: isLoopbackUrl(opts.baseUrl) ? 'local' : 'cloud' });
@@ -62,7 +63,7 @@ export function registerProfileCommands(program: Command): void {
     .command('use <name>')
     .description('Make a profile the active one.')
     .action(
-      cliAction(async (ctx, name: string) => {
+      cliAction(deps, async (ctx, name: string) => {
         const store = ctx.settings();
         const found = findProfile(store, name);
         if (!found) throw new UsageError(`No profile "${name}". List them with \`renderdrop profile list\`.`);
@@ -75,7 +76,7 @@ export function registerProfileCommands(program: Command): void {
     .command('remove <name>')
     .description('Remove a profile and its stored key.')
     .action(
-      cliAction(async (ctx, name: string) => {
+      cliAction(deps, async (ctx, name: string) => {
         const store = ctx.settings();
         const found = findProfile(store, name);
         if (!found) throw new UsageError(`No profile "${name}". List them with \`renderdrop profile list\`.`);

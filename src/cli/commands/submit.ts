@@ -5,9 +5,8 @@ import { isAbort, serializeError } from '../../core/errors';
 import type { SubmissionJournal } from '../../core/journal/submission-journal';
 import { reached, type SubmissionRecord } from '../../core/journal/submission-record';
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
-import { preflight } from '../../core/upload/preflight';
+import { recordForFile } from '../../core/lifecycle/record-for-file';
 import type { RenderConfig } from '../../shared/api/render-config';
-import { sameServer } from '../../shared/server-key';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
@@ -24,10 +23,10 @@ import { formatTimestamp } from '../output/format-jobs';
 import { LiveDisplay } from '../output/live-display';
 import { safeText } from '../output/safe-text';
 import { formatTable } from '../output/table';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
-import { listenForInterrupt, type Interrupt } from '../session/interrupt';
-import { confirm } from '../terminal/prompt';
+import type { Interrupt } from '../session/interrupt';
 import { describeStep } from '../submit/describe-step';
 import { outcomeExitCode, outcomeOfFile, type SubmissionOutcome } from '../submit/submission-outcome';
 import { SubmissionRunner, type HandedOff } from '../submit/submission-runner';
@@ -57,7 +56,7 @@ interface Session {
 const RESUME_HINT = 'Run `renderdrop resume` to continue where it stopped; jobs already sent keep rendering on the server.';
 
 /** `renderdrop submit <files...>` and `renderdrop resume`. */
-export function registerSubmitCommands(program: Command): void {
+export function registerSubmitCommands(program: Command, deps: CliDeps): void {
   program
     .command('submit <files...>')
     .description('Send .blend or .zip scenes to render: upload, validate, show what was detected, confirm, render.')
@@ -72,7 +71,7 @@ export function registerSubmitCommands(program: Command): void {
     .option('--wait', 'follow the jobs to the end, with progress')
     .option('--download <dir>', 'when done, download the outputs into <dir>/<scene>-<job id>/ (implies --wait)')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
-    .action(cliAction(submit));
+    .action(cliAction(deps, submit));
 
   program
     .command('resume')
@@ -80,7 +79,7 @@ export function registerSubmitCommands(program: Command): void {
     .option('-y, --yes', 'render without asking when a submission still needs its go-ahead')
     .option('--list', 'only list the unfinished submissions')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
-    .action(cliAction(resume));
+    .action(cliAction(deps, resume));
 }
 
 async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Promise<ExitCode> {
@@ -219,37 +218,28 @@ interface PrepareOptions {
  * an unfinished submission not continued is set aside so `resume` leaves it alone.
  */
 async function prepareRecord(path: string, o: PrepareOptions): Promise<SubmissionRecord> {
-  const checked = await preflight(path);
-  const existing = await o.journal.findUnfinishedForFile(checked.path, checked.size, checked.mtimeMs);
-  if (existing && sameServer(existing.baseUrl, o.baseUrl)) {
-    const where = `${describeStep(existing)}, submitted ${formatTimestamp(existing.createdAt)}`;
-    const proceed = !o.fresh && (o.yes || (await o.ask(`${checked.fileName} has an unfinished submission (${where}). Continue it? (no starts a new one)`)));
-    if (proceed) {
-      o.note(`${checked.fileName}: continuing the earlier submission (${where})`);
-      if (o.downloadRoot !== null && existing.download.dir === null) {
-        return o.journal.update(existing.id, { download: { wanted: true, dir: null, root: o.downloadRoot } });
-      }
-      return existing;
-    }
-    await o.journal.update(existing.id, { ending: 'declined' });
-    o.note(`${checked.fileName}: the earlier submission (${where}) is set aside; starting a new one.`);
-  }
-  return o.journal.create({
+  const where = (earlier: SubmissionRecord) => `${describeStep(earlier)}, submitted ${formatTimestamp(earlier.createdAt)}`;
+  const { record, earlier } = await recordForFile(o.journal, {
+    filePath: path,
     baseUrl: o.baseUrl,
     profileId: o.profileId,
-    file: { path: checked.path, name: checked.fileName, size: checked.size, mtimeMs: checked.mtimeMs, fileType: checked.fileType },
-    renderConfig: o.renderConfig as Record<string, unknown>,
+    renderConfig: o.renderConfig,
     download: o.downloadRoot !== null ? { wanted: true, dir: null, root: o.downloadRoot } : { wanted: false, dir: null },
+    continueEarlier: async (found) =>
+      !o.fresh && (o.yes || (await o.ask(`${found.file.name} has an unfinished submission (${where(found)}). Continue it? (no starts a new one)`))),
   });
+  if (earlier?.continued) o.note(`${record.file.name}: continuing the earlier submission (${where(earlier.record)})`);
+  else if (earlier) o.note(`${record.file.name}: the earlier submission (${where(earlier.record)}) is set aside; starting a new one.`);
+  return record;
 }
 
 function openSession(ctx: CliContext, o: { json: boolean; yes: boolean; canPrompt: boolean; names: string[] }): Session {
   const stream = o.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(stream, { live: Boolean(stream.isTTY) });
-  const interrupt = listenForInterrupt();
+  const interrupt = ctx.listenForInterrupt();
   ctx.notice = (message) => display.print(message);
   const runner = new SubmissionRunner({
-    io: ctx.io,
+    confirm: ctx.prompt.confirm,
     journal: ctx.journal(),
     display,
     signal: interrupt.signal,
@@ -273,7 +263,7 @@ function openSession(ctx: CliContext, o: { json: boolean; yes: boolean; canPromp
 async function ask(ctx: CliContext, display: LiveDisplay, question: string, signal: AbortSignal): Promise<boolean> {
   display.suspend();
   try {
-    return await confirm(question, { input: ctx.io.stdin, output: ctx.io.stderr }, { defaultYes: true, signal });
+    return await ctx.prompt.confirm(question, { defaultYes: true, signal });
   } finally {
     display.resume();
   }

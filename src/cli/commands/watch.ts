@@ -10,9 +10,9 @@ import { formatFrames, formatTrackerRetry } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
 import { safeText } from '../output/safe-text';
 import { truncate } from '../output/table';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
-import { listenForInterrupt } from '../session/interrupt';
 import { shortId } from '../submit/submission-line';
 
 interface Watched {
@@ -21,12 +21,12 @@ interface Watched {
 }
 
 /** `renderdrop watch`: live progress of every active job. */
-export function registerWatchCommand(program: Command): void {
+export function registerWatchCommand(program: Command, deps: CliDeps): void {
   program
     .command('watch')
     .description('Show live progress of all active jobs until none is active. Ctrl-C stops watching; the jobs go on.')
     .option('--json', 'one JSON object per line and event: status, progress, error, idle')
-    .action(cliAction(watch));
+    .action(cliAction(deps, watch));
 }
 
 async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCode> {
@@ -35,7 +35,7 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
   const out = ctx.io.stdout;
   const emit = (event: Record<string, unknown>) => void out.write(`${JSON.stringify(event)}\n`);
   const display = new LiveDisplay(out, { live: Boolean(out.isTTY) && !json });
-  const interrupt = listenForInterrupt();
+  const interrupt = ctx.listenForInterrupt();
   const watched = new Map<string, Watched>();
   let ended = false;
 

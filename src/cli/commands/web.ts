@@ -3,12 +3,14 @@ import { KeyringSecretStore } from '../../core/secrets/keyring-secret-store';
 import { MemorySecretStore } from '../../core/secrets/memory-secret-store';
 import type { SecretStore } from '../../core/secrets/secret-store';
 import { createHost } from '../../host/host';
+import type { CliDeps } from '../cli-deps';
 import { systemOpenPath } from '../../host/open-path';
 import { rendererDir } from '../../web/renderer-dir';
 import { startWebServer } from '../../web/web-server';
 
 /** `renderdrop web`: the app in a browser, served on 127.0.0.1 with a one-time link. */
-export function registerWebCommand(program: Command): void {
+export function registerWebCommand(program: Command, deps: CliDeps): void {
+  const { stdout, stderr, env } = deps.io;
   program
     .command('web')
     .description('Run the Renderdrop app in your browser (127.0.0.1 only; the printed link works once).')
@@ -23,17 +25,17 @@ export function registerWebCommand(program: Command): void {
     )
     .option('--open', 'open the link in the default browser')
     .action(async (opts: { port: number; open?: boolean }) => {
-      const keychain = new KeyringSecretStore();
+      const keychain = deps.secrets ?? new KeyringSecretStore();
       const available = await keychain.isAvailable();
       const secrets: SecretStore = available ? keychain : new MemorySecretStore();
       if (!available) {
-        process.stderr.write('warning: no system keychain is reachable; API keys entered in the app last until it stops.\n');
+        stderr.write('warning: no system keychain is reachable; API keys entered in the app last until it stops.\n');
       }
-      const host = await createHost({ secrets, keyStore: available ? 'keychain' : 'memory', shell: 'web' });
-      const web = await startWebServer({ host, staticDir: rendererDir(), port: opts.port });
-      process.stdout.write(`Renderdrop is running. Open this link once (it carries a one-time token):\n${web.loginUrl}\n`);
-      if (host.localNodeUrl) process.stdout.write(`The render node of "This computer" listens on ${host.localNodeUrl}\n`);
-      if (opts.open) await systemOpenPath(web.loginUrl).catch((error: Error) => process.stderr.write(`Could not open a browser: ${error.message}\n`));
+      const host = await createHost({ secrets, env, keyStore: available ? 'keychain' : 'memory', shell: 'web' });
+      const web = await startWebServer({ host, staticDir: rendererDir(env), port: opts.port });
+      stdout.write(`Renderdrop is running. Open this link once (it carries a one-time token):\n${web.loginUrl}\n`);
+      if (host.localNodeUrl) stdout.write(`The render node of "This computer" listens on ${host.localNodeUrl}\n`);
+      if (opts.open) await systemOpenPath(web.loginUrl).catch((error: Error) => stderr.write(`Could not open a browser: ${error.message}\n`));
       await new Promise<void>((done) => {
         const stop = () => {
           void web

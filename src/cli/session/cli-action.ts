@@ -1,9 +1,9 @@
 import { AbortError, isAbort, RenderdropError, toUserMessage } from '../../core/errors';
 import { CommandFailedError, UsageError } from '../cli-errors';
+import type { CliDeps } from '../cli-deps';
 import { exitCodeFor, type ExitCode } from '../exit-code-for';
 import { safeText } from '../output/safe-text';
 import { CliContext } from './cli-context';
-import { processIo } from './cli-io';
 
 /** A command body: gets the shared context and the command's arguments, returns its exit code. */
 export type CommandBody<A extends unknown[]> = (ctx: CliContext, ...args: A) => Promise<ExitCode | void>;
@@ -20,17 +20,17 @@ function rawMessage(error: unknown): string {
 }
 
 /**
- * Wraps a command body for commander: builds the context, turns the outcome into `process.exitCode`
- * and prints an error as one line a person can act on.
+ * Wraps a command body for commander: builds the context from `deps`, reports the outcome as the
+ * exit code and prints an error as one line a person can act on.
  */
-export function cliAction<A extends unknown[]>(body: CommandBody<A>): (...args: A) => Promise<void> {
+export function cliAction<A extends unknown[]>(deps: CliDeps, body: CommandBody<A>): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    const ctx = new CliContext(processIo());
+    const ctx = new CliContext(deps);
     try {
-      process.exitCode = (await body(ctx, ...args)) ?? 0;
+      deps.setExitCode((await body(ctx, ...args)) ?? 0);
     } catch (error) {
       ctx.io.stderr.write(`renderdrop: ${errorMessage(error)}\n`);
-      process.exitCode = exitCodeFor(error);
+      deps.setExitCode(exitCodeFor(error));
     }
   };
 }

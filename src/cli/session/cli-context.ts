@@ -12,7 +12,10 @@ import { THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
 import { localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets/local-node-key';
 import { formatDuration } from '../output/format-progress';
 import { safeText } from '../output/safe-text';
+import type { CliDeps } from '../cli-deps';
+import type { CliPrompt } from '../terminal/terminal-prompt';
 import type { CliIo } from './cli-io';
+import type { Interrupt } from './interrupt';
 
 /** The profile created when there is none: the render node on this computer. */
 export const DEFAULT_PROFILE = {
@@ -22,11 +25,6 @@ export const DEFAULT_PROFILE = {
   kind: 'local',
 } as const satisfies Profile;
 
-/** Dependencies of a CLI context that tests may replace. */
-export interface CliContextOptions {
-  secrets?: SecretStore;
-}
-
 /**
  * What commands share: settings (with the default profile when none exists), the submission journal
  * in the same folder, the keychain, the connection of the active profile (environment overrides
@@ -34,6 +32,7 @@ export interface CliContextOptions {
  */
 export class CliContext {
   readonly io: CliIo;
+  readonly prompt: CliPrompt;
   readonly secrets: SecretStore;
   /** Told about waits before a retry (rate limits, server errors); replaced by commands with a display. */
   notice: (message: string) => void;
@@ -42,10 +41,19 @@ export class CliContext {
   #connection: Promise<Connection> | null = null;
   readonly #clients = new Map<string, ApiClient>();
 
-  constructor(io: CliIo, options: CliContextOptions = {}) {
-    this.io = io;
-    this.secrets = options.secrets ?? new KeyringSecretStore();
-    this.notice = (message) => void io.stderr.write(`${safeText(message, { multiline: true })}\n`);
+  readonly #deps: Pick<CliDeps, 'listenForInterrupt'>;
+
+  constructor(deps: Pick<CliDeps, 'io' | 'prompt' | 'secrets' | 'listenForInterrupt'>) {
+    this.io = deps.io;
+    this.prompt = deps.prompt;
+    this.secrets = deps.secrets ?? new KeyringSecretStore();
+    this.#deps = deps;
+    this.notice = (message) => void deps.io.stderr.write(`${safeText(message, { multiline: true })}\n`);
+  }
+
+  /** An abort signal for Ctrl-C and SIGTERM while the command runs; dispose it when done. */
+  listenForInterrupt(): Interrupt {
+    return this.#deps.listenForInterrupt();
   }
 
   /** The settings store, with the default profile added when there is none. */

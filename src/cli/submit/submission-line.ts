@@ -1,4 +1,5 @@
 import type { DownloadProgress } from '../../core/download/download-job';
+import type { LifecyclePhase } from '../../core/lifecycle/lifecycle-states';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
 import type { JobStatus } from '../../shared/api/job';
 import { formatDownload, formatFrames, formatTransfer } from '../output/format-progress';
@@ -7,7 +8,8 @@ import { safeText } from '../output/safe-text';
 /** Where one submission stands, as far as its progress line is concerned. */
 export interface SubmissionLineState {
   name: string;
-  phase: 'starting' | 'uploading' | 'creating' | 'validating' | 'waiting' | 'rendering' | 'downloading';
+  /** The lifecycle's phase, or `starting` before the first step is known. */
+  phase: 'starting' | LifecyclePhase;
   jobId: string | null;
   status: JobStatus | null;
   upload: TransferProgress | null;
@@ -29,9 +31,10 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
       return join(name, 'creating job');
     case 'validating':
       return join(name, 'validating', job);
-    case 'waiting':
+    case 'review':
       return join(name, state.status ?? 'waiting', job);
-    case 'rendering': {
+    case 'rendering':
+    case 'done': {
       const word = state.status ?? 'rendering';
       const frames = state.frames && state.frames.totalFrames > 0 ? formatFrames(state.frames.completedFrames, state.frames.totalFrames, { bar: options.bar }) : '';
       return join(name, word, frames, job);

@@ -1,26 +1,27 @@
 import type { ApiClient } from '../../core/api/api-client';
-import { InvalidStateError, isAbort, NotFoundError, PreflightError, serializeError, SubmissionBusyError, TransferError } from '../../core/errors';
+import { isAbort, serializeError, SubmissionBusyError } from '../../core/errors';
 import type { SubmissionJournal } from '../../core/journal/submission-journal';
-import { reached, type SubmissionRecord } from '../../core/journal/submission-record';
-import { Submission, type RenderProposal } from '../../core/submit/submission';
-import { trackerWaiter, type WaitForJob } from '../../core/submit/wait-for-job';
+import { isFinished, reached, type SubmissionRecord } from '../../core/journal/submission-record';
+import type { RenderProposal } from '../../core/lifecycle/lifecycle-events';
+import { lifecyclePhase } from '../../core/lifecycle/lifecycle-states';
+import { SubmissionLifecycle, type ClaimedSubmission } from '../../core/lifecycle/submission-lifecycle';
+import { trackerWaiter, type WaitForJob } from '../../core/lifecycle/wait-for-job';
 import { JobTracker } from '../../core/tracking/tracker';
 import { formatBytes } from '../../core/util/format-bytes';
-import type { Job, JobStatus } from '../../shared/api/job';
+import type { Job } from '../../shared/api/job';
+import { JOB_STATUS_TABLE, type JobStatus } from '../../shared/api/job-status';
 import type { RenderConfig } from '../../shared/api/render-config';
 import { UsageError } from '../cli-errors';
 import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentReasonsOf } from '../output/format-jobs';
 import { formatDuration, formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
-import type { CliIo } from '../session/cli-io';
-import { confirm } from '../terminal/prompt';
+import type { Confirm } from '../terminal/terminal-prompt';
 import { outcomeOfRecord, type OutcomeState, type SubmissionOutcome } from './submission-outcome';
 import { formatSubmissionLine, statusLine, type SubmissionLineState } from './submission-line';
 
 /** What a runner needs from the command that uses it. */
 export interface SubmissionRunnerOptions {
-  io: CliIo;
   journal: SubmissionJournal;
   display: LiveDisplay;
   signal: AbortSignal;
@@ -28,6 +29,8 @@ export interface SubmissionRunnerOptions {
   yes: boolean;
   /** A person can answer questions on this terminal. */
   canPrompt: boolean;
+  /** Asks a yes/no question on the terminal. */
+  confirm: Confirm;
   /** Folder for records that want a download but name no folder (older journal entries). */
   defaultDownloadRoot: string;
   /** Width the file names are padded to in progress lines. */
@@ -47,24 +50,6 @@ interface Tracked {
   uploadStartedAt: number | null;
   adjustmentsShown: boolean;
 }
-
-/** Stops a submission where the server takes over (render requested), without aborting anything. */
-class HandOff extends Error {
-  constructor() {
-    super('render requested');
-    this.name = 'HandOff';
-  }
-}
-
-/** The overrides ask for something the scene cannot do; nothing was sent. */
-class RenderRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RenderRefused';
-  }
-}
-
-const RENDER_STATUSES: readonly JobStatus[] = ['booting', 'rendering', 'finalizing', 'debugging', 'suspended'];
 
 /**
  * Runs submissions for the CLI in two phases. `start` takes one submission from wherever its journal
@@ -90,49 +75,56 @@ export class SubmissionRunner {
     if (reached(record, 'render-requested')) return { handedOff: record, client };
     const tracker = this.#tracker(client);
     const inner = trackerWaiter(tracker);
-    let submission: Submission | null = null;
-    const waitForJob: WaitForJob = (jobId, until, options) => {
-      if (submission?.record.step === 'render-requested') return Promise.reject(new HandOff());
-      return inner(jobId, until, options).finally(() => tracker.unwatch(jobId));
-    };
-    submission = new Submission({
-      client,
-      journal: this.#o.journal,
-      record,
-      waitForJob,
-      downloadRoot: this.#o.defaultDownloadRoot,
-      confirm: (proposal) => this.#confirm(submission!.record, proposal),
-      ...(renderConfig ? { renderConfig } : {}),
+    const waitForJob: WaitForJob = (jobId, until, options) => inner(jobId, until, options).finally(() => tracker.unwatch(jobId));
+    const signal = this.#o.signal;
+    const options = { signal, ...(renderConfig ? { renderConfig } : {}) };
+    return this.#drive(record, client, waitForJob, async (claimed) => {
+      const current = await claimed.advance({ until: 'validated', ...options });
+      if (current.step !== 'validated' || isFinished(current)) return;
+      const proposal = await claimed.review(options);
+      if (proposal === null) return;
+      if (await this.#confirm(current, proposal)) await claimed.advance({ until: 'render-requested', ...options });
+      else await claimed.decline();
     });
-    const tracked = this.#track(submission, record);
-    try {
-      const finished = await submission.run(this.#o.signal);
-      return this.#finish(finished, tracked);
-    } catch (error) {
-      if (error instanceof HandOff) return { handedOff: submission.record, client };
-      return this.#failed(submission.record, tracked, error);
-    }
   }
 
   /** Follows started submissions together to their end: render, then download when wanted. */
   follow(items: readonly HandedOff[]): Promise<SubmissionOutcome[]> {
     return Promise.all(
       items.map(async ({ handedOff, client }) => {
-        const submission = new Submission({
-          client,
-          journal: this.#o.journal,
-          record: handedOff,
-          waitForJob: trackerWaiter(this.#tracker(client)),
-          downloadRoot: this.#o.defaultDownloadRoot,
+        const outcome = await this.#drive(handedOff, client, trackerWaiter(this.#tracker(client)), async (claimed) => {
+          await claimed.advance({ until: 'done', signal: this.#o.signal });
         });
-        const tracked = this.#track(submission, handedOff);
-        try {
-          return this.#finish(await submission.run(this.#o.signal), tracked);
-        } catch (error) {
-          return this.#failed(submission.record, tracked, error);
-        }
+        return 'handedOff' in outcome ? this.leftRendering(outcome) : outcome;
       }),
     );
+  }
+
+  /** Claims a record, shows its progress while `work` advances it, and turns where it stopped into a result. */
+  async #drive(
+    record: SubmissionRecord,
+    client: ApiClient,
+    waitForJob: WaitForJob,
+    work: (claimed: ClaimedSubmission) => Promise<void>,
+  ): Promise<HandedOff | SubmissionOutcome> {
+    const lifecycle = new SubmissionLifecycle({ client, journal: this.#o.journal, waitForJob, downloadRoot: this.#o.defaultDownloadRoot });
+    let claimed: ClaimedSubmission;
+    try {
+      claimed = await lifecycle.claim(record);
+    } catch (error) {
+      return this.#failed(record, this.#track(null, record), error);
+    }
+    const tracked = this.#track(claimed, claimed.record);
+    try {
+      await work(claimed);
+    } catch (error) {
+      return this.#failed(claimed.record, tracked, error);
+    } finally {
+      claimed.release();
+    }
+    const current = claimed.record;
+    if (!isFinished(current) && reached(current, 'render-requested')) return { handedOff: current, client };
+    return this.#finish(current, tracked);
   }
 
   /** The outcome of a record handed to the server and not followed further. */
@@ -166,7 +158,7 @@ export class SubmissionRunner {
     return tracker;
   }
 
-  #track(submission: Submission, record: SubmissionRecord): Tracked {
+  #track(submission: ClaimedSubmission | null, record: SubmissionRecord): Tracked {
     const tracked: Tracked = this.#tracked.get(record.id) ?? {
       line: { name: record.file.name, phase: 'starting', jobId: record.jobId, status: null, upload: null, frames: null, download: null },
       jobStatus: null,
@@ -176,8 +168,9 @@ export class SubmissionRunner {
     };
     this.#tracked.set(record.id, tracked);
     const { line } = tracked;
-    line.phase = phaseOfStep(record);
+    line.phase = lifecyclePhase(record);
     this.#show(record.id, tracked, true);
+    if (!submission) return tracked;
     submission.on('upload', (progress) => {
       tracked.uploadStartedAt ??= Date.now();
       const first = line.phase !== 'uploading';
@@ -191,7 +184,7 @@ export class SubmissionRunner {
         this.#o.display.print(statusLine(this.#name(line.name), 'uploaded', `${formatBytes(current.file.size)} in ${formatDuration(seconds)}`));
       }
       line.jobId = current.jobId;
-      const phase = phaseOfStep(current);
+      const phase = lifecyclePhase(current);
       const changed = phase !== line.phase;
       line.phase = phase;
       if (current.ending === null) this.#show(current.id, tracked, changed);
@@ -233,18 +226,20 @@ export class SubmissionRunner {
     this.#o.display.print([`${tracked.line.name}: the server adjusted the render settings:`, ...adjustments.map((reason) => `  - ${reason}`)]);
   }
 
+  /**
+   * Shows what validation found and asks whether to render. Settings the scene cannot do are not
+   * asked about: going ahead with them makes the lifecycle refuse them and end the submission.
+   */
   async #confirm(record: SubmissionRecord, proposal: RenderProposal): Promise<boolean> {
     const display = this.#o.display;
     display.print(formatAnalysisSummary({ fileName: record.file.name, jobId: proposal.job.id, analysis: proposal.analysis, renderConfig: proposal.renderConfig }));
-    const problem = configProblem(proposal.analysis, proposal.renderConfig);
-    if (problem) throw new RenderRefused(problem);
-    if (this.#o.yes) return true;
+    if (proposal.problem !== null || this.#o.yes) return true;
     if (!this.#o.canPrompt) throw new UsageError('Rendering needs a confirmation, and there is no terminal to ask on. Add --yes to render without asking.');
     const frames = summarizeAnalysis(proposal.analysis, proposal.renderConfig).frameCount;
     display.suspend();
     try {
       const question = `Render ${frames !== null ? `${frames} ${frames === 1 ? 'frame' : 'frames'} of ` : ''}${record.file.name}?`;
-      return await confirm(question, { input: this.#o.io.stdin, output: this.#o.io.stderr }, { signal: this.#o.signal });
+      return await this.#o.confirm(question, { signal: this.#o.signal });
     } finally {
       display.resume();
     }
@@ -256,18 +251,13 @@ export class SubmissionRunner {
     return outcome;
   }
 
-  async #failed(record: SubmissionRecord, tracked: Tracked, error: unknown): Promise<SubmissionOutcome> {
-    let current = record;
-    let state: OutcomeState = 'error';
-    const serialized = error instanceof UsageError ? { kind: 'usage', message: error.message } : error instanceof RenderRefused ? { kind: 'invalid-config', message: error.message } : serializeError(error);
+  /** The outcome of a run that failed; a failure that running again cannot fix has already ended the record. */
+  #failed(record: SubmissionRecord, tracked: Tracked, error: unknown): SubmissionOutcome {
+    const state: OutcomeState = isAbort(error) ? 'interrupted' : 'error';
+    const serialized = error instanceof UsageError ? { kind: 'usage', message: error.message } : serializeError(error);
     if (error instanceof SubmissionBusyError) serialized.kind = 'busy';
-    if (isAbort(error)) {
-      state = 'interrupted';
-    } else if (isDeadEnd(record, error)) {
-      current = await this.#o.journal.update(record.id, { ending: 'failed', error: { kind: serialized.kind, message: serialized.message } }).catch(() => record);
-    }
     const outcome: SubmissionOutcome = {
-      ...outcomeOfRecord(current, { jobStatus: tracked.jobStatus, downloadedFiles: null }),
+      ...outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: null }),
       state,
       error: state === 'interrupted' ? null : { kind: serialized.kind, message: serialized.message },
     };
@@ -308,58 +298,15 @@ export class SubmissionRunner {
   }
 }
 
-/** Why the overrides cannot work with this scene, checked before anything is sent; null when they can. */
-export function configProblem(analysis: unknown, config: RenderConfig): string | null {
-  const cameras = analysis !== null && typeof analysis === 'object' ? (analysis as { cameras?: unknown }).cameras : undefined;
-  if (config.activeCamera && Array.isArray(cameras) && cameras.length > 0 && !cameras.includes(config.activeCamera)) {
-    return `The scene has no camera "${config.activeCamera}" (it has: ${cameras.join(', ')}). Nothing was rendered; submit again with one of these.`;
-  }
-  return null;
-}
-
-/**
- * Failures that running the submission again cannot fix, so it is ended instead of left to resume:
- * besides refused overrides, failed checks and a job the server lost, the storage refusing the upload
- * itself (a 4xx other than a timeout or a rate limit; an expired URL is renewed by the upload and ends
- * without a status), and the server refusing validation of a job still `created` (a 400: resending the
- * same request gets the same answer).
- */
-function isDeadEnd(record: SubmissionRecord, error: unknown): boolean {
-  if (error instanceof RenderRefused || error instanceof PreflightError) return true;
-  if (error instanceof NotFoundError && record.jobId !== null) return true;
-  if (error instanceof TransferError && !reached(record, 'uploaded')) return isRefusedUpload(error.status);
-  if (error instanceof InvalidStateError && error.status === 400 && record.step === 'validate-requested') return true;
-  return error instanceof InvalidStateError && record.step === 'render-requested';
-}
-
-function isRefusedUpload(status: number | undefined): boolean {
-  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
-}
-
-function phaseOfStep(record: SubmissionRecord): SubmissionLineState['phase'] {
-  switch (record.step) {
-    case 'preflighted':
-    case 'upload-target':
-      return 'uploading';
-    case 'uploaded':
-    case 'creating-job':
-      return 'creating';
-    case 'job-created':
-    case 'validate-requested':
-      return 'validating';
-    case 'validated':
-      return 'waiting';
-    case 'render-requested':
-      return 'rendering';
-    case 'completed':
-    case 'downloaded':
-      return record.download.wanted ? 'downloading' : 'rendering';
-  }
-}
-
 function phaseOfJob(status: JobStatus, current: SubmissionLineState['phase']): SubmissionLineState['phase'] {
-  if (status === 'created' || status === 'validating') return 'validating';
-  if (status === 'validated') return 'waiting';
-  if (RENDER_STATUSES.includes(status)) return 'rendering';
-  return current;
+  switch (JOB_STATUS_TABLE[status].stage) {
+    case 'validation':
+      return 'validating';
+    case 'review':
+      return 'review';
+    case 'render':
+      return 'rendering';
+    case 'ended':
+      return current;
+  }
 }

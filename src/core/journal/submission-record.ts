@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
 import { fileTypeSchema } from '../../shared/api/upload';
 
 /**
@@ -53,7 +54,10 @@ export const submissionRecordSchema = z.object({
   jobId: z.string().nullable(),
   /** Validation configuration sent with validate. */
   validateBody: z.record(z.string(), z.unknown()).nullable(),
-  /** The render configuration requested (null until chosen). */
+  /**
+   * The render configuration requested (null until chosen), stored as the plain object it was; read it
+   * with `recordedRenderConfig`, which checks it against the API's schema.
+   */
   renderConfig: z.record(z.string(), z.unknown()).nullable(),
   /**
    * Whether outputs should be downloaded once completed, and where: `dir` is the exact folder, or null
@@ -78,4 +82,11 @@ export function isFinished(record: SubmissionRecord): boolean {
 /** Whether `step` comes at or after `reference`. */
 export function reached(record: Pick<SubmissionRecord, 'step'>, reference: SubmissionStep): boolean {
   return SUBMISSION_STEPS.indexOf(record.step) >= SUBMISSION_STEPS.indexOf(reference);
+}
+
+/** The render configuration a record holds, when there is one the API's schema accepts. */
+export function recordedRenderConfig(record: Pick<SubmissionRecord, 'renderConfig'>): RenderConfig | null {
+  if (record.renderConfig === null) return null;
+  const parsed = renderConfigSchema.safeParse(record.renderConfig);
+  return parsed.success ? parsed.data : null;
 }

@@ -4,7 +4,6 @@ import { formatBytes, formatDuration, formatValue, secondsBetween } from '../lib
 import { useDetailStore } from '../stores/detail-store';
 import { useQueueStore } from '../stores/queue-store';
 import { StatusBadge, statusLabel } from './status-badge';
-import type { JobStatus } from '../../shared/api/job';
 
 /** The job detail panel: preview, analysis, requested against final settings, failure, timeline, outputs. */
 export function JobDetailPanel() {

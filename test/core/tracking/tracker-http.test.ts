@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/api-client';
 import { JobTracker } from '../../../src/core/tracking/tracker';
-import { trackerWaiter } from '../../../src/core/submit/wait-for-job';
+import { trackerWaiter } from '../../../src/core/lifecycle/wait-for-job';
 import { FakeApi } from '../../helpers/fake-api-server';
 import { failWith, rateLimited } from '../../helpers/hostile-server';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, ContractError, InvalidStateError, NetworkError, NotFoundError, RateLimitedError, ServerError } from '../../../src/core/errors';
-import { trackerWaiter } from '../../../src/core/submit/wait-for-job';
+import { trackerWaiter } from '../../../src/core/lifecycle/wait-for-job';
 import { isFatalTrackingError, JobTracker, type TrackerEvents } from '../../../src/core/tracking/tracker';
 import { FakeFarm } from '../../helpers/fake-farm';
 import { FakeTime } from '../../helpers/fake-time';

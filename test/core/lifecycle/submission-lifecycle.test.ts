@@ -5,9 +5,14 @@ import { ApiClient } from '../../../src/core/api/api-client';
 import { AbortError, NetworkError, SubmissionBusyError } from '../../../src/core/errors';
 import { SubmissionJournal } from '../../../src/core/journal/submission-journal';
 import type { SubmissionRecord, SubmissionStep } from '../../../src/core/journal/submission-record';
-import { recordSubmission, Submission, type SubmissionClient, type SubmissionOptions } from '../../../src/core/submit/submission';
-import { pollingWaiter } from '../../../src/core/submit/wait-for-job';
+import type { SubmissionEvents } from '../../../src/core/lifecycle/lifecycle-events';
+import type { LifecycleStop } from '../../../src/core/lifecycle/lifecycle-states';
+import { recordForFile } from '../../../src/core/lifecycle/record-for-file';
+import type { SubmissionClient } from '../../../src/core/lifecycle/step-context';
+import { SubmissionLifecycle, type ClaimedSubmission, type LifecycleOptions } from '../../../src/core/lifecycle/submission-lifecycle';
+import { pollingWaiter } from '../../../src/core/lifecycle/wait-for-job';
 import { uploadFile } from '../../../src/core/upload/upload';
+import type { RenderConfig } from '../../../src/shared/api/render-config';
 import { FakeApi, type FakeApiOptions } from '../../helpers/fake-api-server';
 import { blendBytes, tempDir, writeScene } from '../../helpers/scene-files';
 
@@ -32,12 +37,37 @@ beforeEach(async () => {
 });
 afterEach(() => api?.server.close());
 
-async function newRecord(): Promise<SubmissionRecord> {
-  return recordSubmission(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null, download: { wanted: true, dir: null } });
+async function newRecord(download: SubmissionRecord['download'] = { wanted: true, dir: null }): Promise<SubmissionRecord> {
+  return (await recordForFile(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null, download })).record;
 }
 
-function runner(record: SubmissionRecord, extra: Partial<SubmissionOptions> = {}) {
-  return new Submission({ client, journal, record, downloadRoot, waitForJob: pollingWaiter(client, { intervalMs: 0 }), ...extra });
+function lifecycle(extra: Partial<LifecycleOptions> = {}) {
+  return new SubmissionLifecycle({ client, journal, downloadRoot, waitForJob: pollingWaiter(client, { intervalMs: 0 }), ...extra });
+}
+
+interface RunOptions {
+  until?: LifecycleStop;
+  signal?: AbortSignal;
+  renderConfig?: RenderConfig;
+  options?: Partial<LifecycleOptions>;
+  /** Sees the claimed submission before it advances (to listen to its events). */
+  watch?: (claimed: ClaimedSubmission) => void;
+}
+
+/** Claims the submission, advances it to `until` (default: the end) and releases it. */
+async function run(record: SubmissionRecord, o: RunOptions = {}): Promise<SubmissionRecord> {
+  const claimed = await lifecycle(o.options).claim(record);
+  o.watch?.(claimed);
+  try {
+    return await claimed.advance({ until: o.until ?? 'done', ...(o.signal ? { signal: o.signal } : {}), ...(o.renderConfig ? { renderConfig: o.renderConfig } : {}) });
+  } finally {
+    claimed.release();
+  }
+}
+
+/** The events of one kind a run reports. */
+function collect<K extends keyof SubmissionEvents>(event: K, into: SubmissionEvents[K][]): (claimed: ClaimedSubmission) => void {
+  return (claimed) => void claimed.on(event, (payload) => into.push(payload));
 }
 
 /** The client, except that its next `createJob` calls fail with `errors` (in order) without sending anything. */
@@ -60,28 +90,24 @@ async function diedBeforeCreating(): Promise<SubmissionRecord> {
 /** Runs until the journal reaches `step`, then aborts as if the process were killed there. */
 async function runUntil(record: SubmissionRecord, step: SubmissionStep): Promise<SubmissionRecord> {
   const controller = new AbortController();
-  const submission = runner(record);
-  submission.on('step', ({ record: r }) => {
-    if (r.step === step) controller.abort();
-  });
-  await expect(submission.run(controller.signal)).rejects.toBeInstanceOf(AbortError);
+  const watch = (claimed: ClaimedSubmission) =>
+    void claimed.on('step', ({ record: r }) => {
+      if (r.step === step) controller.abort();
+    });
+  await expect(run(record, { signal: controller.signal, watch })).rejects.toBeInstanceOf(AbortError);
   return (await journal.get(record.id))!;
 }
 
-describe('Submission', () => {
+describe('SubmissionLifecycle', () => {
   it('goes from file to downloaded frames, recording every step', async () => {
     await setup();
-    const submission = runner(await newRecord());
-    const steps: string[] = [];
-    const uploads: number[] = [];
-    submission.on('step', ({ record }) => steps.push(record.step));
-    submission.on('upload', (p) => uploads.push(p.bytes));
-    const done = await submission.run();
+    const uploads: SubmissionEvents['upload'][] = [];
+    const done = await run(await newRecord(), { watch: collect('upload', uploads) });
     expect(done.step).toBe('downloaded');
     expect(done.history.map((h) => h.step)).toEqual(['preflighted', 'upload-target', 'uploaded', 'creating-job', 'job-created', 'validate-requested', 'validated', 'render-requested', 'completed', 'downloaded']);
     expect(done.downloadedTo).toMatch(/Shot 010-[0-9a-f]{8}$/);
     expect((await readdir(done.downloadedTo!)).sort()).toEqual(['frame_0001.png', 'frame_0002.png', 'frame_0003.png']);
-    expect(uploads.at(-1)).toBe(200_000);
+    expect(uploads.at(-1)?.bytes).toBe(200_000);
     expect(api.count('PUT', /^\/storage\//)).toBe(1);
     expect(await journal.listUnfinished()).toEqual([]);
   });
@@ -93,7 +119,7 @@ describe('Submission', () => {
       const first = await newRecord();
       const stopped = await runUntil(first, step);
       expect(stopped.step).toBe(step);
-      const done = await runner(stopped).run();
+      const done = await run(stopped);
       expect(done.step).toBe('downloaded');
       expect(api.count('POST', `${P}/jobs`)).toBe(1);
       expect(api.jobs.size).toBe(1);
@@ -106,10 +132,10 @@ describe('Submission', () => {
     await setup({ slugInSceneFile: true });
     api.dropNextCreateAnswer = true;
     const record = await newRecord();
-    await expect(runner(record).run()).rejects.toBeInstanceOf(NetworkError);
+    await expect(run(record)).rejects.toBeInstanceOf(NetworkError);
     const stopped = (await journal.get(record.id))!;
     expect(stopped.step).toBe('creating-job');
-    const done = await runner(stopped).run();
+    const done = await run(stopped);
     expect(done.step).toBe('downloaded');
     expect(api.count('POST', `${P}/jobs`)).toBe(1);
     expect(api.jobs.size).toBe(1);
@@ -119,22 +145,20 @@ describe('Submission', () => {
     await setup({ conflictOnDuplicateSlug: true, bareSceneFile: true });
     api.dropNextCreateAnswer = true;
     const record = await newRecord();
-    await expect(runner(record).run()).rejects.toBeInstanceOf(NetworkError);
-    const notices: string[] = [];
-    const resumed = runner((await journal.get(record.id))!);
-    resumed.on('notice', ({ message }) => notices.push(message));
-    const done = await resumed.run();
+    await expect(run(record)).rejects.toBeInstanceOf(NetworkError);
+    const notices: { message: string }[] = [];
+    const done = await run((await journal.get(record.id))!, { watch: collect('notice', notices) });
     expect(done.step).toBe('downloaded');
     expect(api.jobs.size).toBe(1);
-    expect(notices.join(' ')).toMatch(/already had job/);
+    expect(notices.map((n) => n.message).join(' ')).toMatch(/already had job/);
   });
 
   it('recovers a job whose creation answer was lost by its creation time and file name', async () => {
     await setup();
     api.dropNextCreateAnswer = true;
     const record = await newRecord();
-    await expect(runner(record).run()).rejects.toBeInstanceOf(NetworkError);
-    const done = await runner((await journal.get(record.id))!).run();
+    await expect(run(record)).rejects.toBeInstanceOf(NetworkError);
+    const done = await run((await journal.get(record.id))!);
     expect(done.step).toBe('downloaded');
     expect(api.count('POST', `${P}/jobs`)).toBe(1);
   });
@@ -143,67 +167,69 @@ describe('Submission', () => {
     await setup();
     const record = await newRecord();
     const controller = new AbortController();
-    const first = runner(record, { upload: (o) => uploadFile({ ...o, chunkBytes: 1024, progressIntervalMs: 0 }) });
-    first.on('upload', (p) => {
-      if (!p.done) controller.abort();
-    });
-    await expect(first.run(controller.signal)).rejects.toBeInstanceOf(AbortError);
+    const watch = (claimed: ClaimedSubmission) =>
+      void claimed.on('upload', (p) => {
+        if (!p.done) controller.abort();
+      });
+    const options = { upload: (o: Parameters<typeof uploadFile>[0]) => uploadFile({ ...o, chunkBytes: 1024, progressIntervalMs: 0 }) };
+    await expect(run(record, { signal: controller.signal, watch, options })).rejects.toBeInstanceOf(AbortError);
     const stopped = (await journal.get(record.id))!;
     expect(stopped.step).toBe('upload-target');
-    const done = await runner(stopped).run();
+    const done = await run(stopped);
     expect(done.step).toBe('downloaded');
     expect(api.count('POST', `${P}/uploads`)).toBe(2);
     expect(api.jobs.size).toBe(1);
   });
 
-  it('asks for confirmation with the analysis and renders with the answer', async () => {
+  it('stops at review with the analysis, and renders with the settings the go-ahead brings', async () => {
     await setup();
-    const seen: unknown[] = [];
-    const done = await runner(await newRecord(), {
-      confirm: async ({ analysis, renderConfig }) => {
-        seen.push(analysis, renderConfig);
-        return { colorManagementPreset: 'aces', frameRanges: ['1-3'] };
-      },
-    }).run();
-    expect(seen).toEqual([{ scene: 'Scene', warnings: [] }, { colorManagementPreset: 'default' }]);
+    const claimed = await lifecycle().claim(await newRecord());
+    const atReview = await claimed.advance({ until: 'validated' });
+    expect(atReview).toMatchObject({ step: 'validated', ending: null });
+    expect(api.count('POST', new RegExp(`${P}/jobs/.*/render`))).toBe(0);
+    const proposal = await claimed.review();
+    expect([proposal?.analysis, proposal?.renderConfig, proposal?.problem]).toEqual([{ scene: 'Scene', warnings: [] }, { colorManagementPreset: 'default' }, null]);
+    const done = await claimed.advance({ until: 'done', renderConfig: { colorManagementPreset: 'aces', frameRanges: ['1-3'] } });
+    claimed.release();
     expect(done.renderConfig).toEqual({ colorManagementPreset: 'aces', frameRanges: ['1-3'] });
     expect([...api.jobs.values()][0]!.renderBodies).toEqual([{ requestedRenderConfig: { colorManagementPreset: 'aces', frameRanges: ['1-3'] } }]);
   });
 
   it('ends as declined when the person says no', async () => {
     await setup();
-    const done = await runner(await newRecord(), { confirm: async () => false }).run();
+    const claimed = await lifecycle().claim(await newRecord());
+    await claimed.advance({ until: 'validated' });
+    const done = await claimed.decline();
+    claimed.release();
     expect(done).toMatchObject({ step: 'validated', ending: 'declined' });
     expect(api.count('POST', new RegExp(`${P}/jobs/.*/render`))).toBe(0);
   });
 
   it('ends as failed with the reason when validation fails', async () => {
     await setup({ failValidation: true });
-    const done = await runner(await newRecord()).run();
+    const done = await run(await newRecord());
     expect(done.ending).toBe('failed');
     expect(done.error?.message).toContain('SceneUnreadable');
   });
 
   it('stops after completion when no download is wanted', async () => {
     await setup();
-    const record = await recordSubmission(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null });
-    const done = await runner(record).run();
+    const done = await run(await newRecord({ wanted: false, dir: null }));
     expect(done.step).toBe('completed');
     expect(await readdir(downloadRoot)).toEqual([]);
   });
 
   it('puts the download where the record says, so a resumed download continues in the same folder', async () => {
     await setup();
-    const record = await recordSubmission(journal, { filePath: scenePath, baseUrl: api.server.url, profileId: null, download: { wanted: true, dir: join(downloadRoot, 'mine') } });
-    const done = await runner(record).run();
+    const done = await run(await newRecord({ wanted: true, dir: join(downloadRoot, 'mine') }));
     expect(done.downloadedTo).toBe(join(downloadRoot, 'mine'));
   });
 
   it('never adopts the job of another submission of the same file when recovering a lost creation', async () => {
     await setup();
-    const first = await runner(await newRecord()).run();
+    const first = await run(await newRecord());
     const second = await diedBeforeCreating();
-    const done = await runner(second).run();
+    const done = await run(second);
     expect(done.step).toBe('downloaded');
     expect(done.jobId).not.toBe(first.jobId);
     expect(api.jobs.size).toBe(2);
@@ -214,10 +240,10 @@ describe('Submission', () => {
     await setup();
     api.dropNextCreateAnswer = true;
     const first = await newRecord();
-    await expect(runner(first).run()).rejects.toBeInstanceOf(NetworkError);
+    await expect(run(first)).rejects.toBeInstanceOf(NetworkError);
     const [firstsJob] = [...api.jobs.keys()];
     const second = await diedBeforeCreating();
-    const done = await runner(second).run();
+    const done = await run(second);
     expect(done).toMatchObject({ step: 'creating-job', ending: 'failed', jobId: null, error: { kind: 'job-recovery-ambiguous' } });
     expect(done.error!.message).toContain(`job ${firstsJob}`);
     expect(done.error!.message).toContain('Shot 010.blend');
@@ -229,11 +255,11 @@ describe('Submission', () => {
     await setup();
     api.dropNextCreateAnswer = true;
     const record = await newRecord();
-    await expect(runner(record).run()).rejects.toBeInstanceOf(NetworkError);
+    await expect(run(record)).rejects.toBeInstanceOf(NetworkError);
     const [lost] = [...api.jobs.values()];
     const twin = { ...lost!, job: { ...lost!.job, id: 'job-from-elsewhere' }, slug: 'slug-elsewhere' };
     api.jobs.set(twin.job.id, twin);
-    const done = await runner((await journal.get(record.id))!).run();
+    const done = await run((await journal.get(record.id))!);
     expect(done.ending).toBe('failed');
     expect(done.error!.message).toMatch(/ jobs \S+, \S+ were made/);
     expect(done.error!.message).toContain(lost!.job.id);
@@ -243,9 +269,9 @@ describe('Submission', () => {
 
   it('passes over a job of another computer\'s upload of the same name when the server names its slug', async () => {
     await setup({ slugInSceneFile: true });
-    const elsewhere = await runner(await newRecord()).run();
+    const elsewhere = await run(await newRecord());
     await journal.remove(elsewhere.id);
-    const done = await runner(await diedBeforeCreating()).run();
+    const done = await run(await diedBeforeCreating());
     expect(done.step).toBe('downloaded');
     expect(api.jobs.size).toBe(2);
   });
@@ -254,11 +280,11 @@ describe('Submission', () => {
     await setup();
     const record = await runUntil(await newRecord(), 'uploaded');
     const neverSent = new NetworkError('Could not reach the server.', { code: 'ECONNREFUSED', maybeApplied: false });
-    await expect(runner(record, { client: failingCreates(neverSent) }).run()).rejects.toBe(neverSent);
+    await expect(run(record, { options: { client: failingCreates(neverSent) } })).rejects.toBe(neverSent);
     const stopped = (await journal.get(record.id))!;
     expect(stopped).toMatchObject({ step: 'uploaded', jobIntentAt: null });
     const listed = api.count('GET', `${P}/jobs`);
-    const done = await runner(stopped).run();
+    const done = await run(stopped);
     expect(done.step).toBe('downloaded');
     expect(api.count('GET', `${P}/jobs`)).toBe(listed);
     expect(api.jobs.size).toBe(1);
@@ -275,17 +301,17 @@ describe('Submission', () => {
     await setup();
     const record = await newRecord();
     const held = await new SubmissionJournal({ dataDir }).lock(record.id);
-    await expect(runner(record).run()).rejects.toBeInstanceOf(SubmissionBusyError);
+    await expect(run(record)).rejects.toBeInstanceOf(SubmissionBusyError);
     expect(api.server.requests).toEqual([]);
     held.release();
-    expect((await runner(record).run()).step).toBe('downloaded');
+    expect((await run(record)).step).toBe('downloaded');
   });
 
   it('lets only one of two runs of the same submission do the work', async () => {
     await setup();
     const record = await newRecord();
     const other = new SubmissionJournal({ dataDir });
-    const results = await Promise.allSettled([runner(record).run(), new Submission({ client, journal: other, record, downloadRoot, waitForJob: pollingWaiter(client, { intervalMs: 0 }) }).run()]);
+    const results = await Promise.allSettled([run(record), run(record, { options: { journal: other } })]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'busy' } });
     expect(api.count('PUT', /^\/storage\//)).toBe(1);
@@ -296,9 +322,107 @@ describe('Submission', () => {
     await setup();
     const record = await newRecord();
     await runUntil(record, 'job-created');
-    const done = await runner(record).run();
+    const done = await run(record);
     expect(done.step).toBe('downloaded');
     expect(api.count('POST', `${P}/uploads`)).toBe(1);
     expect(api.jobs.size).toBe(1);
   });
+
 });
+
+describe('SubmissionLifecycle stops', () => {
+  it('stops at "render-requested" once the server has the render, without waiting for it', async () => {
+    await setup();
+    const handed = await run(await newRecord(), { until: 'render-requested' });
+    expect(handed).toMatchObject({ step: 'render-requested', ending: null, renderConfig: { colorManagementPreset: 'default' } });
+    const job = api.jobs.get(handed.jobId!)!;
+    expect(job.renderBodies).toHaveLength(1);
+    expect(job.job.status).not.toBe('completed');
+    expect(await journal.listUnfinished()).toHaveLength(1);
+    const done = await run(handed);
+    expect(done.step).toBe('downloaded');
+    expect(job.renderBodies).toHaveLength(1);
+  });
+
+  it('returns at once, taking nothing, when a stop is already behind the record', async () => {
+    await setup();
+    const handed = await run(await newRecord(), { until: 'render-requested' });
+    const before = api.server.requests.length;
+    const held = await new SubmissionJournal({ dataDir }).lock(handed.id);
+    try {
+      expect(await lifecycle().advance(handed, { until: 'validated' })).toBe(handed);
+      expect(api.server.requests.length).toBe(before);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('ends at review when the job was canceled on the server meanwhile, with nothing to review', async () => {
+    await setup();
+    const claimed = await lifecycle().claim(await newRecord());
+    const atReview = await claimed.advance({ until: 'validated' });
+    const entry = api.jobs.get(atReview.jobId!)!;
+    entry.job = { ...entry.job, status: 'canceled' };
+    expect(await claimed.review()).toBeNull();
+    claimed.release();
+    expect(claimed.record).toMatchObject({ step: 'validated', ending: 'canceled' });
+    expect(entry.renderBodies).toEqual([]);
+  });
+
+  it('moves on without review when the job is already rendering (started elsewhere)', async () => {
+    await setup();
+    const claimed = await lifecycle().claim(await newRecord());
+    const atReview = await claimed.advance({ until: 'validated' });
+    const entry = api.jobs.get(atReview.jobId!)!;
+    entry.job = { ...entry.job, status: 'rendering' };
+    expect(await claimed.review()).toBeNull();
+    expect(claimed.record.step).toBe('render-requested');
+    expect((await claimed.advance({ until: 'done' })).step).toBe('downloaded');
+    claimed.release();
+    expect(entry.renderBodies).toEqual([]);
+  });
+
+  it('refuses a camera the scene lacks before anything is sent, ending the submission', async () => {
+    await setup();
+    api.server.next('GET', new RegExp(`^${P}/jobs/[^/]+$`), async (_req, res) => {
+      const [entry] = [...api.jobs.values()];
+      entry!.job = { ...entry!.job, status: 'validated', analysis: { scene: 'Scene', cameras: ['Camera', 'CloseUp'] } };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: entry!.job }));
+    });
+    const claimed = await lifecycle().claim(await newRecord());
+    await claimed.advance({ until: 'validated' });
+    const proposal = await claimed.review({ renderConfig: { colorManagementPreset: 'default', activeCamera: 'Drone' } });
+    expect(proposal?.problem).toMatch(/no camera "Drone" \(it has: Camera, CloseUp\)/);
+    await expect(claimed.advance({ until: 'done', renderConfig: { colorManagementPreset: 'default', activeCamera: 'Drone' } })).rejects.toMatchObject({ kind: 'invalid-config' });
+    claimed.release();
+    expect(claimed.record).toMatchObject({ step: 'validated', ending: 'failed', error: { kind: 'invalid-config' } });
+    expect(api.count('POST', new RegExp(`${P}/jobs/.*/render`))).toBe(0);
+  });
+
+  it('ends a submission whose upload the storage refuses (413), and keeps one whose URLs keep expiring', async () => {
+    await setup();
+    api.server.next('PUT', /^\/storage\//, (req, res) => {
+      req.resume();
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+      res.end('{"error":{"code":"too_large","message":"Entity too large"}}');
+    });
+    const refused = await newRecord();
+    await expect(run(refused)).rejects.toMatchObject({ kind: 'transfer', status: 413 });
+    expect(await journal.get(refused.id)).toMatchObject({ ending: 'failed', error: { kind: 'transfer' } });
+    api.server.next(
+      'PUT',
+      /^\/storage\//,
+      (req, res) => {
+        req.resume();
+        res.writeHead(403, { 'content-type': 'application/json', connection: 'close' });
+        res.end('{"error":{"code":"AccessDenied","message":"Request has expired"}}');
+      },
+      4,
+    );
+    const expiring = await newRecord();
+    await expect(run(expiring)).rejects.toMatchObject({ kind: 'transfer', code: 'upload-url-expired' });
+    expect(await journal.get(expiring.id)).toMatchObject({ ending: null, step: 'upload-target' });
+  });
+});
+

@@ -1,0 +1,21 @@
+import type { CliIo } from '../session/cli-io';
+import { confirm, type ConfirmOptions } from './prompt';
+import { readSecret } from './read-secret';
+
+/** Asks a yes/no question; Ctrl-C or `signal` rejects with an AbortError. */
+export type Confirm = (question: string, options?: Pick<ConfirmOptions, 'defaultYes' | 'signal'>) => Promise<boolean>;
+
+/** How the CLI asks a person something. */
+export interface CliPrompt {
+  confirm: Confirm;
+  /** Reads a secret without echoing it (or the first line of piped input). */
+  secret(label: string): Promise<string>;
+}
+
+/** Questions on the terminal: asked on stderr, answered on stdin. */
+export function terminalPrompt(io: Pick<CliIo, 'stdin' | 'stderr'>): CliPrompt {
+  return {
+    confirm: (question, options = {}) => confirm(question, { input: io.stdin, output: io.stderr }, options),
+    secret: (label) => readSecret(io.stdin, io.stderr, label),
+  };
+}

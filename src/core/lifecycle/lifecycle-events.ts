@@ -1,0 +1,28 @@
+import type { Job } from '../../shared/api/job';
+import type { RenderConfig } from '../../shared/api/render-config';
+import type { DownloadProgress } from '../download/download-job';
+import type { SubmissionRecord } from '../journal/submission-record';
+import type { FrameProgress } from '../tracking/tracker';
+import type { TransferProgress } from '../transfer/progress-meter';
+
+/** Everything a claimed submission reports while it advances. */
+export interface SubmissionEvents extends Record<string, unknown> {
+  /** The journal record moved to a new step (or ended). */
+  step: { record: SubmissionRecord };
+  upload: TransferProgress;
+  job: { job: Job };
+  progress: { jobId: string } & FrameProgress;
+  download: DownloadProgress;
+  /** Something a person may want to know (a recovered job, a fresh upload URL). */
+  notice: { message: string };
+}
+
+/** What a submission stopped at review offers: the validated job, what it found, the settings to render with. */
+export interface RenderProposal {
+  job: Job;
+  /** `job.analysis` as the server sent it (the local node's shape is `SceneAnalysis`). */
+  analysis: unknown;
+  renderConfig: RenderConfig;
+  /** Why `renderConfig` cannot work with this scene (checked before anything is sent), or null. */
+  problem: string | null;
+}

@@ -1,0 +1,56 @@
+import type { Downloads } from '../../shared/api/downloads';
+import type { Job, JobList, ProgressRecord } from '../../shared/api/job';
+import type { RenderConfig } from '../../shared/api/render-config';
+import type { FileType, UploadTarget } from '../../shared/api/upload';
+import type { CallOptions, ListJobsQuery, RenderResult } from '../api/api-client';
+import type { DownloadJobOptions, DownloadJobResult } from '../download/download-job';
+import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';
+import type { SubmissionRecord } from '../journal/submission-record';
+import type { UploadOptions, UploadResult } from '../upload/upload';
+import type { Clock } from '../util/clock';
+import type { SubmissionEvents } from './lifecycle-events';
+import type { WaitForJob } from './wait-for-job';
+
+/** The API operations a submission uses. */
+export interface SubmissionClient {
+  createUpload(request: { fileName: string; fileType: FileType }, options?: CallOptions): Promise<UploadTarget>;
+  createJob(slug: string, options?: CallOptions): Promise<Job>;
+  listJobs(query?: ListJobsQuery, options?: CallOptions): Promise<JobList>;
+  getJob(jobId: string, options?: CallOptions): Promise<Job>;
+  getProgress(jobId: string, options?: CallOptions): Promise<ProgressRecord>;
+  validateJob(jobId: string, body?: Record<string, unknown>, options?: CallOptions): Promise<Job>;
+  renderJob(jobId: string, config: RenderConfig, options?: CallOptions): Promise<RenderResult>;
+  getDownloads(jobId: string, options?: CallOptions): Promise<Downloads>;
+}
+
+/** What every step function works with: the server, the journal, and how to report. */
+export interface StepContext {
+  readonly client: SubmissionClient;
+  readonly journal: SubmissionJournal;
+  readonly clock: Clock;
+  readonly wait: WaitForJob;
+  /** Aborts the step (the record stays where its last saved step put it). */
+  readonly signal: AbortSignal | undefined;
+  /** `{ signal }` for API calls. */
+  readonly call: CallOptions;
+  /** The settings the go-ahead to render came with (else the recorded ones, else the default). */
+  readonly renderConfig: RenderConfig | undefined;
+  /** Root under which `<scene>-<short id>/` is created when the record names no folder. */
+  readonly downloadRoot: string | undefined;
+  readonly downloadConcurrency: number | undefined;
+  readonly upload: (options: UploadOptions) => Promise<UploadResult>;
+  readonly download: (options: DownloadJobOptions) => Promise<DownloadJobResult>;
+  /** The record as last saved. */
+  record(): SubmissionRecord;
+  /** Writes `patch` to the journal (reporting a new step or ending) and returns the record. */
+  save(patch: SubmissionPatch): Promise<SubmissionRecord>;
+  emit<K extends keyof SubmissionEvents>(event: K, payload: SubmissionEvents[K]): void;
+  /** The record's ISO time now. */
+  now(): string;
+}
+
+/**
+ * One state's work: takes the record from its step to the next one (or to an ending), saving each
+ * step to the journal before the work that follows it.
+ */
+export type StepFunction = (ctx: StepContext) => Promise<void>;

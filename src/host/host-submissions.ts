@@ -1,0 +1,310 @@
+import { stat } from 'node:fs/promises';
+import type { ApiClient } from '../core/api/api-client';
+import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../core/errors';
+import type { SubmissionJournal } from '../core/journal/submission-journal';
+import { isFinished, recordedRenderConfig, type SubmissionRecord } from '../core/journal/submission-record';
+import type { RenderProposal } from '../core/lifecycle/lifecycle-events';
+import { recordForFile } from '../core/lifecycle/record-for-file';
+import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
+import { trackerWaiter } from '../core/lifecycle/wait-for-job';
+import type { JobTracker } from '../core/tracking/tracker';
+import type { Clock } from '../core/util/clock';
+import { renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
+import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../shared/contract/submission-views';
+import type { AppPreferences } from './app-preferences';
+import type { HostEvents } from './host-events';
+import type { JobDownloads } from './job-downloads';
+import type { JobList } from './job-list';
+import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
+import type { SubmittedJobs } from './submitted-jobs';
+import { toSubmissionView, type SubmissionState } from './submission-view';
+
+/** What the submissions of one profile work with. */
+export interface HostSubmissionsDeps {
+  profileId: string;
+  client: ApiClient;
+  journal: SubmissionJournal;
+  prefs: AppPreferences;
+  events: HostEvents;
+  clock: Clock;
+  tracker: JobTracker;
+  jobs: JobList;
+  downloads: JobDownloads;
+  submitted: SubmittedJobs;
+  downloadRoot: () => string;
+  autoDownload: () => boolean;
+  /** Whether a path is a staged upload (browser mode) rather than the artist's own file. */
+  isStaged: (path: string) => boolean;
+  /** Removes a staged upload once no journal record refers to it. */
+  releaseFile: (path: string) => Promise<void>;
+}
+
+interface Tracked extends SubmissionState {
+  /** Held from the first step until the run stops, and across review (so no other Renderdrop takes it meanwhile). */
+  claimed: ClaimedSubmission | null;
+  abort: AbortController;
+  /** What review shows, while the submission waits for the artist. */
+  proposal: RenderProposal | null;
+  /** Render straight away with the recorded settings (submit again). */
+  autoStart: boolean;
+}
+
+/**
+ * The submissions going to one profile, as the app shows them: each is run through the submission
+ * lifecycle, stops at review until the artist starts the render (or discards it), and reports its
+ * phase, transfers and jobs as app events.
+ */
+export class HostSubmissions {
+  readonly #deps: HostSubmissionsDeps;
+  readonly #all = new Map<string, Tracked>();
+  #closed = false;
+
+  constructor(deps: HostSubmissionsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Continues the profile's unfinished submissions; one another Renderdrop is continuing is left to it without a word. */
+  resume(records: readonly SubmissionRecord[]): void {
+    for (const record of records) if (!isFinished(record)) this.#launch(this.#track(record, false), { leaveIfBusy: true });
+  }
+
+  /** Records and starts one submission per file (a file that fails its checks is answered on its own). */
+  async submit(files: { path: string; name: string }[], renderConfig?: RenderConfig): Promise<SubmitFileResult[]> {
+    const results: SubmitFileResult[] = [];
+    for (const file of files) {
+      try {
+        const { record } = await recordForFile(this.#deps.journal, {
+          filePath: file.path,
+          baseUrl: this.#deps.client.baseUrl,
+          profileId: this.#deps.profileId,
+          renderConfig: renderConfig ?? null,
+          download: { wanted: this.#deps.autoDownload(), dir: null, root: this.#deps.downloadRoot() },
+        });
+        this.#launch(this.#track(record, renderConfig !== undefined));
+        results.push({ ok: true, name: file.name, submissionId: record.id });
+      } catch (error) {
+        results.push({ ok: false, name: file.name, error: serializeError(error) });
+      }
+    }
+    return results;
+  }
+
+  /** Submissions of this session that are not dismissed. */
+  list(): SubmissionView[] {
+    return [...this.#all.values()].map(toSubmissionView);
+  }
+
+  /** What validation detected and the settings to start from. */
+  review(submissionId: string): ReviewSheet {
+    const tracked = this.#require(submissionId);
+    if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
+    const analysis = readAnalysis(tracked.proposal.analysis);
+    const recorded = recordedRenderConfig(tracked.record);
+    const remembered = recorded ?? this.#deps.prefs.lastSettings(tracked.record.file.name);
+    return {
+      submissionId,
+      jobId: tracked.proposal.job.id,
+      fileName: tracked.record.file.name,
+      analysis,
+      warnings: analysis?.warnings ?? [],
+      defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
+      fromLastTime: recorded === null && remembered !== null,
+    };
+  }
+
+  /** Starts the render of a reviewed submission with the artist's settings, and remembers them. */
+  async startRender(submissionId: string, config: RenderConfig): Promise<SubmissionView> {
+    const tracked = this.#require(submissionId);
+    if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review.`);
+    await this.#deps.prefs.rememberSettings(tracked.record.file.name, config);
+    tracked.proposal = null;
+    tracked.awaitingReview = false;
+    tracked.running = true;
+    this.#emit(tracked);
+    void this.#drive(tracked, async (claimed) => {
+      await claimed.advance({ until: 'done', renderConfig: config, signal: tracked.abort.signal });
+    });
+    return toSubmissionView(tracked);
+  }
+
+  /** Drops a submission: at review nothing is rendered and its job is canceled on the server; else its run stops. */
+  async discard(submissionId: string): Promise<SubmissionView> {
+    const tracked = this.#require(submissionId);
+    const claimed = tracked.claimed;
+    if (tracked.proposal && claimed) {
+      const jobId = tracked.proposal.job.id;
+      tracked.proposal = null;
+      tracked.awaitingReview = false;
+      try {
+        tracked.record = await claimed.decline();
+      } finally {
+        this.#release(tracked);
+      }
+      await this.#deps.client.cancelJob(jobId).catch(() => null);
+    } else {
+      tracked.abort.abort();
+    }
+    this.#emit(tracked);
+    return toSubmissionView(tracked);
+  }
+
+  /** Runs a stopped submission again from its last recorded step. */
+  retry(submissionId: string): SubmissionView {
+    const tracked = this.#require(submissionId);
+    if (tracked.running) return toSubmissionView(tracked);
+    if (tracked.record.ending !== null) throw new InvalidStateError(`${tracked.record.file.name} has ended; submit it again instead.`);
+    tracked.error = null;
+    tracked.abort = new AbortController();
+    this.#launch(tracked);
+    return toSubmissionView(tracked);
+  }
+
+  /** Forgets a submission that is not running (its journal record stays while work is left). */
+  async dismiss(submissionId: string): Promise<boolean> {
+    const tracked = this.#all.get(submissionId);
+    if (!tracked) return false;
+    if (tracked.running && tracked.record.ending === null) throw new InvalidStateError(`${tracked.record.file.name} is still being sent; wait or discard it.`);
+    tracked.abort.abort();
+    this.#release(tracked);
+    this.#all.delete(submissionId);
+    if (tracked.record.ending !== null || tracked.record.jobId === null) {
+      await this.#deps.journal.remove(submissionId);
+      await this.#deps.releaseFile(tracked.record.file.path);
+    }
+    this.#deps.events.emit('submission.removed', { id: submissionId });
+    return true;
+  }
+
+  /** Submits a job's source file again, rendering straight away with the settings it was rendered with. */
+  async submitAgain(jobId: string): Promise<SubmitFileResult> {
+    const record = this.#deps.submitted.get(jobId);
+    if (!record) throw new InvalidStateError('This job was not submitted from this app, so its scene file is unknown. Drop the file again.');
+    if (this.#deps.isStaged(record.file.path) && !(await stat(record.file.path).catch(() => null))?.isFile()) {
+      throw new InvalidStateError(`The uploaded copy of ${record.file.name} has been cleaned up since it was sent. Drop the file again to send it once more.`);
+    }
+    const job = await this.#deps.client.getJob(jobId);
+    const requested = renderConfigSchema.safeParse(job.requestedConfig);
+    const config = (requested.success ? requested.data : null) ?? recordedRenderConfig(record) ?? undefined;
+    const [result] = await this.submit([{ path: record.file.path, name: record.file.name }], config);
+    return result!;
+  }
+
+  /** Whether a submission of this session is driving the job right now (it downloads it itself). */
+  isDriving(jobId: string): boolean {
+    return [...this.#all.values()].some((t) => t.record.jobId === jobId && t.running);
+  }
+
+  /** The submission waiting at review for this job, if any. */
+  awaitingReview(jobId: string): string | null {
+    return [...this.#all.values()].find((t) => t.record.jobId === jobId && t.proposal !== null)?.record.id ?? null;
+  }
+
+  /** Stops every run; journal records stay resumable. */
+  close(): void {
+    this.#closed = true;
+    for (const tracked of this.#all.values()) {
+      tracked.abort.abort();
+      if (!tracked.running) this.#release(tracked);
+    }
+  }
+
+  #track(record: SubmissionRecord, autoStart: boolean): Tracked {
+    const tracked: Tracked = { record, awaitingReview: false, error: null, running: false, claimed: null, abort: new AbortController(), proposal: null, autoStart };
+    this.#all.set(record.id, tracked);
+    return tracked;
+  }
+
+  /** Runs a submission up to review (or to the end when it starts straight away). */
+  #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
+    tracked.running = true;
+    this.#emit(tracked);
+    const signal = tracked.abort.signal;
+    void this.#drive(
+      tracked,
+      async (claimed) => {
+        await claimed.advance({ until: tracked.autoStart ? 'done' : 'validated', signal });
+        if (claimed.record.step !== 'validated' || isFinished(claimed.record)) return;
+        const proposal = await claimed.review({ signal });
+        if (proposal === null) {
+          await claimed.advance({ until: 'done', signal });
+          return;
+        }
+        tracked.proposal = proposal;
+        tracked.awaitingReview = true;
+        this.#deps.jobs.put(proposal.job);
+        return 'hold';
+      },
+      options,
+    );
+  }
+
+  /** Claims the submission when needed, runs `work`, and shows where it stopped; `hold` keeps the claim (review). */
+  async #drive(tracked: Tracked, work: (claimed: ClaimedSubmission) => Promise<'hold' | void>, options: { leaveIfBusy?: boolean } = {}): Promise<void> {
+    const id = tracked.record.id;
+    try {
+      const claimed = tracked.claimed ?? (await this.#claim(tracked));
+      const outcome = await work(claimed);
+      tracked.record = claimed.record;
+      tracked.running = false;
+      if (outcome !== 'hold') this.#release(tracked);
+      const { jobId, downloadedTo } = tracked.record;
+      if (tracked.record.step === 'downloaded' && jobId && downloadedTo) this.#deps.downloads.done(jobId, downloadedTo);
+      this.#emit(tracked);
+    } catch (error) {
+      this.#release(tracked);
+      tracked.running = false;
+      if (isAbort(error) && this.#closed) return;
+      if (options.leaveIfBusy && error instanceof SubmissionBusyError && this.#all.get(id) === tracked) {
+        this.#all.delete(id);
+        this.#deps.events.emit('submission.removed', { id });
+        return;
+      }
+      tracked.error = serializeError(error);
+      if (tracked.record.step === 'completed' && tracked.record.jobId) this.#deps.downloads.failed(tracked.record.jobId, tracked.error.message);
+      this.#emit(tracked);
+    }
+  }
+
+  async #claim(tracked: Tracked): Promise<ClaimedSubmission> {
+    const d = this.#deps;
+    const lifecycle = new SubmissionLifecycle({
+      client: d.client,
+      journal: d.journal,
+      waitForJob: trackerWaiter(d.tracker),
+      downloadRoot: tracked.record.download.root ?? d.downloadRoot(),
+      clock: d.clock,
+    });
+    const claimed = await lifecycle.claim(tracked.record);
+    tracked.claimed = claimed;
+    tracked.record = claimed.record;
+    const id = tracked.record.id;
+    claimed.on('step', ({ record }) => {
+      tracked.record = record;
+      d.submitted.remember(record);
+      this.#emit(tracked);
+    });
+    claimed.on('upload', (p) => d.events.emit('transfer.progress', { id: `upload:${id}`, kind: 'upload', submissionId: id, jobId: null, ...p }));
+    claimed.on('job', ({ job }) => {
+      d.submitted.rememberAs(job.id, tracked.record);
+      d.jobs.put(job);
+    });
+    claimed.on('download', (p) => d.downloads.progress(p, claimed.record.download.dir));
+    return claimed;
+  }
+
+  #release(tracked: Tracked) {
+    tracked.claimed?.release();
+    tracked.claimed = null;
+  }
+
+  #emit(tracked: Tracked) {
+    if (this.#all.get(tracked.record.id) !== tracked) return;
+    this.#deps.events.emit('submission.updated', toSubmissionView(tracked));
+  }
+
+  #require(id: string): Tracked {
+    const tracked = this.#all.get(id);
+    if (!tracked) throw new NotFoundError('That submission is no longer known. Drop the file again.');
+    return tracked;
+  }
+}
