@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SubmissionJournal } from '../../src/core/journal/submission-journal';
+import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
+import type { AppEvent } from '../../src/shared/contract/events';
+import type { SubmissionView } from '../../src/shared/contract/submission-views';
+import { FakeApi } from '../helpers/fake-api-server';
+import { HostileServer, readBody, sendJson } from '../helpers/hostile-server';
+import { blendBytes, tempDir } from '../helpers/scene-files';
+import { startHost, type HostHarness } from './host-harness';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function farmHost(): Promise<{ h: HostHarness; fake: FakeApi }> {
+  const fake = await FakeApi.start();
+  cleanup.push(() => fake.server.close());
+  const h = await startHost();
+  cleanup.push(() => h.close());
+  const profile = await h.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
+  await h.value('profiles.use', { profileId: profile.id });
+  await h.host.ready();
+  return { h, fake };
+}
+
+async function submitScene(h: HostHarness, name = 'shot.blend'): Promise<string> {
+  const scene = join(await tempDir('rd-host-life-'), name);
+  await writeFile(scene, blendBytes(20_000));
+  const [result] = await h.value('submissions.submit', { files: [{ path: scene }] });
+  if (!result?.ok) throw new Error(`submit failed: ${JSON.stringify(result)}`);
+  return result.submissionId;
+}
+
+function viewOf(id: string, phase: SubmissionView['phase']) {
+  return (e: AppEvent): e is Extract<AppEvent, { name: 'submission.updated' }> => e.name === 'submission.updated' && e.payload.id === id && e.payload.phase === phase;
+}
+
+describe('host: the shared final-failure policy', () => {
+  it('ends a submission whose upload the storage refuses, instead of offering Retry forever', async () => {
+    const { h, fake } = await farmHost();
+    fake.server.next('PUT', /^\/storage\//, async (req, res) => {
+      await readBody(req, 0);
+      sendJson(res, 413, { error: { code: 'too_large', message: 'Entity too large' } });
+    });
+    const id = await submitScene(h);
+    const failed = await h.waitFor(viewOf(id, 'failed'));
+    expect(failed.payload.canRetry).toBe(false);
+    expect(failed.payload.error?.message).toMatch(/refused the upload \(413/);
+    expect(await new SubmissionJournal({ dataDir: h.dir }).get(id)).toMatchObject({ ending: 'failed', error: { kind: 'transfer' } });
+    expect((await h.call('submissions.retry', { submissionId: id })).ok).toBe(false);
+  });
+
+  it('keeps a submission retryable when the failure may pass (upload URLs that keep expiring)', async () => {
+    const { h, fake } = await farmHost();
+    fake.server.next(
+      'PUT',
+      /^\/storage\//,
+      async (req, res) => {
+        await readBody(req, 0);
+        sendJson(res, 403, { error: { code: 'AccessDenied', message: 'Request has expired' } });
+      },
+      4,
+    );
+    const id = await submitScene(h);
+    const failed = await h.waitFor(viewOf(id, 'failed'));
+    expect(failed.payload).toMatchObject({ canRetry: true, error: { kind: 'transfer', code: 'upload-url-expired' } });
+    await h.value('submissions.retry', { submissionId: id });
+    await h.waitFor(viewOf(id, 'review'));
+    expect(fake.count('PUT', /^\/storage\//)).toBe(5);
+  });
+});
+
+describe('host: review', () => {
+  it('holds the submission at review, and Cancel in the queue discards it without rendering', async () => {
+    const { h, fake } = await farmHost();
+    const id = await submitScene(h);
+    const review = await h.waitFor(viewOf(id, 'review'));
+    const held = new SubmissionJournal({ dataDir: h.dir }).lock(id);
+    await expect(held).rejects.toMatchObject({ code: 'busy' });
+    await h.value('jobs.cancel', { jobId: review.payload.jobId! });
+    await h.waitFor(viewOf(id, 'discarded'));
+    const job = fake.jobs.get(review.payload.jobId!)!;
+    expect(job.renderBodies).toEqual([]);
+    expect(await new SubmissionJournal({ dataDir: h.dir }).get(id)).toMatchObject({ step: 'validated', ending: 'declined' });
+    (await new SubmissionJournal({ dataDir: h.dir }).lock(id)).release();
+  });
+});
+
+describe('host: connection state per session', () => {
+  it('a retry of the previous profile\'s client does not change the state of the profile used now', async () => {
+    const slow = await HostileServer.start();
+    cleanup.push(() => slow.close());
+    slow.route('GET', '/api/external/v1/jobs', (_req, res) => sendJson(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '1' }));
+    const h = await startHost();
+    cleanup.push(() => h.close());
+    const profile = await h.value('profiles.add', { name: 'Busy farm', baseUrl: slow.url, apiKey: 'RJ-busy-key-123' });
+    await h.value('profiles.use', { profileId: profile.id });
+    await h.waitFor((e) => e.name === 'connection.changed' && e.payload.state === 'rate-limited');
+    await h.value('profiles.use', { profileId: THIS_COMPUTER_PROFILE_ID });
+    const switchedAt = h.events.length;
+    const asked = slow.requests.length;
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (slow.requests.length > asked) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 20);
+    });
+    await h.value('app.getState', {});
+    const after = h.events.slice(switchedAt).filter((e) => e.name === 'connection.changed');
+    expect(after.map((e) => e.payload.state)).not.toContain('rate-limited');
+    expect((await h.value('app.getState', {})).connection.state).toBe('blender-missing');
+  });
+});
