@@ -15,7 +15,7 @@ import {
 import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
 import { trimBaseUrl } from '../../shared/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
-import { AbortError, NetworkError, RateLimitedError, RenderdropError } from '../errors';
+import { AbortError, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
 import { systemClock, type Clock, type Sleep } from '../util/clock';
@@ -310,7 +310,3 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** True when a RateLimitedError or similar says the whole server is busy, for callers that slow down. */
-export function isRateLimited(error: unknown): error is RateLimitedError {
-  return error instanceof RateLimitedError;
-}

@@ -24,11 +24,6 @@ export function useTransport(next: RenderdropBridge): void {
   transport = next;
 }
 
-/** Which shell the UI runs in, as far as the transport tells. */
-export function isDesktop(): boolean {
-  return typeof window !== 'undefined' && window.renderdrop !== undefined;
-}
-
 /** Calls the back end; never throws (errors come back as values). */
 export function call<K extends CallName>(name: K, request: CallRequest<K>): Promise<Result<CallResponse<K>>> {
   return current().call(name, request);
