@@ -34,8 +34,10 @@ const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
   h = await startHost();
-  const statics = await tempDir('rd-web-static-');
-  await mkdir(join(statics, 'assets'));
+  const statics = join(await tempDir('rd-web-static-'), 'ui');
+  await mkdir(join(statics, 'assets'), { recursive: true });
+  await writeFile(join(statics, '..', 'config.json'), 'SECRET-OUTSIDE');
+  await writeFile(join(statics, '.env'), 'SECRET-DOTFILE');
   await writeFile(join(statics, 'index.html'), '<!doctype html><title>Renderdrop</title>');
   await writeFile(join(statics, 'assets', 'app.js'), 'console.log(1)');
   web = await startWebServer({ host: h.host, staticDir: statics, token: 'the-one-time-token-123456', keepAliveSeconds: 1 });
@@ -143,6 +145,56 @@ describe('browser mode: calls, events and uploads', () => {
     const { value } = JSON.parse(up.body) as { value: { token: string; size: number } };
     expect(value.size).toBe(5);
     expect(await readFile(join(h.dir, 'staged', value.token, 'notes.blend'), 'utf8')).toBe('hello');
+  });
+});
+
+describe('browser mode: one error shape for every error', () => {
+  const shape = (r: Raw) => ({ status: r.status, type: r.headers['content-type'], body: JSON.parse(r.body) as unknown });
+  const anError = (status: number, code: string) => ({
+    status,
+    type: expect.stringMatching(/^application\/json/),
+    body: { ok: false, error: { kind: expect.any(String), code, message: expect.any(String) } },
+  });
+
+  it('answers refusals, unknown routes and missing files as JSON errors', async () => {
+    expect(shape(await raw('GET', '/'))).toEqual(anError(401, 'refused'));
+    expect(shape(await raw('GET', '/', { host: 'evil.example' }))).toEqual(anError(421, 'refused'));
+    expect(shape(await raw('POST', '/api/call/settings.get', authed({ ...json, origin: 'https://evil.example' }), '{}'))).toEqual(anError(403, 'refused'));
+    expect(shape(await raw('GET', '/api/nothing', authed()))).toEqual(anError(404, 'no-route'));
+    expect(shape(await raw('GET', '/assets/missing.js', authed()))).toEqual(anError(404, 'not-found'));
+    expect(shape(await raw('DELETE', '/queue', authed()))).toEqual(anError(405, 'method'));
+    expect(shape(await raw('POST', '/api/call/app.getState', authed({ 'content-type': 'text/plain' }), '{}'))).toEqual(anError(415, 'content-type'));
+    expect(shape(await raw('POST', '/api/call/app.getState', authed(json), '{nope'))).toEqual(anError(400, 'bad-body'));
+  });
+
+  it('answers a malformed address with 400, not 500', async () => {
+    expect(shape(await raw('GET', '/%E0%A4%A', authed()))).toEqual(anError(400, 'bad-url'));
+    expect(shape(await raw('POST', '/api/call/%E0%A4%A', authed(json), '{}'))).toEqual(anError(400, 'bad-url'));
+    expect(shape(await raw('GET', '/%E0%A4%A'))).toEqual(anError(400, 'bad-url'));
+  });
+
+  it('answers a body over 1 MiB with 413 instead of resetting the connection', async () => {
+    const big = Buffer.alloc(2 * 1024 * 1024, 'a');
+    expect(shape(await raw('POST', '/api/call/settings.update', authed(json), big))).toEqual(anError(413, 'too-large'));
+    const chunked = await new Promise<Raw>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: web.port, method: 'POST', path: '/api/call/settings.update', headers: authed({ ...json, host: `127.0.0.1:${web.port}` }) }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 32; i++) req.write(Buffer.alloc(64 * 1024, 'a'));
+      req.end();
+    });
+    expect(shape(chunked)).toEqual(anError(413, 'too-large'));
+  });
+
+  it('never serves a file outside the built UI', async () => {
+    for (const path of ['/../config.json', '/%2e%2e/config.json', '/assets/%2e%2e/%2e%2e/config.json', '/assets/..%2f..%2fconfig.json', '/.env']) {
+      const answer = await raw('GET', path, authed());
+      expect([path, answer.body]).not.toEqual([path, expect.stringContaining('SECRET')]);
+      expect([path, JSON.parse(answer.body)]).toEqual([path, { ok: false, error: expect.objectContaining({ code: expect.any(String) }) }]);
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { createHost } from '../../host/host';
 import type { CliDeps } from '../cli-deps';
 import { systemOpenPath } from '../../host/open-path';
 import { rendererDir } from '../../web/renderer-dir';
+import { openInBrowser } from '../../web/browser-launch';
 import { startWebServer } from '../../web/web-server';
 
 /** `renderdrop web`: the app in a browser, served on 127.0.0.1 with a one-time link. */
@@ -35,9 +36,16 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
       const web = await startWebServer({ host, staticDir: rendererDir(env), port: opts.port });
       stdout.write(`Renderdrop is running. Open this link once (it carries a one-time token):\n${web.loginUrl}\n`);
       if (host.localNodeUrl) stdout.write(`The render node of "This computer" listens on ${host.localNodeUrl}\n`);
-      if (opts.open) await systemOpenPath(web.loginUrl).catch((error: Error) => stderr.write(`Could not open a browser: ${error.message}\n`));
+      let markStopped: () => void = () => undefined;
+      const stopped = new Promise<void>((resolve) => (markStopped = resolve));
+      if (opts.open) {
+        await openInBrowser({ loginUrl: web.loginUrl, open: systemOpenPath, tokenUsed: web.tokenUsed, stopped }).catch((error: Error) =>
+          stderr.write(`Could not open a browser: ${error.message} Open the link above yourself.\n`),
+        );
+      }
       await new Promise<void>((done) => {
         const stop = () => {
+          markStopped();
           void web
             .close()
             .then(() => host.close())
