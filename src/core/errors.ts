@@ -169,10 +169,21 @@ export class SubmissionBusyError extends JournalError {
   }
 }
 
+/** The `code` a thrown value carries (a Node.js error code such as `ENOSPC`), if any. */
+export function errorCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object' || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** What to say about a thrown value in a message: its code when it has one, else its message. */
+export function errorReason(error: unknown): string {
+  return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
 /** Whether `error` is an abort, ours or the platform's. */
 export function isAbort(error: unknown): boolean {
   if (error instanceof AbortError) return true;
-  return error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ABORT_ERR');
+  return error instanceof Error && (error.name === 'AbortError' || errorCode(error) === 'ABORT_ERR');
 }
 
 /** Any thrown value as a serialisable error a person can read. */

@@ -15,7 +15,7 @@ import {
 import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
 import { trimBaseUrl } from '../../shared/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
-import { AbortError, NetworkError, RenderdropError } from '../errors';
+import { AbortError, errorCode, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
 import { systemClock, type Clock, type Sleep } from '../util/clock';
@@ -281,7 +281,7 @@ export class ApiClient {
 
   #networkError(op: Operation<z.ZodType>, error: unknown): NetworkError {
     if (error instanceof RenderdropError) throw error;
-    const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+    const code = errorCode(error);
     const maybeApplied = mayHaveBeenApplied(code);
     const what = code === 'ETIMEDOUT' ? 'timed out' : `failed (${code ?? 'connection error'})`;
     const advice = maybeApplied && op.safety === 'write' ? ' It may have reached the server; check before repeating it.' : ' Check the network and the server address.';
@@ -304,7 +304,8 @@ function segment(id: string): string {
 
 function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch {
     return text;
   }

@@ -1,11 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, stat, truncate, unlink, writeFile } from 'node:fs/promises';
-import type { Agent, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import got, { type Agents } from 'got';
 import { basename, dirname } from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AbortError, TransferError } from '../errors';
-import { STORAGE_HEADERS, isTransientNetworkError, looksExpired, readSmallBody, transportFor } from '../transfer/http-transport';
+import { AbortError, errorCode, errorReason, TransferError } from '../errors';
+import { STORAGE_HEADERS, isTransientNetworkError, looksExpired, readSmallBody } from '../transfer/http-transport';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
 import type { Clock, Sleep } from '../util/clock';
 
@@ -22,7 +23,8 @@ export interface FileDownloadOptions {
   url: () => string;
   /** Final path; bytes go to `<path>.part` first. */
   path: string;
-  agent?: Agent;
+  /** Connection pools to share between files (keep-alive). */
+  agent?: Agents;
   signal?: AbortSignal;
   sleep: Sleep;
   clock: Clock;
@@ -67,7 +69,7 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       headers.range = `bytes=${have}-`;
       if (etag) headers['if-range'] = etag;
     }
-    let response: IncomingMessage;
+    let response: Fetched;
     try {
       response = await get(options, headers);
     } catch (error) {
@@ -76,14 +78,14 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       await options.sleep(fullJitterDelay(failures - 1, { baseDelayMs: 250, capDelayMs: 10_000 }, options.random), options.signal);
       continue;
     }
-    const status = response.statusCode ?? 0;
+    const status = response.status;
     if (status === 403 || status === 401) {
-      const body = await readSmallBody(response);
+      const body = await readSmallBody(response.body);
       if (status === 403 && (looksExpired(body) || body.trim() === '' || /denied/i.test(body))) throw new ExpiredUrlError(status);
       throw new TransferError(`The server refused the download of ${options.path} (${status}). Check the API key and try again.`, { status });
     }
     if (status === 416 && have > 0) {
-      await readSmallBody(response);
+      await readSmallBody(response.body);
       const total = totalFromContentRange(response.headers['content-range']);
       if (total === have) return finish(options, partPath, have);
       await discard(options, partPath, have);
@@ -91,14 +93,14 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       continue;
     }
     if (status === 429 || status === 408 || status >= 500) {
-      await readSmallBody(response);
+      await readSmallBody(response.body);
       if (++failures >= maxAttempts) throw new TransferError(`The download of ${options.path} kept failing (${status}). Try again later.`, { status });
       const asked = parseRetryAfter(response.headers['retry-after'], options.clock.now());
       await options.sleep(asked ?? fullJitterDelay(failures - 1, { baseDelayMs: 500, capDelayMs: 15_000 }, options.random), options.signal);
       continue;
     }
     if (status !== 200 && status !== 206) {
-      const body = await readSmallBody(response);
+      const body = await readSmallBody(response.body);
       throw new TransferError(`The download of ${options.path} failed (${status}${body.trim() ? `: ${body.trim().slice(0, 200)}` : ''}).`, { status });
     }
     const served = header(response, 'etag');
@@ -107,7 +109,7 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
     if (status === 206) {
       const range = parseContentRange(response.headers['content-range']);
       if (range === null || range.start !== have || (etag !== undefined && served !== undefined && served !== etag)) {
-        response.destroy();
+        response.body.destroy();
         await discard(options, partPath, have);
         etag = undefined;
         continue;
@@ -124,13 +126,13 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
       try {
         await writeEtag(options.path, etagPath, etag);
       } catch (error) {
-        response.destroy();
+        response.body.destroy();
         throw error;
       }
     }
     if (total !== null) options.onTotal?.(total);
     try {
-      await writeBody(response, partPath, start > 0, options);
+      await writeBody(response.body, partPath, start > 0, options);
     } catch (error) {
       if (options.signal?.aborted) throw new AbortError('Download stopped.');
       if (error instanceof TransferError) throw error;
@@ -175,7 +177,7 @@ async function discard(options: FileDownloadOptions, partPath: string, have: num
   await truncate(partPath, 0).catch(() => undefined);
 }
 
-async function writeBody(response: IncomingMessage, partPath: string, append: boolean, options: FileDownloadOptions): Promise<void> {
+async function writeBody(response: Readable, partPath: string, append: boolean, options: FileDownloadOptions): Promise<void> {
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       options.onBytes(chunk.length);
@@ -205,14 +207,15 @@ async function onDisk<T>(path: string, step: Promise<T>): Promise<T> {
   try {
     return await step;
   } catch (error) {
-    throw diskFailure(path, error as NodeJS.ErrnoException);
+    throw diskFailure(path, error);
   }
 }
 
 /** A local disk failure (full, read-only, no permission, something in the way): retrying cannot help. */
-function diskFailure(path: string, error: NodeJS.ErrnoException): TransferError {
+function diskFailure(path: string, error: unknown): TransferError {
   const dir = dirname(path);
-  const code = error.code ?? 'EIO';
+  const code = errorCode(error) ?? 'EIO';
+  const inTheWay = error instanceof Error && 'path' in error && typeof error.path === 'string' ? error.path : null;
   switch (code) {
     case 'ENOSPC':
     case 'EDQUOT':
@@ -227,7 +230,7 @@ function diskFailure(path: string, error: NodeJS.ErrnoException): TransferError 
     case 'EEXIST':
     case 'ENOTEMPTY':
       return new TransferError(
-        `Cannot write to ${dir}: ${error.path ? `"${error.path}"` : `a file or folder on the way to ${basename(path)}`} is in the way (${code}). Move it aside, then run the download again.`,
+        `Cannot write to ${dir}: ${inTheWay ? `"${inTheWay}"` : `a file or folder on the way to ${basename(path)}`} is in the way (${code}). Move it aside, then run the download again.`,
         { code: 'disk-in-the-way' },
       );
     default:
@@ -235,27 +238,46 @@ function diskFailure(path: string, error: NodeJS.ErrnoException): TransferError 
   }
 }
 
-function get(options: FileDownloadOptions, headers: Record<string, string>): Promise<IncomingMessage> {
+/** A response whose body is still to be read. */
+interface Fetched {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+/**
+ * One GET through got's stream API: no retries or redirects of its own (the loop above decides),
+ * bytes as stored (no decompression, so sizes match Content-Length), the caller's connection pool,
+ * and the connection dropped after `idleTimeoutMs` without data.
+ */
+function get(options: FileDownloadOptions, headers: Record<string, string>): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const url = new URL(options.url());
-    const request = transportFor(url).get(url, { headers, ...(options.agent ? { agent: options.agent } : {}), ...(options.signal ? { signal: options.signal } : {}) });
-    request.setTimeout(options.idleTimeoutMs ?? 60_000, () => request.destroy(Object.assign(new Error('The download stalled.'), { code: 'ETIMEDOUT' })));
-    request.on('response', resolve);
-    request.on('error', reject);
+    const body = got.stream(options.url(), {
+      headers,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      followRedirect: false,
+      decompress: false,
+      timeout: { socket: options.idleTimeoutMs ?? 60_000 },
+      ...(options.agent ? { agent: options.agent } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    body.once('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => resolve({ status: response.statusCode, headers: response.headers, body }));
+    body.once('error', reject);
   });
 }
 
 /** Size of the complete file on the server, asked with a one-byte range; null when unknown. */
 async function probeSize(options: FileDownloadOptions): Promise<number | null> {
-  let response: IncomingMessage;
+  let response: Fetched;
   try {
     response = await get(options, { ...STORAGE_HEADERS, range: 'bytes=0-0' });
   } catch {
     return null;
   }
-  const status = response.statusCode ?? 0;
+  const status = response.status;
   const length = response.headers['content-length'];
-  response.destroy();
+  response.body.destroy();
   if (status === 206) return totalFromContentRange(response.headers['content-range']);
   if (status === 200 && length !== undefined) return Number(length);
   if (status === 403) throw new ExpiredUrlError(status);
@@ -273,7 +295,7 @@ function totalFromContentRange(value: string | undefined): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function header(response: IncomingMessage, name: string): string | undefined {
+function header(response: Fetched, name: string): string | undefined {
   const value = response.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -287,8 +309,7 @@ async function sizeOf(path: string): Promise<number | null> {
 }
 
 function networkFailure(path: string, error: unknown): TransferError {
-  const code = (error as { code?: string }).code;
-  return new TransferError(`The download of ${path} failed: the connection broke (${code ?? (error as Error).message}). Run the download again; it resumes.`, {
-    code: code ?? 'network',
+  return new TransferError(`The download of ${path} failed: the connection broke (${errorReason(error)}). Run the download again; it resumes.`, {
+    code: errorCode(error) ?? 'network',
   });
 }

@@ -124,7 +124,8 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   };
   const isHttps = plan.some((p) => p.url.startsWith('https:'));
   const concurrency = options.concurrency ?? 8;
-  const agent = isHttps ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) : new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+  const pool = isHttps ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) : new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+  const agent = pool instanceof HttpsAgent ? { https: pool } : { http: pool };
   const files: DownloadedFile[] = [];
   try {
     await runPool(plan, concurrency, async (entry: PlannedOutput) => {
@@ -163,7 +164,7 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
     if (options.signal?.aborted) throw new AbortError('Download stopped.');
     throw error;
   } finally {
-    agent.destroy();
+    pool.destroy();
   }
   options.onProgress?.(snapshot(true));
   files.sort((a, b) => a.relativePath.localeCompare(b.relativePath));

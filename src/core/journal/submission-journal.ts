@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JournalError } from '../errors';
+import { errorReason, JournalError } from '../errors';
 import { systemClock, type Clock } from '../util/clock';
 import { writeFileAtomic } from './atomic-write';
 import { acquireRecordLock, type RecordLock } from './record-lock';
@@ -144,7 +144,7 @@ export class SubmissionJournal {
     try {
       await writeFileAtomic(this.#path(record.id), `${JSON.stringify(record, null, 2)}\n`);
     } catch (error) {
-      throw new JournalError(`Could not write the submission journal in ${this.dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check free space and permissions.`);
+      throw new JournalError(`Could not write the submission journal in ${this.dir} (${errorReason(error)}). Check free space and permissions.`);
     }
   }
 

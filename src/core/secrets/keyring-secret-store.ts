@@ -33,7 +33,7 @@ export class KeyringSecretStore implements SecretStore {
     try {
       return await this.#entry(profileId).deletePassword();
     } catch (error) {
-      if (/no (matching )?entry|not found/i.test(String((error as Error).message))) return false;
+      if (/no (matching )?entry|not found/i.test(error instanceof Error ? error.message : String(error))) return false;
       throw unavailable('delete', error);
     }
   }

@@ -1,8 +1,10 @@
-import http, { type IncomingMessage } from 'node:http';
+import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { errorCode } from '../errors';
 import { USER_AGENT } from '../version';
 
-/** The node module to talk to a URL with. */
+/** The node module to talk to a URL with (the upload's raw PUT; see `putOnce` in upload.ts for why). */
 export function transportFor(url: URL): typeof http | typeof https {
   if (url.protocol === 'https:') return https;
   if (url.protocol === 'http:') return http;
@@ -13,7 +15,7 @@ export function transportFor(url: URL): typeof http | typeof https {
 export const STORAGE_HEADERS = { 'user-agent': USER_AGENT } as const;
 
 /** Reads at most `limit` bytes of a response body as text, discarding the rest. */
-export function readSmallBody(response: IncomingMessage, limit = 16 * 1024): Promise<string> {
+export function readSmallBody(response: Readable, limit = 16 * 1024): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
@@ -25,14 +27,14 @@ export function readSmallBody(response: IncomingMessage, limit = 16 * 1024): Pro
     });
     response.on('end', () => resolve(Buffer.concat(chunks).subarray(0, limit).toString('utf8')));
     response.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('aborted', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
   });
 }
 
 /** Error codes of a connection that broke or stalled, worth trying again. */
 export function isTransientNetworkError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') {
+  const code = errorCode(error);
+  if (code !== undefined) {
     return ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET'].includes(code);
   }
   const message = error instanceof Error ? error.message : '';

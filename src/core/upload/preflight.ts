@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { MAX_UPLOAD_BYTES, fileTypeOf, type FileType } from '../../shared/api/upload';
-import { PreflightError } from '../errors';
+import { errorCode, PreflightError } from '../errors';
 import { formatBytes } from '../util/format-bytes';
 import { entryPath, isMacMetadataEntry } from '../../shared/zip-entry-name';
 import { entryName, isSymlinkEntry } from '../../node-common/zip-entry';
@@ -47,7 +47,7 @@ export async function preflight(path: string, options: PreflightOptions = {}): P
   try {
     info = await stat(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new PreflightError('not-found', `${path} does not exist. Check the path.`);
     throw new PreflightError('unreadable', `${path} cannot be read (${code ?? 'error'}). Check its permissions.`);
   }
@@ -107,14 +107,14 @@ async function readHead(path: string, fileName: string): Promise<Buffer> {
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw new PreflightError('unreadable', `${fileName} cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check its permissions.`);
+    throw new PreflightError('unreadable', `${fileName} cannot be opened (${errorCode(error) ?? 'error'}). Check its permissions.`);
   }
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     return buffer.subarray(0, bytesRead);
   } catch (error) {
-    throw new PreflightError('unreadable', `${fileName} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check the disk and its permissions.`);
+    throw new PreflightError('unreadable', `${fileName} cannot be read (${errorCode(error) ?? 'error'}). Check the disk and its permissions.`);
   } finally {
     await handle.close();
   }
