@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { call } from '../bridge/bridge';
+import { command } from '../lib/command';
 import { formatBytes, formatDuration, formatValue, secondsBetween } from '../lib/format';
 import { useDetailStore } from '../stores/detail-store';
 import { useQueueStore } from '../stores/queue-store';
@@ -143,10 +143,10 @@ export function JobDetailPanel() {
                 ))}
               </ul>
               <div className="actions">
-                <button type="button" onClick={() => void call('jobs.download', { jobId: s.id })}>
+                <button type="button" onClick={() => void command('jobs.download', { jobId: s.id }, { what: 'download the outputs' })}>
                   Download again
                 </button>
-                <button type="button" onClick={() => void call('jobs.openFolder', { jobId: s.id })}>
+                <button type="button" onClick={() => void command('jobs.openFolder', { jobId: s.id }, { what: 'open the folder' })}>
                   Open folder
                 </button>
               </div>

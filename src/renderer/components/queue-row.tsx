@@ -1,20 +1,12 @@
 import { memo, type CSSProperties } from 'react';
 import { isActiveStatus, needsReview } from '../../shared/api/job-status';
 import type { JobSummary } from '../../shared/contract/job-views';
-import { call } from '../bridge/bridge';
+import { command } from '../lib/command';
 import { formatDuration, percent, secondsBetween } from '../lib/format';
 import { useDetailStore } from '../stores/detail-store';
 import { useQueueStore } from '../stores/queue-store';
-import { useNotificationsStore } from '../stores/notifications-store';
 import { ProgressBar } from './progress-bar';
 import { StatusBadge } from './status-badge';
-
-async function act(run: () => Promise<{ ok: boolean; error?: { message: string } }>, what: string) {
-  const result = await run();
-  if (!result.ok) {
-    useNotificationsStore.getState().push({ id: `${what}-${Date.now()}`, level: 'error', title: `Could not ${what}`, message: result.error?.message ?? '', jobId: null, at: new Date().toISOString() });
-  }
-}
 
 /** One job in the queue: a list item named by its scene file. */
 export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selected: boolean; now: number; style: CSSProperties }) {
@@ -43,22 +35,22 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selecte
       <span className="row-download">{downloadText(job)}</span>
       <div className="row-actions">
         {(active || needsReview(job.status)) && (
-          <button type="button" onClick={() => void act(() => call('jobs.cancel', { jobId: job.id }), 'cancel the job')} aria-label={`Cancel ${job.fileName}`}>
+          <button type="button" onClick={() => void command('jobs.cancel', { jobId: job.id }, { what: 'cancel the job' })} aria-label={`Cancel ${job.fileName}`}>
             Cancel
           </button>
         )}
         {(job.status === 'completed' || job.status === 'canceled') && (
-          <button type="button" onClick={() => void act(() => call('jobs.download', { jobId: job.id }), 'download the outputs')} aria-label={`Download ${job.fileName} again`}>
+          <button type="button" onClick={() => void command('jobs.download', { jobId: job.id }, { what: 'download the outputs' })} aria-label={`Download ${job.fileName} again`}>
             {job.download.state === 'none' ? 'Download' : 'Download again'}
           </button>
         )}
         {job.download.state === 'done' && (
-          <button type="button" onClick={() => void act(() => call('jobs.openFolder', { jobId: job.id }), 'open the folder')} aria-label={`Open the folder of ${job.fileName}`}>
+          <button type="button" onClick={() => void command('jobs.openFolder', { jobId: job.id }, { what: 'open the folder' })} aria-label={`Open the folder of ${job.fileName}`}>
             Open folder
           </button>
         )}
         {job.canSubmitAgain && !active && !needsReview(job.status) && (
-          <button type="button" onClick={() => void act(() => call('jobs.submitAgain', { jobId: job.id }), 'submit again')} aria-label={`Submit ${job.fileName} again`}>
+          <button type="button" onClick={() => void command('jobs.submitAgain', { jobId: job.id }, { what: 'submit again' })} aria-label={`Submit ${job.fileName} again`}>
             Submit again
           </button>
         )}

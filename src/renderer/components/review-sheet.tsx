@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { OUTPUT_FORMATS, type RenderConfig } from '../../shared/api/render-config';
 import type { ReviewSheet as ReviewData } from '../../shared/contract/submission-views';
-import { call } from '../bridge/bridge';
+import { command } from '../lib/command';
 import { configFromForm, formFromConfig, reviewErrors, sceneRangeOf, type ReviewForm } from '../lib/review-form';
 import { useSubmissionsStore } from '../stores/submissions-store';
 import { FrameRangeEditor } from './frame-range-editor';
@@ -18,11 +18,10 @@ export function ReviewSheet(props: { submissionId: string }) {
 
   useEffect(() => {
     let live = true;
-    void call('submissions.review', { submissionId: props.submissionId }).then((result) => {
-      if (!live) return;
-      if (!result.ok) return setError(result.error.message);
-      setData(result.value);
-      setForm(formFromConfig(result.value.defaults));
+    void command('submissions.review', { submissionId: props.submissionId }, { what: 'open the review', show: (message) => live && setError(message) }).then((sheet) => {
+      if (!live || !sheet) return;
+      setData(sheet);
+      setForm(formFromConfig(sheet.defaults));
     });
     return () => {
       live = false;
@@ -57,14 +56,13 @@ export function ReviewSheet(props: { submissionId: string }) {
   const start = async () => {
     setBusy(true);
     const config: RenderConfig = configFromForm(form, data.defaults);
-    const result = await call('submissions.startRender', { submissionId: data.submissionId, renderConfig: config });
+    const started = await command('submissions.startRender', { submissionId: data.submissionId, renderConfig: config }, { what: 'start the render', show: setError });
     setBusy(false);
-    if (!result.ok) return setError(result.error.message);
-    close();
+    if (started) close();
   };
   const discard = async () => {
     setBusy(true);
-    await call('submissions.discard', { submissionId: data.submissionId });
+    await command('submissions.discard', { submissionId: data.submissionId }, { what: `discard ${data.fileName}` });
     setBusy(false);
     close();
   };

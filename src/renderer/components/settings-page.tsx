@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { AppState, ConnectionTest, DoctorView, ProfileView, Theme } from '../../shared/contract/app-state';
 import type { CallRequest } from '../../shared/contract/calls';
-import { call } from '../bridge/bridge';
+import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
 
 const KEY_PLACES: Record<ProfileView['keyStorage'], string> = {
@@ -42,10 +42,7 @@ function ProfileCard(props: { profile: ProfileView; active: boolean; state: AppS
   const { profile, active } = props;
   const radioId = useId();
   const [message, setMessage] = useState<string | null>(null);
-  const use = async () => {
-    const result = await call('profiles.use', { profileId: profile.id });
-    if (!result.ok) setMessage(result.error.message);
-  };
+  const use = () => command('profiles.use', { profileId: profile.id }, { what: `use ${profile.name}`, show: setMessage });
   return (
     <div className={`card ${active ? 'card-active' : ''}`}>
       <div className="card-title">
@@ -71,10 +68,10 @@ function LocalProfile(props: { state: AppState }) {
   const [error, setError] = useState<string | null>(null);
   const check = async () => {
     setRunning(true);
-    const result = await call('app.runDoctor', {});
+    setError(null);
+    const report = await command('app.runDoctor', {}, { what: 'check Blender', show: setError });
     setRunning(false);
-    if (result.ok) setDoctor(result.value);
-    else setError(result.error.message);
+    if (report) setDoctor(report);
   };
   return (
     <div className="card-body">
@@ -125,10 +122,10 @@ function CloudProfile(props: { profile: ProfileView }) {
   const [key, setKey] = useState('');
   const [test, setTest] = useState<ConnectionTest | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = async (work: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
+  const show = { show: setError };
+  const run = async (work: () => Promise<unknown>) => {
     setError(null);
-    const result = await work();
-    if (!result.ok) setError(result.error?.message ?? 'Failed.');
+    await work();
   };
   return (
     <div className="card-body">
@@ -140,9 +137,7 @@ function CloudProfile(props: { profile: ProfileView }) {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const result = await call('profiles.setKey', { profileId: profile.id, apiKey: key });
-            if (result.ok) setKey('');
-            return result;
+            if (await command('profiles.setKey', { profileId: profile.id, apiKey: key }, { what: 'save the key', ...show })) setKey('');
           });
         }}
       >
@@ -157,20 +152,19 @@ function CloudProfile(props: { profile: ProfileView }) {
           type="button"
           onClick={() =>
             void run(async () => {
-              const result = await call('profiles.testConnection', { profileId: profile.id });
-              if (result.ok) setTest(result.value);
-              return result;
+              const tested = await command('profiles.testConnection', { profileId: profile.id }, { what: 'test the connection', ...show });
+              if (tested) setTest(tested);
             })
           }
         >
           Test connection
         </button>
         {profile.hasKey && profile.keyStorage !== 'env' && (
-          <button type="button" onClick={() => void run(() => call('profiles.clearKey', { profileId: profile.id }))}>
+          <button type="button" onClick={() => void run(() => command('profiles.clearKey', { profileId: profile.id }, { what: 'forget the key', ...show }))}>
             Forget key
           </button>
         )}
-        <button type="button" onClick={() => void run(() => call('profiles.remove', { profileId: profile.id }))}>
+        <button type="button" onClick={() => void run(() => command('profiles.remove', { profileId: profile.id }, { what: `remove ${profile.name}`, ...show }))}>
           Remove profile
         </button>
       </div>
@@ -194,17 +188,18 @@ function AddProfile() {
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const failed = { show: (text: string) => setMessage({ ok: false, text }) };
   const add = async () => {
-    const result = await call('profiles.add', { name, baseUrl, ...(apiKey.trim() ? { apiKey } : {}) });
-    if (!result.ok) return setMessage({ ok: false, text: result.error.message });
+    const added = await command('profiles.add', { name, baseUrl, ...(apiKey.trim() ? { apiKey } : {}) }, { what: 'add the profile', ...failed });
+    if (!added) return;
     setName('');
     setBaseUrl('');
     setApiKey('');
-    setMessage({ ok: true, text: `Added "${result.value.name}". Choose it above to use it.` });
+    setMessage({ ok: true, text: `Added "${added.name}". Choose it above to use it.` });
   };
   const test = async () => {
-    const result = await call('profiles.testConnection', { baseUrl, ...(apiKey.trim() ? { apiKey } : {}) });
-    setMessage(result.ok ? { ok: result.value.ok, text: result.value.message } : { ok: false, text: result.error.message });
+    const tested = await command('profiles.testConnection', { baseUrl, ...(apiKey.trim() ? { apiKey } : {}) }, { what: 'test the connection', ...failed });
+    if (tested) setMessage({ ok: tested.ok, text: tested.message });
   };
   return (
     <form
@@ -251,12 +246,9 @@ function DownloadSettings(props: { state: AppState }) {
   const [dir, setDir] = useState(settings.downloadDir);
   const [error, setError] = useState<string | null>(null);
   const update = async (patch: CallRequest<'settings.update'>) => {
-    const result = await call('settings.update', patch);
-    if (!result.ok) setError(result.error.message);
-    else {
-      setError(null);
-      void useAppStore.getState().load();
-    }
+    if (!(await command('settings.update', patch, { what: 'save the settings', show: setError }))) return;
+    setError(null);
+    void useAppStore.getState().load();
   };
   return (
     <section aria-labelledby="downloads-title">

@@ -1,5 +1,5 @@
 import type { SubmissionView } from '../../shared/contract/submission-views';
-import { call } from '../bridge/bridge';
+import { command } from '../lib/command';
 import { formatBytes, formatDuration, formatRate, percent } from '../lib/format';
 import { useSubmissionsStore, type DroppedFile } from '../stores/submissions-store';
 import { useTransfersStore } from '../stores/transfers-store';
@@ -104,11 +104,11 @@ function SubmissionItem(props: { submission: SubmissionView }) {
           </p>
           <div className="actions">
             {s.canRetry && (
-              <button type="button" onClick={() => void call('submissions.retry', { submissionId: s.id })}>
+              <button type="button" onClick={() => void command('submissions.retry', { submissionId: s.id }, { what: `retry ${s.fileName}` })}>
                 Retry
               </button>
             )}
-            <button type="button" onClick={() => void call('submissions.dismiss', { submissionId: s.id })}>
+            <button type="button" onClick={() => void command('submissions.dismiss', { submissionId: s.id }, { what: `dismiss ${s.fileName}` })}>
               Dismiss
             </button>
           </div>
