@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const packageSchema = z.looseObject({ name: z.string().optional(), version: z.string().optional() });
 
 /** The package root: the nearest folder above this module holding Renderdrop's package.json. */
 export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'renderdrop') return dir;
+      if (packageSchema.safeParse(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).data?.name === 'renderdrop') return dir;
     } catch {
       // not here; keep walking up
     }
@@ -19,4 +21,4 @@ export function packageRoot(): string {
 }
 
 /** The version of this Renderdrop. */
-export const VERSION: string = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string = packageSchema.parse(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8'))).version ?? '0.0.0';

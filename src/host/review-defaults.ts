@@ -1,5 +1,5 @@
 import type { SceneAnalysis } from '../shared/api/analysis';
-import { OUTPUT_FORMATS, renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
+import { outputFormatSchema, renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
 import { parseFrameRanges } from '../shared/frame-ranges';
 
 /** The analysis when `value` looks like the local node's shape, else null. */
@@ -23,7 +23,8 @@ export function detectedConfig(analysis: SceneAnalysis | null): RenderConfig {
   if (analysis.samples !== null && analysis.samples >= 1) config.sampleCount = analysis.samples;
   if (analysis.activeCamera) config.activeCamera = analysis.activeCamera;
   if (analysis.activeViewLayer) config.activeViewLayer = analysis.activeViewLayer;
-  if ((OUTPUT_FORMATS as readonly string[]).includes(analysis.outputFormat)) config.outputFormat = analysis.outputFormat as RenderConfig['outputFormat'];
+  const format = outputFormatSchema.safeParse(analysis.outputFormat);
+  if (format.success) config.outputFormat = format.data;
   return config;
 }
 

@@ -75,7 +75,7 @@ export class StagedFiles {
   async resolve(token: string): Promise<string> {
     if (!TOKEN.test(token)) throw new ConfigError('That uploaded file is unknown. Drop it again.', { code: 'unknown-upload' });
     const folder = join(this.dir, token);
-    const names = await readdir(folder).catch(() => [] as string[]);
+    const names = await readdir(folder).catch((): string[] => []);
     const name = names[0];
     if (!name || !(await stat(join(folder, name)).catch(() => null))?.isFile()) {
       throw new ConfigError('That uploaded file is no longer on the host. Drop it again.', { code: 'unknown-upload' });
@@ -100,7 +100,7 @@ export class StagedFiles {
    */
   async sweep(keep: ReadonlySet<string>, now: number): Promise<string[]> {
     const kept = new Set([...keep].filter((path) => this.owns(path)).map((path) => relative(this.dir, path).split(sep)[0]));
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const names = await readdir(this.dir).catch((): string[] => []);
     const removed: string[] = [];
     for (const name of names) {
       if (kept.has(name)) continue;
@@ -116,7 +116,7 @@ export class StagedFiles {
     const info = await stat(folder).catch(() => null);
     if (!info) return 0;
     if (!info.isDirectory()) return info.mtimeMs;
-    const names = await readdir(folder).catch(() => [] as string[]);
+    const names = await readdir(folder).catch((): string[] => []);
     const inside = await Promise.all(names.map((name) => stat(join(folder, name)).then((s) => s.mtimeMs, () => 0)));
     return Math.max(info.mtimeMs, ...inside);
   }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { JOB_STATUSES, type JobStatus } from '../../shared/api/job';
-import { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS } from '../../shared/api/render-config';
+import { JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../shared/api/job-status';
+import { COLOR_MANAGEMENT_PRESETS, colorPresetSchema, OUTPUT_FORMATS, outputFormatSchema } from '../../shared/api/render-config';
 import { parseFrameRanges } from '../../shared/frame-ranges';
 
 /** An output format of a render configuration. */
@@ -49,18 +49,17 @@ export const parsePageSize = wholeNumber('--page-size', 1, 100);
 /** `--format <fmt>`: an output format, any case, with common aliases (jpg, exr, tif). */
 export function parseFormatOption(value: string): OutputFormat {
   const key = value.trim().toUpperCase().replace(/[\s-]+/g, '_');
-  const format = (OUTPUT_FORMATS as readonly string[]).includes(key) ? (key as OutputFormat) : FORMAT_ALIASES[key];
+  const known = outputFormatSchema.safeParse(key);
+  const format = known.success ? known.data : FORMAT_ALIASES[key];
   if (!format) throw new InvalidArgumentError(`"${value}" is not an output format. Use one of: ${OUTPUT_FORMATS.join(', ')}.`);
   return format;
 }
 
 /** `--preset default|aces`. */
 export function parsePresetOption(value: string): ColorPreset {
-  const key = value.trim().toLowerCase();
-  if (!(COLOR_MANAGEMENT_PRESETS as readonly string[]).includes(key)) {
-    throw new InvalidArgumentError(`"${value}" is not a colour preset. Use ${COLOR_MANAGEMENT_PRESETS.join(' or ')}.`);
-  }
-  return key as ColorPreset;
+  const preset = colorPresetSchema.safeParse(value.trim().toLowerCase());
+  if (!preset.success) throw new InvalidArgumentError(`"${value}" is not a colour preset. Use ${COLOR_MANAGEMENT_PRESETS.join(' or ')}.`);
+  return preset.data;
 }
 
 /** `--camera <name>`: a non-empty camera name. */
@@ -71,9 +70,9 @@ export function parseCameraOption(value: string): string {
 
 /** `--status <s>`: a job status. */
 export function parseStatusOption(value: string): JobStatus {
-  const key = value.trim().toLowerCase();
-  if (!(JOB_STATUSES as readonly string[]).includes(key)) throw new InvalidArgumentError(`"${value}" is not a job status. Use one of: ${JOB_STATUSES.join(', ')}.`);
-  return key as JobStatus;
+  const status = jobStatusSchema.safeParse(value.trim().toLowerCase());
+  if (!status.success) throw new InvalidArgumentError(`"${value}" is not a job status. Use one of: ${JOB_STATUSES.join(', ')}.`);
+  return status.data;
 }
 
 /** `--base-url <url>`: an http or https address, without a trailing slash. */

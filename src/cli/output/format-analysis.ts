@@ -1,5 +1,6 @@
 import type { RenderConfig } from '../../shared/api/render-config';
 import { formatFrames, parseFrameRanges } from '../../shared/frame-ranges';
+import { isPlainRecord } from '../../shared/plain-record';
 import { safeText } from './safe-text';
 import { formatPairs } from './table';
 
@@ -178,7 +179,7 @@ function plural(count: number, word: string): string {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isPlainRecord(value) ? value : {};
 }
 
 /** A non-empty string from the analysis, safe to print; null otherwise. */

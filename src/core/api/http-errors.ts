@@ -1,4 +1,5 @@
 import { apiErrorBodySchema } from '../../shared/api/errors';
+import { isPlainRecord } from '../../shared/plain-record';
 import { AuthError, InvalidStateError, NotFoundError, RateLimitedError, RenderdropError, ServerError } from '../errors';
 
 /** What the server said in an error body, whatever its shape. */
@@ -12,17 +13,16 @@ export interface ServerComplaint {
 export function readComplaint(body: unknown): ServerComplaint {
   const parsed = apiErrorBodySchema.safeParse(body);
   if (parsed.success) {
-    const jobId = (parsed.data.error as Record<string, unknown>).jobId;
+    const { jobId } = parsed.data.error;
     return {
       message: parsed.data.error.message,
       code: parsed.data.error.code,
       ...(typeof jobId === 'string' ? { jobId } : {}),
     };
   }
-  if (body !== null && typeof body === 'object') {
-    const record = body as Record<string, unknown>;
-    if (typeof record.message === 'string') return { message: record.message };
-    if (typeof record.error === 'string') return { message: record.error };
+  if (isPlainRecord(body)) {
+    if (typeof body.message === 'string') return { message: body.message };
+    if (typeof body.error === 'string') return { message: body.error };
   }
   if (typeof body === 'string' && body.trim() !== '' && body.length < 300) return { message: body.trim() };
   return {};

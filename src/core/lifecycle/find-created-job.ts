@@ -1,4 +1,5 @@
 import type { Job, JobList } from '../../shared/api/job';
+import { isPlainRecord } from '../../shared/plain-record';
 import type { CallOptions, ListJobsQuery } from '../api/api-client';
 
 /** What is known about a job creation whose answer was lost. */
@@ -57,7 +58,7 @@ function mentions(value: unknown, text: string): boolean {
 }
 
 function namesOtherSlug(sceneFile: unknown, slug: string): boolean {
-  if (sceneFile === null || typeof sceneFile !== 'object') return false;
-  const named = (sceneFile as { slug?: unknown }).slug;
+  if (!isPlainRecord(sceneFile)) return false;
+  const named = sceneFile.slug;
   return typeof named === 'string' && named !== '' && named !== slug;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 export const COLOR_MANAGEMENT_PRESETS = ['default', 'aces'] as const;
+export const colorPresetSchema = z.enum(COLOR_MANAGEMENT_PRESETS);
 
 /** `outputSettings` of a render configuration. */
 export const outputSettingsSchema = z
@@ -17,6 +18,7 @@ export type OutputSettings = z.infer<typeof outputSettingsSchema>;
 
 /** Image formats a render can write. */
 export const OUTPUT_FORMATS = ['PNG', 'JPEG', 'OPEN_EXR', 'OPEN_EXR_MULTILAYER', 'TIFF', 'BMP', 'TARGA', 'WEBP'] as const;
+export const outputFormatSchema = z.enum(OUTPUT_FORMATS);
 
 /**
  * `requestedRenderConfig` of `POST /jobs/{id}/render`. Only `colorManagementPreset` is required; every
@@ -24,7 +26,7 @@ export const OUTPUT_FORMATS = ['PNG', 'JPEG', 'OPEN_EXR', 'OPEN_EXR_MULTILAYER',
  */
 export const renderConfigSchema = z
   .object({
-    colorManagementPreset: z.enum(COLOR_MANAGEMENT_PRESETS),
+    colorManagementPreset: colorPresetSchema,
     frameRanges: z.array(z.string()).optional(),
     notes: z.string().optional(),
     renderEngine: z.enum(['CYCLES', 'BLENDER_EEVEE', 'BLENDER_EEVEE_NEXT', 'BLENDER_WORKBENCH']).optional(),
@@ -36,7 +38,7 @@ export const renderConfigSchema = z
     denoiserType: z.enum(['OPTIX', 'OPENIMAGEDENOISE']).optional(),
     resolution: z.tuple([z.number().int().min(4).max(65536), z.number().int().min(4).max(65536)]).optional(),
     resolutionPercentage: z.number().int().min(1).max(1000).optional(),
-    outputFormat: z.enum(OUTPUT_FORMATS).optional(),
+    outputFormat: outputFormatSchema.optional(),
     outputMediaType: z.enum(['IMAGE', 'VIDEO']).optional(),
     fps: z.number().int().min(1).max(1000).optional(),
     videoOutput: z.boolean().optional(),
