@@ -1,42 +1,29 @@
 import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../core/api/api-client';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../core/errors';
-import type { SubmissionJournal } from '../core/journal/submission-journal';
 import { isFinished, recordedRenderConfig, type SubmissionRecord } from '../core/journal/submission-record';
 import type { RenderProposal } from '../core/lifecycle/lifecycle-events';
 import { recordForFile } from '../core/lifecycle/record-for-file';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
 import { trackerWaiter } from '../core/lifecycle/wait-for-job';
 import type { JobTracker } from '../core/tracking/tracker';
-import type { Clock } from '../core/util/clock';
 import { renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../shared/contract/submission-views';
-import type { AppPreferences } from './app-preferences';
-import type { HostEvents } from './host-events';
 import type { JobDownloads } from './job-downloads';
 import type { JobList } from './job-list';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
+import type { SessionEnvironment } from './session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
 import { toSubmissionView, type SubmissionState } from './submission-view';
 
 /** What the submissions of one profile work with. */
-export interface HostSubmissionsDeps {
+export interface HostSubmissionsDeps extends SessionEnvironment {
   profileId: string;
   client: ApiClient;
-  journal: SubmissionJournal;
-  prefs: AppPreferences;
-  events: HostEvents;
-  clock: Clock;
   tracker: JobTracker;
   jobs: JobList;
   downloads: JobDownloads;
   submitted: SubmittedJobs;
-  downloadRoot: () => string;
-  autoDownload: () => boolean;
-  /** Whether a path is a staged upload (browser mode) rather than the artist's own file. */
-  isStaged: (path: string) => boolean;
-  /** Removes a staged upload once no journal record refers to it. */
-  releaseFile: (path: string) => Promise<void>;
 }
 
 interface Tracked extends SubmissionState {

@@ -1,40 +1,27 @@
 import type { ApiClient } from '../core/api/api-client';
 import { ConfigError } from '../core/errors';
-import type { SubmissionJournal } from '../core/journal/submission-journal';
 import { JobTracker } from '../core/tracking/tracker';
-import type { Clock } from '../core/util/clock';
 import type { Profile } from '../shared/settings';
 import type { ConnectionState } from '../shared/contract/app-state';
 import type { JobPage, JobQuery } from '../shared/contract/calls';
 import type { JobSummary } from '../shared/contract/job-views';
 import type { SubmissionView } from '../shared/contract/submission-views';
-import type { AppPreferences } from './app-preferences';
 import type { ConnectionService } from './connection-service';
-import type { HostEvents } from './host-events';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { notifier, type Notify } from './notifier';
+import type { SessionEnvironment } from './session-environment';
 import { SubmittedJobs } from './submitted-jobs';
 
 /** What a session needs from the host. */
-export interface SessionDeps {
+export interface SessionDeps extends SessionEnvironment {
   profile: Profile;
   /** Null when the profile cannot be used; its connection then says why. */
   client: ApiClient | null;
   connection: ConnectionService;
-  journal: SubmissionJournal;
-  prefs: AppPreferences;
-  events: HostEvents;
-  clock: Clock;
-  downloadRoot: () => string;
-  autoDownload: () => boolean;
   notifications: () => boolean;
-  /** Whether a path is a staged upload (browser mode) rather than the artist's own file. */
-  isStaged: (path: string) => boolean;
-  /** Removes a staged upload once no journal record refers to it. */
-  releaseFile: (path: string) => Promise<void>;
   tracker?: { activeIntervalMs?: number; idleIntervalMs?: number };
 }
 

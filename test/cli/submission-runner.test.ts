@@ -9,7 +9,7 @@ import { ApiClient } from '../../src/core/api/api-client';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { recordForFile } from '../../src/core/lifecycle/record-for-file';
 import { FakeApi } from '../helpers/fake-api-server';
-import { failWith, readBody, sendJson } from '../helpers/hostile-server';
+import { failWith } from '../helpers/hostile-server';
 import { blendBytes, tempDir, writeScene } from '../helpers/scene-files';
 
 const P = '/api/external/v1';
@@ -60,10 +60,7 @@ async function newRecord() {
 
 describe('SubmissionRunner dead ends', () => {
   it('ends a submission whose upload the storage refuses (413), without offering resume', async () => {
-    api.server.next('PUT', /^\/storage\//, async (req, res) => {
-      await readBody(req, 0);
-      sendJson(res, 413, { error: { code: 'too_large', message: 'Entity too large' } });
-    });
+    api.refuseStorage(413, { code: 'too_large', message: 'Entity too large' });
     const { runner, client, output } = setup();
     const record = await newRecord();
     const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });
@@ -86,10 +83,7 @@ describe('SubmissionRunner dead ends', () => {
   });
 
   it('ends a submission the storage forbids (403, not expired)', async () => {
-    api.server.next('PUT', /^\/storage\//, async (req, res) => {
-      await readBody(req, 0);
-      sendJson(res, 403, { error: { code: 'AccessDenied', message: 'Bucket policy denies PutObject' } });
-    });
+    api.refuseStorage(403, { code: 'AccessDenied', message: 'Bucket policy denies PutObject' });
     const { runner, client, output } = setup();
     const outcome = await runner.start(await newRecord(), client, { colorManagementPreset: 'default' });
     expect(outcome).toMatchObject({ state: 'error', ending: 'failed' });
@@ -97,15 +91,7 @@ describe('SubmissionRunner dead ends', () => {
   });
 
   it('keeps a submission resumable when its upload URLs keep expiring (403 expired)', async () => {
-    api.server.next(
-      'PUT',
-      /^\/storage\//,
-      async (req, res) => {
-        await readBody(req, 0);
-        sendJson(res, 403, { error: { code: 'AccessDenied', message: 'Request has expired' } });
-      },
-      4,
-    );
+    api.refuseStorage(403, { code: 'AccessDenied', message: 'Request has expired' }, 4);
     const { runner, client, output } = setup();
     const record = await newRecord();
     const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });

@@ -68,6 +68,19 @@ export class FakeApi {
     return Buffer.alloc(2000 + name.length * 100, name);
   }
 
+  /** Answers the next `times` upload PUTs with `status` and an API error body, after reading them. */
+  refuseStorage(status: number, error: { code: string; message: string }, times = 1): void {
+    this.server.next(
+      'PUT',
+      /^\/storage\//,
+      async (req, res) => {
+        await readBody(req, 0);
+        sendJson(res, status, { error });
+      },
+      times,
+    );
+  }
+
   count(method: string, path: string | RegExp): number {
     return this.server.requestsTo(method, path).length;
   }

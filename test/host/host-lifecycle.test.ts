@@ -6,7 +6,7 @@ import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { SubmissionView } from '../../src/shared/contract/submission-views';
 import { FakeApi } from '../helpers/fake-api-server';
-import { HostileServer, readBody, sendJson } from '../helpers/hostile-server';
+import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
 import { startHost, type HostHarness } from './host-harness';
 
@@ -42,10 +42,7 @@ function viewOf(id: string, phase: SubmissionView['phase']) {
 describe('host: the shared final-failure policy', () => {
   it('ends a submission whose upload the storage refuses, instead of offering Retry forever', async () => {
     const { h, fake } = await farmHost();
-    fake.server.next('PUT', /^\/storage\//, async (req, res) => {
-      await readBody(req, 0);
-      sendJson(res, 413, { error: { code: 'too_large', message: 'Entity too large' } });
-    });
+    fake.refuseStorage(413, { code: 'too_large', message: 'Entity too large' });
     const id = await submitScene(h);
     const failed = await h.waitFor(viewOf(id, 'failed'));
     expect(failed.payload.canRetry).toBe(false);
@@ -56,15 +53,7 @@ describe('host: the shared final-failure policy', () => {
 
   it('keeps a submission retryable when the failure may pass (upload URLs that keep expiring)', async () => {
     const { h, fake } = await farmHost();
-    fake.server.next(
-      'PUT',
-      /^\/storage\//,
-      async (req, res) => {
-        await readBody(req, 0);
-        sendJson(res, 403, { error: { code: 'AccessDenied', message: 'Request has expired' } });
-      },
-      4,
-    );
+    fake.refuseStorage(403, { code: 'AccessDenied', message: 'Request has expired' }, 4);
     const id = await submitScene(h);
     const failed = await h.waitFor(viewOf(id, 'failed'));
     expect(failed.payload).toMatchObject({ canRetry: true, error: { kind: 'transfer', code: 'upload-url-expired' } });

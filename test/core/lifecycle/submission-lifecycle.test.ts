@@ -402,24 +402,11 @@ describe('SubmissionLifecycle stops', () => {
 
   it('ends a submission whose upload the storage refuses (413), and keeps one whose URLs keep expiring', async () => {
     await setup();
-    api.server.next('PUT', /^\/storage\//, (req, res) => {
-      req.resume();
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-      res.end('{"error":{"code":"too_large","message":"Entity too large"}}');
-    });
+    api.refuseStorage(413, { code: 'too_large', message: 'Entity too large' });
     const refused = await newRecord();
     await expect(run(refused)).rejects.toMatchObject({ kind: 'transfer', status: 413 });
     expect(await journal.get(refused.id)).toMatchObject({ ending: 'failed', error: { kind: 'transfer' } });
-    api.server.next(
-      'PUT',
-      /^\/storage\//,
-      (req, res) => {
-        req.resume();
-        res.writeHead(403, { 'content-type': 'application/json', connection: 'close' });
-        res.end('{"error":{"code":"AccessDenied","message":"Request has expired"}}');
-      },
-      4,
-    );
+    api.refuseStorage(403, { code: 'AccessDenied', message: 'Request has expired' }, 4);
     const expiring = await newRecord();
     await expect(run(expiring)).rejects.toMatchObject({ kind: 'transfer', code: 'upload-url-expired' });
     expect(await journal.get(expiring.id)).toMatchObject({ ending: null, step: 'upload-target' });
