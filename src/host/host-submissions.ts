@@ -201,7 +201,7 @@ export class HostSubmissions {
     return tracked;
   }
 
-  /** Runs a submission up to review (or to the end when it starts straight away). */
+  /** Runs a submission up to review (none when it starts straight away or is past it), then to the end. */
   #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
     tracked.running = true;
     this.#emit(tracked);
@@ -210,16 +210,16 @@ export class HostSubmissions {
       tracked,
       async (claimed) => {
         await claimed.advance({ until: tracked.autoStart ? 'done' : 'validated', signal });
-        if (claimed.record.step !== 'validated' || isFinished(claimed.record)) return;
-        const proposal = await claimed.review({ signal });
-        if (proposal === null) {
-          await claimed.advance({ until: 'done', signal });
-          return;
+        if (claimed.record.step === 'validated' && !isFinished(claimed.record)) {
+          const proposal = await claimed.review({ signal });
+          if (proposal !== null) {
+            tracked.proposal = proposal;
+            tracked.awaitingReview = true;
+            this.#deps.jobs.put(proposal.job);
+            return 'hold';
+          }
         }
-        tracked.proposal = proposal;
-        tracked.awaitingReview = true;
-        this.#deps.jobs.put(proposal.job);
-        return 'hold';
+        await claimed.advance({ until: 'done', signal });
       },
       options,
     );

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ApiClient } from '../../src/core/api/api-client';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
+import { recordForFile } from '../../src/core/lifecycle/record-for-file';
+import { SubmissionLifecycle } from '../../src/core/lifecycle/submission-lifecycle';
+import { pollingWaiter } from '../../src/core/lifecycle/wait-for-job';
+import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { SubmissionView } from '../../src/shared/contract/submission-views';
@@ -104,5 +109,35 @@ describe('host: connection state per session', () => {
     const after = h.events.slice(switchedAt).filter((e) => e.name === 'connection.changed');
     expect(after.map((e) => e.payload.state)).not.toContain('rate-limited');
     expect((await h.value('app.getState', {})).connection.state).toBe('blender-missing');
+  });
+});
+
+describe('host: resuming at start', () => {
+  it('follows a submission whose render was already requested to its end, downloads included', async () => {
+    const fake = await FakeApi.start();
+    cleanup.push(() => fake.server.close());
+    const dir = await tempDir('rd-host-resume-');
+    const secrets = new MemorySecretStore();
+    const first = await startHost({ dir, secrets });
+    const profile = await first.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
+    await first.value('profiles.use', { profileId: profile.id });
+    await first.close();
+
+    const journal = new SubmissionJournal({ dataDir: dir });
+    const scene = join(await tempDir('rd-host-resume-scene-'), 'shot.blend');
+    await writeFile(scene, blendBytes(20_000));
+    const downloads = await tempDir('rd-host-resume-frames-');
+    const { record } = await recordForFile(journal, { filePath: scene, baseUrl: fake.server.url, profileId: profile.id, download: { wanted: true, dir: null, root: downloads } });
+    const client = new ApiClient({ baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
+    const handed = await new SubmissionLifecycle({ client, journal, waitForJob: pollingWaiter(client, { intervalMs: 0 }) }).advance(record, { until: 'render-requested' });
+    expect(handed.step).toBe('render-requested');
+
+    const h = await startHost({ dir, secrets });
+    cleanup.push(() => h.close());
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === record.id && e.payload.phase === 'done', 20_000);
+    const done = await journal.get(record.id);
+    expect(done).toMatchObject({ step: 'downloaded', ending: null });
+    expect(done?.downloadedTo).toContain(downloads);
+    expect(fake.jobs.get(handed.jobId!)!.renderBodies).toHaveLength(1);
   });
 });
