@@ -1,5 +1,5 @@
 import got, { type Got } from 'got';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { downloadsSchema, type Downloads } from '../../shared/api/downloads';
 import {
   jobEnvelopeSchema,
@@ -184,7 +184,7 @@ export class ApiClient {
   /** `POST /jobs/{id}/cancel`. The response body is not specified; the job is returned when the server sends one. */
   async cancelJob(id: string, options: CallOptions = {}): Promise<Job | null> {
     const { value } = await this.#call(
-      { name: 'POST /jobs/{id}/cancel', method: 'POST', path: `jobs/${segment(id)}/cancel`, safety: 'write', subject: `job ${id}`, action: `cancel job ${id}`, schema: anything },
+      { name: 'POST /jobs/{id}/cancel', method: 'POST', path: `jobs/${segment(id)}/cancel`, safety: 'write', subject: `job ${id}`, action: `cancel job ${id}`, schema: z.unknown() },
       options,
     );
     const direct = jobSchema.safeParse(value);
@@ -295,8 +295,6 @@ export class ApiClient {
     return this.#apiKey.length >= 4 ? text.split(this.#apiKey).join('[redacted]') : text;
   }
 }
-
-const anything = { safeParse: (value: unknown) => ({ success: true as const, data: value }) } as unknown as z.ZodType<unknown>;
 
 function segment(id: string): string {
   return encodeURIComponent(id);

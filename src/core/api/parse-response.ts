@@ -14,7 +14,8 @@ export function parseResponse<S extends z.ZodType>(operation: string, schema: S,
 export function parseJsonText(operation: string, text: string, status?: number): unknown {
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch {
     throw new ContractError(operation, '', 'not valid JSON', status);
   }

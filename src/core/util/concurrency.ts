@@ -4,17 +4,17 @@
  */
 export async function runPool<T>(items: readonly T[], limit: number, worker: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  let failure: { error: unknown } | null = null;
+  const failures: unknown[] = [];
   const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (failure === null && next < items.length) {
+    while (failures.length === 0 && next < items.length) {
       const index = next++;
       try {
         await worker(items[index]!, index);
       } catch (error) {
-        failure ??= { error };
+        failures.push(error);
       }
     }
   });
   await Promise.all(lanes);
-  if (failure !== null) throw (failure as { error: unknown }).error;
+  if (failures.length > 0) throw failures[0];
 }
