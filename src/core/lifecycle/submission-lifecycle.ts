@@ -128,7 +128,7 @@ export class ClaimedSubmission extends TypedEmitter<SubmissionEvents> {
     if (this.#record.step !== 'validated' || isFinished(this.#record)) {
       throw new InvalidStateError(`${this.#record.file.name} is not waiting for review.`);
     }
-    const ctx = this.#context({ until: 'validated', ...options });
+    const ctx = this.#context(options);
     return this.#endingFinalFailures(async () => {
       const job = await ctx.client.getJob(requireJobId(this.#record), ctx.call);
       if (await endIfJobEnded(ctx, job)) return null;
@@ -165,7 +165,7 @@ export class ClaimedSubmission extends TypedEmitter<SubmissionEvents> {
     }
   }
 
-  #context(options: AdvanceOptions): StepContext {
+  #context(options: Pick<AdvanceOptions, 'signal' | 'renderConfig'>): StepContext {
     const o = this.#options;
     const clock = o.clock ?? systemClock;
     return {
