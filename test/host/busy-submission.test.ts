@@ -6,7 +6,7 @@ import { recordForFile } from '../../src/core/lifecycle/record-for-file';
 import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
 import { FakeApi } from '../helpers/fake-api-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
-import { startHost, type HostHarness } from './host-harness';
+import { configWithFarm, startHost, type HostHarness } from './host-harness';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,19 +24,14 @@ describe('host: submissions another Renderdrop is continuing', () => {
   it('leaves them alone at start, without an error, and resumes the others', async () => {
     const fake = await FakeApi.start();
     cleanup.push(() => fake.server.close());
-    const dir = await tempDir('rd-host-busy-');
-    const secrets = new MemorySecretStore();
-    const first = await startHost({ dir, secrets });
-    const profile = await first.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
-    await first.value('profiles.use', { profileId: profile.id });
-    await first.close();
+    const { dir, secrets, profileId } = await configWithFarm(fake.server.url, 'rd-host-busy-');
 
     const scenes = await tempDir('rd-host-busy-scenes-');
     const journal = new SubmissionJournal({ dataDir: dir });
     const record = async (name: string) => {
       const path = join(scenes, name);
       await writeFile(path, blendBytes(10_000));
-      return (await recordForFile(journal, { filePath: path, baseUrl: fake.server.url, profileId: profile.id })).record;
+      return (await recordForFile(journal, { filePath: path, baseUrl: fake.server.url, profileId })).record;
     };
     const held = await record('held.blend');
     const free = await record('free.blend');

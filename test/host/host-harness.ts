@@ -89,3 +89,14 @@ export async function startHost(options: Partial<HostOptions> & { dir?: string; 
     },
   };
 }
+
+/** A config folder whose active profile is a farm at `baseUrl` (key in `secrets`), set up by a host that has stopped again. */
+export async function configWithFarm(baseUrl: string, prefix: string): Promise<{ dir: string; secrets: MemorySecretStore; profileId: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const secrets = new MemorySecretStore();
+  const first = await startHost({ dir, secrets });
+  const profile = await first.value('profiles.add', { name: 'Farm', baseUrl, apiKey: 'RJ-farm-key-123' });
+  await first.value('profiles.use', { profileId: profile.id });
+  await first.close();
+  return { dir, secrets, profileId: profile.id };
+}

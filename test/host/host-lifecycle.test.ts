@@ -6,14 +6,13 @@ import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { recordForFile } from '../../src/core/lifecycle/record-for-file';
 import { SubmissionLifecycle } from '../../src/core/lifecycle/submission-lifecycle';
 import { pollingWaiter } from '../../src/core/lifecycle/wait-for-job';
-import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { SubmissionView } from '../../src/shared/contract/submission-views';
 import { FakeApi } from '../helpers/fake-api-server';
 import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
-import { startHost, type HostHarness } from './host-harness';
+import { configWithFarm, startHost, type HostHarness } from './host-harness';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -116,18 +115,13 @@ describe('host: resuming at start', () => {
   it('follows a submission whose render was already requested to its end, downloads included', async () => {
     const fake = await FakeApi.start();
     cleanup.push(() => fake.server.close());
-    const dir = await tempDir('rd-host-resume-');
-    const secrets = new MemorySecretStore();
-    const first = await startHost({ dir, secrets });
-    const profile = await first.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
-    await first.value('profiles.use', { profileId: profile.id });
-    await first.close();
+    const { dir, secrets, profileId } = await configWithFarm(fake.server.url, 'rd-host-resume-');
 
     const journal = new SubmissionJournal({ dataDir: dir });
     const scene = join(await tempDir('rd-host-resume-scene-'), 'shot.blend');
     await writeFile(scene, blendBytes(20_000));
     const downloads = await tempDir('rd-host-resume-frames-');
-    const { record } = await recordForFile(journal, { filePath: scene, baseUrl: fake.server.url, profileId: profile.id, download: { wanted: true, dir: null, root: downloads } });
+    const { record } = await recordForFile(journal, { filePath: scene, baseUrl: fake.server.url, profileId, download: { wanted: true, dir: null, root: downloads } });
     const client = new ApiClient({ baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
     const handed = await new SubmissionLifecycle({ client, journal, waitForJob: pollingWaiter(client, { intervalMs: 0 }) }).advance(record, { until: 'render-requested' });
     expect(handed.step).toBe('render-requested');
