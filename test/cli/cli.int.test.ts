@@ -127,7 +127,7 @@ describe.skipIf(!blenderPath)('renderdrop against a real render node', () => {
   });
 
   it('watch follows active jobs as JSON lines; cancel stops one; status shows it canceled', async () => {
-    const slow = await makeSampleScene(join(work, 'slow'), { frames: 30, name: 'slow.blend' });
+    const slow = await makeSampleScene(join(work, 'slow'), { frames: 240, name: 'slow.blend' });
     const submitted = await runCli(['submit', slow, '--yes', '--json', '--samples', '16', '--percentage', '200'], { env: cli.env, timeoutMs: 120_000 });
     expect(submitted.code, submitted.stderr).toBe(0);
     const [result] = parseSubmissions(submitted.stdout);
