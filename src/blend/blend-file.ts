@@ -1,0 +1,169 @@
+import { BlendFileError, corruptError } from './blend-file-error';
+import type { BlendHeader } from './blend-header';
+import { blockForPointer, NON_ID_CODES, scanBlocks, type BlockIndex } from './block-index';
+import type { BlendCompression, ByteSource } from './byte-source';
+import { openByteSource, type OpenByteSourceOptions } from './open-byte-source';
+import { parseSdna, SdnaFormatError, type Sdna, type SdnaStruct } from './sdna';
+import { StructView } from './struct-view';
+
+const CACHE_BYTES = 16 * 1024 * 1024;
+const CACHEABLE_BLOCK = 256 * 1024;
+/** Longest list followed through `next` pointers before giving up (a loop in a damaged file). */
+const MAX_LIST = 1_000_000;
+
+/**
+ * A .blend opened for reading: header, block index and SDNA in memory, block data read by offset when
+ * asked (small blocks cached). Close it when done.
+ */
+export class BlendFile {
+  private readonly cache = new Map<number, Buffer>();
+  private cachedBytes = 0;
+
+  private constructor(
+    readonly source: ByteSource,
+    readonly index: BlockIndex,
+    readonly sdna: Sdna,
+  ) {}
+
+  /** Open and index `path`; throws a BlendFileError naming the file when it cannot be read. */
+  static async open(path: string, options: OpenByteSourceOptions = {}): Promise<BlendFile> {
+    const source = await openByteSource(path, options);
+    try {
+      const index = await scanBlocks(source);
+      const dna = index.codes.indexOf('DNA1');
+      if (dna < 0) throw corruptError(path, 'it has no structure description (DNA1 block)');
+      const data = await source.read(index.dataOffset[dna]!, index.length[dna]!);
+      let sdna: Sdna;
+      try {
+        sdna = parseSdna(data, index.header.pointerSize, index.header.littleEndian);
+      } catch (error) {
+        if (error instanceof SdnaFormatError) throw corruptError(path, error.message);
+        throw error;
+      }
+      return new BlendFile(source, index, sdna);
+    } catch (error) {
+      await source.close().catch(() => undefined);
+      if (error instanceof BlendFileError) throw error;
+      throw corruptError(path, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  get path(): string {
+    return this.source.path;
+  }
+
+  get header(): BlendHeader {
+    return this.index.header;
+  }
+
+  get compression(): BlendCompression {
+    return this.source.compression;
+  }
+
+  /** Decompressed size of the file as Blender reads it. */
+  get size(): number {
+    return this.source.size;
+  }
+
+  /** Indices of the ID blocks with this two-letter code (`IM`, `LI`, `OB`, ...). */
+  idBlocks(code: string): number[] {
+    const full = code.padEnd(4, '\0');
+    const out: number[] = [];
+    for (let i = 0; i < this.index.count; i++) if (this.index.codes[i] === full) out.push(i);
+    return out;
+  }
+
+  /** Indices of every ID block. */
+  allIdBlocks(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.index.count; i++) if (!NON_ID_CODES.has(this.index.codes[i]!)) out.push(i);
+    return out;
+  }
+
+  /** The SDNA struct a block holds. */
+  structOf(block: number): SdnaStruct | undefined {
+    return this.sdna.structs[this.index.sdnaIndex[block]!];
+  }
+
+  /** The data of one block. */
+  async readBlock(block: number): Promise<Buffer> {
+    const hit = this.cache.get(block);
+    if (hit) return hit;
+    const length = this.index.length[block]!;
+    const data = await this.source.read(this.index.dataOffset[block]!, length);
+    if (data.length !== length) throw corruptError(this.path, `block ${block} cannot be read whole`);
+    if (length <= CACHEABLE_BLOCK) {
+      if (this.cachedBytes + length > CACHE_BYTES) {
+        this.cache.clear();
+        this.cachedBytes = 0;
+      }
+      this.cache.set(block, data);
+      this.cachedBytes += length;
+    }
+    return data;
+  }
+
+  /** Every struct stored in a block (most blocks hold one). */
+  async structs(block: number): Promise<StructView[]> {
+    const def = this.structOf(block);
+    if (!def || def.size === 0) return [];
+    const data = await this.readBlock(block);
+    const count = Math.min(this.index.structCount[block]!, Math.floor(data.length / def.size));
+    return Array.from({ length: count }, (_, i) => this.view(def, block, data, i * def.size));
+  }
+
+  /** The first struct of a block, or null when the block holds none. */
+  async struct(block: number): Promise<StructView | null> {
+    return (await this.structs(block))[0] ?? null;
+  }
+
+  /** The block a pointer field of `from` refers to, or -1. */
+  blockOf(from: StructView, field: string, element = 0): number {
+    return blockForPointer(this.index, from.pointer(field, element), from.block);
+  }
+
+  /** The struct a pointer field of `from` refers to, or null. */
+  async follow(from: StructView, field: string): Promise<StructView | null> {
+    const block = this.blockOf(from, field);
+    return block < 0 ? null : this.struct(block);
+  }
+
+  /** An embedded struct field (e.g. `id`, `ldata`) of `from`. */
+  embedded(from: StructView, field: string): StructView | null {
+    return from.embedded(field, (type) => this.sdna.struct(type));
+  }
+
+  /** The elements of a ListBase field (`first`, then each element's `next`), stopping at loops. */
+  async list(from: StructView, field: string): Promise<StructView[]> {
+    const base = this.embedded(from, field);
+    if (!base) return [];
+    const out: StructView[] = [];
+    const seen = new Set<number>();
+    let block = blockForPointer(this.index, base.pointer('first'), from.block);
+    while (block >= 0 && !seen.has(block) && out.length < MAX_LIST) {
+      seen.add(block);
+      const element = await this.struct(block);
+      if (!element) break;
+      out.push(element);
+      block = blockForPointer(this.index, element.pointer('next'), block);
+    }
+    return out;
+  }
+
+  /** A NUL-terminated string held in a block of its own (e.g. `Text.filepath`). */
+  async blockString(block: number): Promise<string> {
+    const data = await this.readBlock(block);
+    const end = data.indexOf(0);
+    return data.subarray(0, end < 0 ? data.length : end).toString('utf8');
+  }
+
+  async close(): Promise<void> {
+    this.cache.clear();
+    await this.source.close();
+  }
+
+  private view(def: SdnaStruct, block: number, data: Buffer, base: number): StructView {
+    const { littleEndian, pointerSize } = this.index.header;
+    return new StructView(def, block, data, base, this.index.dataOffset[block]!, { littleEndian, pointerSize });
+  }
+}

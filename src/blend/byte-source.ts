@@ -1,0 +1,21 @@
+import type { Readable } from 'node:stream';
+
+/** How a .blend is stored on disk. */
+export type BlendCompression = 'none' | 'gzip' | 'zstd';
+
+/**
+ * Random access to the bytes of a .blend as Blender reads them (decompressed), without holding the
+ * file in memory.
+ */
+export interface ByteSource {
+  /** The file on disk. */
+  readonly path: string;
+  /** Size of the decompressed content in bytes. */
+  readonly size: number;
+  readonly compression: BlendCompression;
+  /** `length` bytes from `offset` (fewer when the content ends first). */
+  read(offset: number, length: number): Promise<Buffer>;
+  /** The whole decompressed content from its first byte, streamed. */
+  stream(): Readable;
+  close(): Promise<void>;
+}

@@ -1,0 +1,44 @@
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { BlendCompression, ByteSource } from './byte-source';
+
+const STREAM_CHUNK = 1024 * 1024;
+
+/** Reads an uncompressed file by offset through an open handle. */
+export class FileByteSource implements ByteSource {
+  readonly compression: BlendCompression;
+
+  constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    readonly size: number,
+    options: { compression?: BlendCompression; onClose?: () => Promise<void> } = {},
+  ) {
+    this.compression = options.compression ?? 'none';
+    this.onClose = options.onClose ?? null;
+  }
+
+  private readonly onClose: (() => Promise<void>) | null;
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const wanted = Math.max(0, Math.min(length, this.size - offset));
+    const buffer = Buffer.allocUnsafe(wanted);
+    let done = 0;
+    while (done < wanted) {
+      const { bytesRead } = await this.handle.read(buffer, done, wanted - done, offset + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === wanted ? buffer : buffer.subarray(0, done);
+  }
+
+  stream(): Readable {
+    return createReadStream(this.path, { fd: this.handle.fd, start: 0, autoClose: false, highWaterMark: STREAM_CHUNK });
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+    if (this.onClose) await this.onClose();
+  }
+}

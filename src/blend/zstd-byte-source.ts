@@ -1,0 +1,78 @@
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable, Transform } from 'node:stream';
+import { createZstdDecompress, zstdDecompressSync } from 'node:zlib';
+import { corruptError } from './blend-file-error';
+import type { ByteSource } from './byte-source';
+import { frameAt, type ZstdSeekTable } from './zstd-seek-table';
+
+/**
+ * Random access to a zstd-compressed .blend through its seek table: a read decompresses only the
+ * frames it touches, and the last two frames stay cached.
+ */
+export class ZstdByteSource implements ByteSource {
+  readonly compression = 'zstd' as const;
+  readonly size: number;
+  private readonly cache: { index: number; data: Buffer }[] = [];
+
+  constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    private readonly table: ZstdSeekTable,
+  ) {
+    this.size = table.decompressedOffsets[table.decompressedOffsets.length - 1]!;
+  }
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const end = Math.min(this.size, offset + length);
+    if (end <= offset) return Buffer.alloc(0);
+    const first = frameAt(this.table, offset);
+    const frameStart = this.table.decompressedOffsets[first]!;
+    const firstFrame = await this.frame(first);
+    if (end <= frameStart + firstFrame.length) return firstFrame.subarray(offset - frameStart, end - frameStart);
+    const out = Buffer.allocUnsafe(end - offset);
+    let done = 0;
+    for (let index = first; done < out.length; index++) {
+      const start = this.table.decompressedOffsets[index]!;
+      const data = index === first ? firstFrame : await this.frame(index);
+      const from = Math.max(0, offset + done - start);
+      done += data.copy(out, done, from, Math.min(data.length, from + out.length - done));
+    }
+    return out;
+  }
+
+  private async frame(index: number): Promise<Buffer> {
+    const hit = this.cache.find((entry) => entry.index === index);
+    if (hit) return hit.data;
+    const start = this.table.compressedOffsets[index]!;
+    const compressed = Buffer.allocUnsafe(this.table.compressedOffsets[index + 1]! - start);
+    const { bytesRead } = await this.handle.read(compressed, 0, compressed.length, start);
+    const expected = this.table.decompressedOffsets[index + 1]! - this.table.decompressedOffsets[index]!;
+    let data: Buffer;
+    try {
+      data = zstdDecompressSync(compressed.subarray(0, bytesRead));
+    } catch (error) {
+      throw corruptError(this.path, `its compressed data cannot be unpacked (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (data.length !== expected) throw corruptError(this.path, 'its compressed data does not match its own index');
+    this.cache.unshift({ index, data });
+    this.cache.length = Math.min(this.cache.length, 2);
+    return data;
+  }
+
+  stream(): Readable {
+    return decompressedStream(createReadStream(this.path, { fd: this.handle.fd, start: 0, autoClose: false, highWaterMark: 1024 * 1024 }), createZstdDecompress());
+  }
+
+  async close(): Promise<void> {
+    this.cache.length = 0;
+    await this.handle.close();
+  }
+}
+
+/** `raw` piped through `decoder`, with errors of `raw` passed on to the result. */
+export function decompressedStream(raw: Readable, decoder: Transform): Readable {
+  raw.on('error', (error) => decoder.destroy(error));
+  decoder.on('close', () => raw.destroy());
+  return raw.pipe(decoder);
+}
