@@ -130,7 +130,7 @@ export class BlendFile {
 
   /** An embedded struct field (e.g. `id`, `ldata`) of `from`. */
   embedded(from: StructView, field: string): StructView | null {
-    return from.embedded(field, (type) => this.sdna.struct(type));
+    return from.embedded(field);
   }
 
   /** The elements of a ListBase field (`first`, then each element's `next`), stopping at loops. */
@@ -164,6 +164,6 @@ export class BlendFile {
 
   private view(def: SdnaStruct, block: number, data: Buffer, base: number): StructView {
     const { littleEndian, pointerSize } = this.index.header;
-    return new StructView(def, block, data, base, this.index.dataOffset[block]!, { littleEndian, pointerSize });
+    return new StructView(def, block, data, base, this.index.dataOffset[block]!, { littleEndian, pointerSize, sdna: this.sdna });
   }
 }

@@ -1,4 +1,4 @@
-import type { SdnaField, SdnaStruct } from './sdna';
+import type { Sdna, SdnaField, SdnaStruct } from './sdna';
 
 /** Where a field lies in the decompressed .blend, to patch it in a copy. */
 export interface FieldLocation {
@@ -6,16 +6,21 @@ export interface FieldLocation {
   size: number;
 }
 
-/** How to read numbers and pointers of one file. */
-export interface ByteOrder {
+/** How to read numbers, pointers and embedded structs of one file. */
+export interface ReadContext {
   littleEndian: boolean;
   pointerSize: 4 | 8;
+  sdna: Sdna;
 }
+
+/** Deepest chain of first members followed to find an inherited field. */
+const MAX_BASE_DEPTH = 4;
 
 /**
  * Typed access to one struct inside a block's data, through the file's own SDNA: fields are found by
- * name, so the same code reads files of different Blender versions. Getters return null (pointers 0n)
- * for fields this file's version does not have.
+ * name, so the same code reads files of different Blender versions. A field missing from the struct is
+ * looked up in its first member when that is a struct (how Blender's structs extend a base, e.g.
+ * `OceanModifierData.modifier.next`). Getters return null (pointers 0n) for fields the file lacks.
  */
 export class StructView {
   constructor(
@@ -27,7 +32,7 @@ export class StructView {
     private readonly base: number,
     /** Offset of `data` in the decompressed file. */
     private readonly dataOffset: number,
-    private readonly order: ByteOrder,
+    private readonly order: ReadContext,
   ) {}
 
   /** Offset of this struct in the decompressed file. */
@@ -36,26 +41,42 @@ export class StructView {
   }
 
   has(name: string): boolean {
-    return this.def.field(name) !== undefined;
+    return this.find(name) !== null;
   }
 
-  /** The first of `names` this struct has (fields renamed across versions). */
+  /** The field called `name` and the offset of the struct holding it, own fields first, then the base's. */
+  private find(name: string): { field: SdnaField; base: number } | null {
+    let def: SdnaStruct | undefined = this.def;
+    let base = this.base;
+    for (let depth = 0; def && depth <= MAX_BASE_DEPTH; depth++) {
+      const field = def.field(name);
+      if (field) return { field, base };
+      const first = def.fields[0];
+      if (!first || first.isPointer || first.elements !== 1) return null;
+      def = this.order.sdna.struct(first.type);
+      base += first.offset;
+    }
+    return null;
+  }
+
+  /** The first of `names` this struct has as its own field (fields renamed across versions). */
   pick(...names: string[]): string | null {
-    return names.find((n) => this.has(n)) ?? null;
+    return names.find((n) => this.def.field(n) !== undefined) ?? null;
   }
 
   /** An integer or float field (the first element of an array), or null when absent. */
   number(name: string): number | null {
-    const field = this.def.field(name);
-    if (!field || field.isPointer) return null;
-    return this.readNumber(field, 0);
+    const found = this.find(name);
+    if (!found || found.field.isPointer) return null;
+    return this.readNumber(found.field, found.base);
   }
 
   /** A `char` array as text (UTF-8 up to the first NUL), or null when absent. */
   string(name: string): string | null {
-    const field = this.def.field(name);
-    if (!field || field.isPointer || field.type !== 'char') return null;
-    const start = this.base + field.offset;
+    const found = this.find(name);
+    if (!found || found.field.isPointer || found.field.type !== 'char') return null;
+    const { field, base } = found;
+    const start = base + field.offset;
     const bytes = this.data.subarray(start, Math.min(this.data.length, start + field.size));
     const end = bytes.indexOf(0);
     return bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8');
@@ -63,31 +84,31 @@ export class StructView {
 
   /** A pointer field's old address (0n for null or absent). */
   pointer(name: string, element = 0): bigint {
-    const field = this.def.field(name);
-    if (!field || !field.isPointer || element >= field.elements) return 0n;
-    const at = this.base + field.offset + element * this.order.pointerSize;
+    const found = this.find(name);
+    if (!found || !found.field.isPointer || element >= found.field.elements) return 0n;
+    const at = found.base + found.field.offset + element * this.order.pointerSize;
     if (at + this.order.pointerSize > this.data.length) return 0n;
     if (this.order.pointerSize === 8) return this.order.littleEndian ? this.data.readBigUInt64LE(at) : this.data.readBigUInt64BE(at);
     return BigInt(this.order.littleEndian ? this.data.readUInt32LE(at) : this.data.readUInt32BE(at));
   }
 
   /** An embedded struct field (e.g. `id`, `ldata`) as its own view, or null when absent. */
-  embedded(name: string, structOf: (type: string) => SdnaStruct | undefined): StructView | null {
-    const field = this.def.field(name);
-    if (!field || field.isPointer) return null;
-    const def = structOf(field.type);
+  embedded(name: string): StructView | null {
+    const found = this.find(name);
+    if (!found || found.field.isPointer) return null;
+    const def = this.order.sdna.struct(found.field.type);
     if (!def) return null;
-    return new StructView(def, this.block, this.data, this.base + field.offset, this.dataOffset, this.order);
+    return new StructView(def, this.block, this.data, found.base + found.field.offset, this.dataOffset, this.order);
   }
 
   /** Where a field lies in the file, or null when absent. */
   location(name: string): FieldLocation | null {
-    const field = this.def.field(name);
-    return field ? { offset: this.offset + field.offset, size: field.size } : null;
+    const found = this.find(name);
+    return found ? { offset: this.dataOffset + found.base + found.field.offset, size: found.field.size } : null;
   }
 
-  private readNumber(field: SdnaField, element: number): number | null {
-    const at = this.base + field.offset + element * (field.size / field.elements);
+  private readNumber(field: SdnaField, base: number): number | null {
+    const at = base + field.offset;
     const d = this.data;
     const le = this.order.littleEndian;
     if (at + field.size / field.elements > d.length) return null;
