@@ -33,6 +33,6 @@ export function parseBlockHeader(bytes: Buffer, header: BlendHeader): BlockHeade
 }
 
 /** Offset of the length field inside a block header, and its size (to rewrite a block's length). */
-export function lengthField(header: BlendHeader): { offset: number; size: 4 | 8 } {
+export function lengthField(header: Pick<BlendHeader, 'blockHeaderSize'>): { offset: number; size: 4 | 8 } {
   return header.blockHeaderSize === 32 ? { offset: 16, size: 8 } : { offset: 4, size: 4 };
 }

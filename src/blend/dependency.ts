@@ -1,0 +1,43 @@
+import type { FoundFile } from './disk-probe';
+import type { DependencyKind, PathShape, PathSlot } from './path-reference';
+
+/**
+ * Where a dependency stands: found on disk, packed inside the .blend, or why it cannot travel.
+ * `other-system`: a Windows path met on macOS or Linux. `not-a-file`: a folder (or device) where a file
+ * is expected. `empty`: the setting holds no path. `skipped`: a cache folder too broad to pack (the
+ * scene's own folder or above it).
+ */
+export type DependencyStatus = 'found' | 'packed' | 'missing' | 'other-system' | 'not-a-file' | 'unreadable' | 'empty' | 'skipped';
+
+/** One path a .blend (the scene or one of its libraries) depends on, and what is on disk for it. */
+export interface Dependency {
+  kind: DependencyKind;
+  /** Name of the data-block holding the path (image, sound, object...). */
+  owner: string;
+  /** The path exactly as the .blend stores it. */
+  stored: string;
+  /** The .blend holding the path (absolute). */
+  holder: string;
+  shape: PathShape;
+  /** False for paths Blender lists but rendering never reads (brush icons, asset origins). */
+  required: boolean;
+  status: DependencyStatus;
+  /** Where the path points on this disk (file, numbered pattern or folder), null when nowhere. */
+  resolved: string | null;
+  /** The files it stands for (several for sequences, UDIM tiles and cache folders). */
+  files: FoundFile[];
+  /** Bytes of those files. */
+  size: number;
+  /** What is wrong, said for the artist; null when found or packed. */
+  problem: string | null;
+  /** Where the path is stored in the holder, to point a copy elsewhere. */
+  slot: PathSlot | null;
+}
+
+/** Statuses that leave a required dependency missing on the farm. */
+export const MISSING_STATUSES: ReadonlySet<DependencyStatus> = new Set(['missing', 'other-system', 'not-a-file', 'unreadable']);
+
+/** Whether a dependency is needed and will not travel. */
+export function isMissing(dependency: Pick<Dependency, 'required' | 'status'>): boolean {
+  return dependency.required && MISSING_STATUSES.has(dependency.status);
+}

@@ -1,0 +1,108 @@
+import { constants } from 'node:fs';
+import { access, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One file found on disk. */
+export interface FoundFile {
+  path: string;
+  size: number;
+  /** Last modification, to tell whether it changed since it was traced. */
+  mtimeMs: number;
+}
+
+/** What is at a path: a readable file, a folder, nothing, or something that cannot be read. */
+export type ProbeResult =
+  | { status: 'file'; file: FoundFile }
+  | { status: 'directory' }
+  | { status: 'missing' }
+  /** A device, socket or pipe: not something to pack. */
+  | { status: 'not-a-file' }
+  | { status: 'unreadable'; reason: string };
+
+const errorCode = (error: unknown) => (typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '');
+
+/** Look at one path (following symbolic links). */
+export async function probePath(path: string): Promise<ProbeResult> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };
+    return { status: 'unreadable', reason: reasonOf(code, error) };
+  }
+  if (info.isDirectory()) return { status: 'directory' };
+  if (!info.isFile()) return { status: 'not-a-file' };
+  try {
+    await access(path, constants.R_OK);
+  } catch (error) {
+    return { status: 'unreadable', reason: reasonOf(errorCode(error), error) };
+  }
+  return { status: 'file', file: { path, size: info.size, mtimeMs: info.mtimeMs } };
+}
+
+function reasonOf(code: string, error: unknown): string {
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ELOOP') return 'it is a loop of symbolic links';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The readable files in `dir` whose names match `pattern`, sorted by name. */
+export async function matchingFiles(dir: string, pattern: RegExp): Promise<FoundFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: FoundFile[] = [];
+  for (const name of names.filter((n) => pattern.test(n)).sort()) {
+    const probe = await probePath(join(dir, name));
+    if (probe.status === 'file') out.push(probe.file);
+  }
+  return out;
+}
+
+/** Backups Blender writes beside a .blend (`scene.blend1`, `scene.blend2`...): never packed. */
+export const BLEND_BACKUP = /\.blend\d+$/i;
+
+/** Result of walking a folder of cache files. */
+export interface FolderFiles {
+  files: FoundFile[];
+  /** Files that exist but cannot be read. */
+  unreadable: string[];
+  /** True when the walk stopped at `limit` files. */
+  truncated: boolean;
+}
+
+/** Every readable file under `dir` (sorted, depth first), without .blend backups, up to `limit` files. */
+export async function filesUnder(dir: string, limit: number): Promise<FolderFiles> {
+  const result: FolderFiles = { files: [], unreadable: [], truncated: false };
+  const visited = new Set<string>();
+  await walk(dir, result, limit, visited, 0);
+  return result;
+}
+
+async function walk(dir: string, out: FolderFiles, limit: number, visited: Set<string>, depth: number): Promise<void> {
+  if (depth > 32 || visited.has(dir)) return;
+  visited.add(dir);
+  let names: string[];
+  try {
+    names = (await readdir(dir)).sort();
+  } catch {
+    out.unreadable.push(dir);
+    return;
+  }
+  for (const name of names) {
+    if (out.files.length >= limit) {
+      out.truncated = true;
+      return;
+    }
+    if (BLEND_BACKUP.test(name)) continue;
+    const path = join(dir, name);
+    const probe = await probePath(path);
+    if (probe.status === 'file') out.files.push(probe.file);
+    else if (probe.status === 'directory') await walk(path, out, limit, visited, depth + 1);
+    else if (probe.status === 'unreadable') out.unreadable.push(path);
+  }
+}

@@ -1,0 +1,115 @@
+import { basename, dirname, join, posix, win32 } from 'node:path';
+import type { Dependency, DependencyStatus } from './dependency';
+import { filesUnder, matchingFiles, probePath, type FoundFile } from './disk-probe';
+import { describeReference } from './describe-reference';
+import type { PathReference } from './path-reference';
+import { framePattern, storedBaseName, storedPathTarget, udimFileNames, type PathPlatform } from './stored-path';
+
+/** Options of {@link resolveReference}. */
+export interface ResolveOptions {
+  platform: PathPlatform;
+  /** Folder of the scene: cache folders at or above it are not packed. */
+  sceneDir: string;
+  /** Most files packed from one cache folder. */
+  folderLimit?: number;
+}
+
+const DEFAULT_FOLDER_LIMIT = 100_000;
+
+interface Outcome {
+  status: DependencyStatus;
+  resolved: string | null;
+  files: FoundFile[];
+  detail?: string;
+}
+
+/** What is on disk for one path of the .blend at `holder`. */
+export async function resolveReference(ref: PathReference, holder: string, options: ResolveOptions): Promise<Dependency> {
+  const outcome = await locate(ref, holder, options);
+  const required = ref.required && !(ref.shape === 'blendcache' && outcome.status !== 'found');
+  const base = {
+    kind: ref.kind,
+    owner: ref.owner,
+    stored: ref.stored,
+    holder,
+    shape: ref.shape,
+    required,
+    slot: ref.slot,
+    resolved: outcome.resolved,
+    files: outcome.files,
+    size: outcome.files.reduce((sum, f) => sum + f.size, 0),
+    status: outcome.status,
+  };
+  return { ...base, problem: describeReference(base, outcome.detail) };
+}
+
+async function locate(ref: PathReference, holder: string, options: ResolveOptions): Promise<Outcome> {
+  if (ref.packed) return { status: 'packed', resolved: null, files: [] };
+  if (ref.shape === 'blendcache') return blendCache(holder, options);
+  const target = storedPathTarget(ref.stored, dirname(holder), options.platform);
+  if (target.kind === 'empty') return { status: 'empty', resolved: null, files: [] };
+  if (target.kind === 'other-system') return { status: 'other-system', resolved: null, files: [] };
+  let first: Outcome | null = null;
+  for (const candidate of target.candidates) {
+    const outcome = await locateAt(ref, candidate, options);
+    if (outcome.status === 'found') return outcome;
+    first ??= outcome;
+  }
+  return first!;
+}
+
+async function locateAt(ref: PathReference, path: string, options: ResolveOptions): Promise<Outcome> {
+  if (ref.shape === 'directory') return folder(path, options);
+  if (ref.shape === 'udim') return udim(path, ref.tiles ?? []);
+  const probe = await probePath(path);
+  if (probe.status === 'file' && ref.shape === 'file') return { status: 'found', resolved: path, files: [probe.file] };
+  const name = storedBaseName(ref.stored);
+  const pattern = name.includes('#') ? framePattern(name, 'hash') : ref.shape === 'sequence' ? framePattern(name, 'digits') : null;
+  if (pattern) {
+    const files = await matchingFiles(dirname(path), pattern);
+    if (files.length > 0) return { status: 'found', resolved: path, files };
+  }
+  if (probe.status === 'file') return { status: 'found', resolved: path, files: [probe.file] };
+  if (probe.status === 'directory') return { status: 'not-a-file', resolved: path, files: [], detail: 'folder' };
+  if (probe.status === 'not-a-file') return { status: 'not-a-file', resolved: path, files: [] };
+  if (probe.status === 'unreadable') return { status: 'unreadable', resolved: path, files: [], detail: probe.reason };
+  return { status: 'missing', resolved: path, files: [] };
+}
+
+async function udim(path: string, tiles: readonly number[]): Promise<Outcome> {
+  const dir = dirname(path);
+  const files: FoundFile[] = [];
+  let unreadable: string | undefined;
+  for (const name of udimFileNames(basename(path), tiles)) {
+    const probe = await probePath(join(dir, name));
+    if (probe.status === 'file') files.push(probe.file);
+    else if (probe.status === 'unreadable') unreadable ??= probe.reason;
+  }
+  if (files.length > 0) return { status: 'found', resolved: path, files };
+  if (unreadable) return { status: 'unreadable', resolved: path, files, detail: unreadable };
+  return { status: 'missing', resolved: path, files };
+}
+
+async function folder(path: string, options: ResolveOptions): Promise<Outcome> {
+  const probe = await probePath(path);
+  if (probe.status === 'file') return { status: 'found', resolved: path, files: [probe.file] };
+  if (probe.status === 'unreadable') return { status: 'unreadable', resolved: path, files: [], detail: probe.reason };
+  if (probe.status !== 'directory') return { status: 'missing', resolved: path, files: [] };
+  if (contains(path, options.sceneDir, options.platform)) return { status: 'skipped', resolved: path, files: [] };
+  const found = await filesUnder(path, options.folderLimit ?? DEFAULT_FOLDER_LIMIT);
+  if (found.truncated) return { status: 'skipped', resolved: path, files: [], detail: 'too-many' };
+  if (found.unreadable.length > 0) return { status: 'unreadable', resolved: path, files: found.files, detail: `${found.unreadable[0]} cannot be read` };
+  return { status: found.files.length > 0 ? 'found' : 'missing', resolved: path, files: found.files };
+}
+
+async function blendCache(holder: string, options: ResolveOptions): Promise<Outcome> {
+  const path = join(dirname(holder), `blendcache_${basename(holder).replace(/\.blend$/i, '')}`);
+  return folder(path, options);
+}
+
+/** Whether folder `outer` is `inner` or one of its parents. */
+function contains(outer: string, inner: string, platform: PathPlatform): boolean {
+  const rel = (platform === 'win32' ? win32 : posix).relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !(platform === 'win32' ? win32 : posix).isAbsolute(rel));
+}
+
