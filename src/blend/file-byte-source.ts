@@ -13,13 +13,16 @@ export class FileByteSource implements ByteSource {
     readonly path: string,
     private readonly handle: FileHandle,
     readonly size: number,
-    options: { compression?: BlendCompression; onClose?: () => Promise<void> } = {},
+    options: { compression?: BlendCompression; onClose?: () => Promise<void>; contentPath?: string } = {},
   ) {
     this.compression = options.compression ?? 'none';
     this.onClose = options.onClose ?? null;
+    this.contentPath = options.contentPath ?? path;
   }
 
   private readonly onClose: (() => Promise<void>) | null;
+  /** The file holding the bytes (a decompressed copy for compressed files). */
+  private readonly contentPath: string;
 
   async read(offset: number, length: number): Promise<Buffer> {
     const wanted = Math.max(0, Math.min(length, this.size - offset));
@@ -34,7 +37,7 @@ export class FileByteSource implements ByteSource {
   }
 
   stream(): Readable {
-    return createReadStream(this.path, { fd: this.handle.fd, start: 0, autoClose: false, highWaterMark: STREAM_CHUNK });
+    return createReadStream(this.contentPath, { highWaterMark: STREAM_CHUNK });
   }
 
   async close(): Promise<void> {

@@ -2,13 +2,19 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import { BlendFileError, corruptError, fileSystemError, truncatedError } from './blend-file-error';
 import type { BlendCompression, ByteSource } from './byte-source';
 import { FileByteSource } from './file-byte-source';
-import { ZstdByteSource, decompressedStream } from './zstd-byte-source';
-import { parseSeekTable, parseSeekTableFooter, SEEK_TABLE_FOOTER_BYTES, seekTableBytes } from './zstd-seek-table';
+import { pipedThrough } from './piped-through';
+import { ZstdByteSource, zstdContent } from './zstd-byte-source';
+import { listZstdFrames, ZstdFormatError, type ZstdFrame } from './zstd-frames';
+import { parseSeekTable, parseSeekTableFooter, SEEK_TABLE_FOOTER_BYTES, seekTableBytes, type ZstdSeekTable } from './zstd-seek-table';
+
+/** Largest frame decompressed whole for random access; files with larger frames are unpacked to a temporary copy. */
+const MAX_INDEXED_FRAME = 64 * 1024 * 1024;
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -60,9 +66,17 @@ export async function openByteSource(path: string, options: OpenByteSourceOption
       }
       const table = await readSeekTable(handle, size);
       if (table) return new ZstdByteSource(path, handle, table);
+      const frames = await listZstdFrames(handle, size).catch((error: unknown) => {
+        if (error instanceof ZstdFormatError) throw corruptError(path, `its compressed data is damaged (${error.message})`);
+        throw error;
+      });
+      const built = tableFromFrames(frames);
+      if (built) return new ZstdByteSource(path, handle, built);
+      await handle.close();
+      return await inflateToTemp(path, zstdContent(path, frames.filter((f) => !f.skippable)), 'zstd', options.tempDir ?? tmpdir());
     }
     await handle.close();
-    return await inflateToTemp(path, compression, options.tempDir ?? tmpdir());
+    return await inflateToTemp(path, pipedThrough(createReadStream(path), zlib.createGunzip()), 'gzip', options.tempDir ?? tmpdir());
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error instanceof BlendFileError ? error : fileSystemError(path, error);
@@ -82,13 +96,28 @@ async function readSeekTable(handle: FileHandle, size: number) {
   return parseSeekTable(table, size);
 }
 
-async function inflateToTemp(path: string, compression: 'gzip' | 'zstd', parent: string): Promise<ByteSource> {
+/** A seek table from frame headers, when every frame records a modest decompressed size. */
+function tableFromFrames(frames: readonly ZstdFrame[]): ZstdSeekTable | null {
+  const content = frames.filter((f) => !f.skippable);
+  if (content.length === 0 || content.some((f) => f.contentSize === null || f.contentSize > MAX_INDEXED_FRAME)) return null;
+  const compressedOffsets = new Float64Array(content.length + 1);
+  const decompressedOffsets = new Float64Array(content.length + 1);
+  let decompressed = 0;
+  content.forEach((frame, i) => {
+    compressedOffsets[i] = frame.offset;
+    decompressed += frame.contentSize!;
+    decompressedOffsets[i + 1] = decompressed;
+  });
+  compressedOffsets[content.length] = content.at(-1)!.offset + content.at(-1)!.length;
+  return { compressedOffsets, decompressedOffsets };
+}
+
+async function inflateToTemp(path: string, content: Readable, compression: 'gzip' | 'zstd', parent: string): Promise<ByteSource> {
   const dir = await mkdtemp(join(parent, 'renderdrop-blend-'));
   const target = join(dir, 'scene.blend');
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    const decoder = compression === 'gzip' ? zlib.createGunzip() : zlib.createZstdDecompress();
-    await pipeline(decompressedStream(createReadStream(path), decoder), createWriteStream(target));
+    await pipeline(content, createWriteStream(target));
   } catch (error) {
     await cleanup();
     if (isFileSystemError(error)) throw fileSystemError(path, error);
@@ -98,7 +127,7 @@ async function inflateToTemp(path: string, compression: 'gzip' | 'zstd', parent:
   }
   const handle = await open(target, 'r');
   const { size } = await handle.stat();
-  return new FileByteSource(path, handle, size, { compression, onClose: cleanup });
+  return new FileByteSource(path, handle, size, { compression, onClose: cleanup, contentPath: target });
 }
 
 function isFileSystemError(error: unknown): boolean {

@@ -1,14 +1,39 @@
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createZstdDecompress, zstdDecompressSync } from 'node:zlib';
 import { corruptError } from './blend-file-error';
 import type { ByteSource } from './byte-source';
+import { pipedThrough } from './piped-through';
+import type { ZstdFrame } from './zstd-frames';
 import { frameAt, type ZstdSeekTable } from './zstd-seek-table';
 
 /**
- * Random access to a zstd-compressed .blend through its seek table: a read decompresses only the
- * frames it touches, and the last two frames stay cached.
+ * The decompressed content of the zstd frames of a file, streamed frame by frame (Node's zstd
+ * stream ends after the first frame of a multi-frame file). Memory stays bounded whatever the sizes.
+ */
+export function zstdContent(path: string, frames: readonly Pick<ZstdFrame, 'offset' | 'length'>[]): Readable {
+  return Readable.from(
+    (async function* () {
+      for (const frame of frames) {
+        if (frame.length === 0) continue;
+        const raw = createReadStream(path, { start: frame.offset, end: frame.offset + frame.length - 1, highWaterMark: 1024 * 1024 });
+        for await (const chunk of pipedThrough(raw, createZstdDecompress())) yield chunk as Buffer;
+      }
+    })(),
+    { objectMode: false },
+  );
+}
+
+/** The frames a seek table describes. */
+export function tableFrames(table: ZstdSeekTable): { offset: number; length: number }[] {
+  const offsets = table.compressedOffsets;
+  return Array.from({ length: offsets.length - 1 }, (_, i) => ({ offset: offsets[i]!, length: offsets[i + 1]! - offsets[i]! }));
+}
+
+/**
+ * Random access to a zstd-compressed .blend through a seek table (Blender's own, or one built from
+ * frame headers): a read decompresses only the frames it touches, and the last two stay cached.
  */
 export class ZstdByteSource implements ByteSource {
   readonly compression = 'zstd' as const;
@@ -61,18 +86,11 @@ export class ZstdByteSource implements ByteSource {
   }
 
   stream(): Readable {
-    return decompressedStream(createReadStream(this.path, { fd: this.handle.fd, start: 0, autoClose: false, highWaterMark: 1024 * 1024 }), createZstdDecompress());
+    return zstdContent(this.path, tableFrames(this.table));
   }
 
   async close(): Promise<void> {
     this.cache.length = 0;
     await this.handle.close();
   }
-}
-
-/** `raw` piped through `decoder`, with errors of `raw` passed on to the result. */
-export function decompressedStream(raw: Readable, decoder: Transform): Readable {
-  raw.on('error', (error) => decoder.destroy(error));
-  decoder.on('close', () => raw.destroy());
-  return raw.pipe(decoder);
 }
