@@ -4,18 +4,20 @@ import tseslint from 'typescript-eslint';
 /**
  * Who may import whom (the table in README.md, "Source layout"). Each layer lists the source folders it
  * must not reach; `node:` builtins, electron and DOM access are restricted where the table says so.
- * `node-common` holds Node-only helpers that both core and render-node use (file locks, zip entries).
+ * `node-common` holds Node-only helpers that both core and render-node use (file locks, zip entries);
+ * `blend` reads .blend files, traces their dependencies and packs bundles, without Blender.
  */
-const LAYERS = ['shared', 'node-common', 'core', 'render-node', 'host', 'web', 'cli', 'main', 'preload', 'renderer'];
+const LAYERS = ['shared', 'node-common', 'blend', 'core', 'render-node', 'host', 'web', 'cli', 'main', 'preload', 'renderer'];
 const ALLOWED = {
   shared: [],
   'node-common': ['shared'],
-  core: ['shared', 'node-common'],
-  'render-node': ['shared', 'node-common'],
-  host: ['shared', 'node-common', 'core', 'render-node'],
-  web: ['shared', 'node-common', 'core', 'render-node', 'host'],
-  cli: ['shared', 'node-common', 'core', 'render-node', 'host', 'web'],
-  main: ['shared', 'node-common', 'core', 'render-node', 'host'],
+  blend: ['shared', 'node-common'],
+  core: ['shared', 'node-common', 'blend'],
+  'render-node': ['shared', 'node-common', 'blend'],
+  host: ['shared', 'node-common', 'blend', 'core', 'render-node'],
+  web: ['shared', 'node-common', 'blend', 'core', 'render-node', 'host'],
+  cli: ['shared', 'node-common', 'blend', 'core', 'render-node', 'host', 'web'],
+  main: ['shared', 'node-common', 'blend', 'core', 'render-node', 'host'],
   preload: ['shared'],
   renderer: ['shared'],
 };

@@ -91,8 +91,10 @@ function resized(headerOffset: number, dataOffset: number, oldSize: number, valu
   if (size !== oldSize) {
     const field = lengthField(info);
     const length = Buffer.alloc(field.size);
-    if (field.size === 8) info.littleEndian ? length.writeBigInt64LE(BigInt(size)) : length.writeBigInt64BE(BigInt(size));
-    else info.littleEndian ? length.writeInt32LE(size) : length.writeInt32BE(size);
+    if (field.size === 8 && info.littleEndian) length.writeBigInt64LE(BigInt(size));
+    else if (field.size === 8) length.writeBigInt64BE(BigInt(size));
+    else if (info.littleEndian) length.writeInt32LE(size);
+    else length.writeInt32BE(size);
     out.unshift({ offset: headerOffset + field.offset, length: field.size, data: length.toString('base64') });
   }
   return out;

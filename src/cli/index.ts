@@ -4,6 +4,7 @@ import { registerAuthCommands } from './commands/auth';
 import { registerDownloadCommand } from './commands/download';
 import { registerJobCommands } from './commands/jobs';
 import { registerNodeCommands } from './commands/node';
+import { registerPackCommand } from './commands/pack';
 import { registerProfileCommands } from './commands/profile';
 import { registerSubmitCommands } from './commands/submit';
 import { registerWatchCommand } from './commands/watch';
@@ -22,6 +23,7 @@ export function buildProgram(deps: CliDeps): Command {
     .showHelpAfterError()
     .exitOverride();
   registerSubmitCommands(program, deps);
+  registerPackCommand(program, deps);
   registerJobCommands(program, deps);
   registerWatchCommand(program, deps);
   registerDownloadCommand(program, deps);

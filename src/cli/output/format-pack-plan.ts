@@ -1,0 +1,69 @@
+import { basename } from 'node:path';
+import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/bundle-plan';
+import { KIND_LABELS } from '../../blend/describe-reference';
+import { formatBytes } from '../../core/util/format-bytes';
+import { formatTable } from './table';
+
+const STATUS_WORDS: Record<PlannedDependency['status'], string> = {
+  found: 'found',
+  packed: 'packed',
+  missing: 'missing',
+  'other-system': 'missing',
+  'not-a-file': 'not a file',
+  unreadable: 'unreadable',
+  empty: 'no path',
+  skipped: 'left out',
+};
+
+function blendTitle(blend: PlannedBlend, index: number): string {
+  const facts = [blend.version !== null ? `Blender ${Math.floor(blend.version / 100)}.${blend.version % 100}` : null, blend.compression && blend.compression !== 'none' ? `${blend.compression}-compressed` : null, formatBytes(blend.sourceSize)];
+  const what = index === 0 ? 'Scene' : `Library (linked from ${basename(blend.linkedFrom ?? '')})`;
+  return `${what} ${blend.path} (${facts.filter(Boolean).join(', ')}) -> ${blend.entry}`;
+}
+
+function where(dep: PlannedDependency, holderEntry: string): string {
+  if (dep.status === 'packed') return `inside ${holderEntry}`;
+  return dep.bundlePath ?? '-';
+}
+
+function size(dep: PlannedDependency): string {
+  if (dep.status !== 'found') return '-';
+  const files = dep.files.length > 1 ? ` in ${dep.files.length} files` : '';
+  return `${formatBytes(dep.size)}${files}`;
+}
+
+/**
+ * The plan of a bundle as lines for a terminal: each .blend with its paths (status, kind, path as
+ * stored, size, place in the bundle), then what is missing and why, then notes and the bundle's size.
+ */
+export function formatPackPlan(plan: BundlePlan): string[] {
+  const lines: string[] = [];
+  plan.blends.forEach((blend, index) => {
+    lines.push(blendTitle(blend, index));
+    if (blend.error) lines.push(`  ${blend.error} It goes into the bundle unchanged.`);
+    const deps = plan.dependencies.filter((d) => d.holder === blend.path && d.status !== 'empty');
+    if (deps.length === 0) {
+      if (!blend.error) lines.push('  (no external files)');
+      return;
+    }
+    const rows = [['STATUS', 'KIND', 'PATH IN THE SCENE', 'SIZE', 'IN THE BUNDLE'], ...deps.map((d) => [STATUS_WORDS[d.status], KIND_LABELS[d.kind], d.stored, size(d), where(d, blend.entry)])];
+    lines.push(...formatTable(rows, ['left', 'left', 'left', 'right', 'left']).map((line) => `  ${line}`));
+  });
+  if (plan.missing.length > 0) {
+    lines.push('', `Missing (${plan.missing.length}): the farm will render without ${plan.missing.length === 1 ? 'this file' : 'these files'}.`);
+    for (const dep of plan.missing) lines.push(`  ${dep.problem ?? dep.stored}`);
+  }
+  const other = plan.dependencies.filter((d) => !plan.missing.includes(d) && d.problem !== null);
+  if (plan.notes.length > 0 || other.length > 0) {
+    lines.push('', 'Notes:');
+    for (const note of [...plan.notes, ...other.map((d) => d.problem!)]) lines.push(`  ${note}`);
+  }
+  lines.push('', bundleSummary(plan));
+  return lines;
+}
+
+/** One line: how many files and bytes travel, or that the scene needs nothing beside it. */
+export function bundleSummary(plan: BundlePlan): string {
+  if (plan.entries.length <= 1) return `Nothing to pack: ${plan.sceneEntry} needs no other file.`;
+  return `Bundle: ${plan.entries.length} files, ${formatBytes(plan.totalBytes)}.`;
+}
