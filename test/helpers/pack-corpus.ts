@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { runBlender } from '../../src/render-node/blender/run-blender';
+import { ROOT } from './cli';
+
+const SCRIPTS = join(ROOT, 'test', 'fixtures', 'blender');
+
+/** The scenes make-pack-corpus.py writes, and the colour each texture shows. */
+export interface PackCorpus {
+  scene: string;
+  level1: string;
+  level2: string;
+  kinds: string;
+  loop: string;
+  colours: Record<string, [number, number, number]>;
+}
+
+async function blender(blenderPath: string, args: string[], what: string): Promise<string> {
+  const result = await runBlender({ blenderPath, args: ['-b', '-Y', '--factory-startup', ...args], timeoutMs: 170_000 });
+  if (result.exitCode !== 0) throw new Error(`${what} failed (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+  return result.stdout;
+}
+
+/** Build the packing corpus in `root` (an existing folder) with real Blender. */
+export async function makePackCorpus(blenderPath: string, root: string): Promise<PackCorpus> {
+  const out = await blender(blenderPath, ['--python-exit-code', '1', '--python', join(SCRIPTS, 'make-pack-corpus.py'), '--', root], 'make-pack-corpus.py');
+  const line = out.split('\n').find((l) => l.startsWith('CORPUS '));
+  if (!line) throw new Error(`make-pack-corpus.py printed no CORPUS line:\n${out.slice(-3000)}`);
+  return JSON.parse(line.slice('CORPUS '.length)) as PackCorpus;
+}
+
+/** What Blender lists as the external paths of each file (`bpy.utils.blend_paths`, local to the file). */
+export async function blenderPathLists(blenderPath: string, files: string[]): Promise<Map<string, { paths: string[]; withPacked: string[] }>> {
+  const out = await blender(blenderPath, ['--python-exit-code', '1', '--python', join(SCRIPTS, 'blend-paths.py'), '--', ...files], 'blend-paths.py');
+  const lists = new Map<string, { paths: string[]; withPacked: string[] }>();
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('BLENDPATHS ')) continue;
+    const parsed = JSON.parse(line.slice('BLENDPATHS '.length)) as { file: string; paths: string[]; withPacked: string[] };
+    lists.set(parsed.file, { paths: parsed.paths, withPacked: parsed.withPacked });
+  }
+  return lists;
+}
+
+/** Render frames `first`..`last` of a scene where it is, as Blender alone does, to `<outPrefix>####.png`. */
+export async function renderInPlace(blenderPath: string, scene: string, outPrefix: string, first: number, last: number): Promise<void> {
+  await blender(blenderPath, [scene, '-o', `${outPrefix}####`, '-s', String(first), '-e', String(last), '-a'], `rendering ${scene}`);
+}
