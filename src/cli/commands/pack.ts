@@ -8,7 +8,7 @@ import { PackError, writeBundle, type PackProgress } from '../../blend/write-bun
 import { AbortError, isAbort } from '../../core/errors';
 import { formatBytes } from '../../core/util/format-bytes';
 import { CommandFailedError } from '../cli-errors';
-import { formatPackPlan } from '../output/format-pack-plan';
+import { files, formatPackPlan } from '../output/format-pack-plan';
 import { percent, progressBar } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
 import { safeText } from '../output/safe-text';
@@ -46,7 +46,7 @@ async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?:
     if (opts.json) {
       ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written }, null, 2)}\n`);
     } else if (written) {
-      ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${plan.entries.length} files, ${formatBytes(written.bytes)}.`)}\n`);
+      ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${files(plan.entries.length)}, ${formatBytes(written.bytes)}.`)}\n`);
     } else if (needsPacking(plan)) {
       ctx.io.stdout.write('Nothing was written; add --out <bundle.zip> to write the bundle.\n');
     }

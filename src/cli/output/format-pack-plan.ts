@@ -65,5 +65,10 @@ export function formatPackPlan(plan: BundlePlan): string[] {
 /** One line: how many files and bytes travel, or that the scene needs nothing beside it. */
 export function bundleSummary(plan: BundlePlan): string {
   if (plan.entries.length <= 1) return `Nothing to pack: ${plan.sceneEntry} needs no other file.`;
-  return `Bundle: ${plan.entries.length} files, ${formatBytes(plan.totalBytes)}.`;
+  return `Bundle: ${files(plan.entries.length)}, ${formatBytes(plan.totalBytes)}.`;
+}
+
+/** `1 file`, `3 files`. */
+export function files(count: number): string {
+  return `${count} ${count === 1 ? 'file' : 'files'}`;
 }

@@ -1,0 +1,78 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli';
+import { readZip, writeTree } from '../../blend/helpers/scene-folder';
+import { SyntheticBlend } from '../../blend/helpers/synthetic-blend';
+
+let root: string;
+let scene: string;
+const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2048, 1)]);
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'rd-cli-pack-'));
+  const blend = new SyntheticBlend();
+  blend.addImage({ name: 'Grid', path: '//textures/grid.png' });
+  blend.addImage({ name: 'Metal', path: join(root, 'elsewhere', 'metal.png') });
+  blend.addImage({ name: 'Logo', path: '//logo.png', packed: true });
+  blend.addImage({ name: 'Wood', path: 'C:\\tex\\wood.png' });
+  const bytes = blend.build();
+  await writeTree(root, {
+    'proj/shot.blend': bytes,
+    'proj/textures/grid.png': png,
+    'elsewhere/metal.png': png,
+    'notes.blend': 'just some notes\n'.repeat(20),
+    'cut.blend': bytes.subarray(0, 300),
+  });
+  scene = join(root, 'proj', 'shot.blend');
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('renderdrop pack', () => {
+  it('lists found, packed and missing files with their sizes and places in the bundle', async () => {
+    const run = await runCli(['pack', scene]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Scene ${scene} \\(Blender 3\\.4, [0-9.]+ KiB\\) -> shot\\.blend$`, 'm'));
+    expect(run.stdout).toMatch(/found\s+image\s+\/\/textures\/grid\.png\s+2\.0 KiB\s+textures\/grid\.png/);
+    expect(run.stdout).toMatch(new RegExp(`found\\s+image\\s+${join(root, 'elsewhere', 'metal.png')}\\s+2\\.0 KiB\\s+_external${join(root, 'elsewhere', 'metal.png')}`));
+    expect(run.stdout).toMatch(/packed\s+image\s+\/\/logo\.png\s+-\s+inside shot\.blend/);
+    expect(run.stdout).toMatch(/missing\s+image\s+C:\\tex\\wood\.png/);
+    expect(run.stdout).toContain('Missing (1): the farm will render without this file.');
+    expect(run.stdout).toContain('The image "Wood" in shot.blend uses C:\\tex\\wood.png, a Windows path from another computer');
+    expect(run.stdout).toContain('Bundle: 3 files,');
+    expect(run.stdout).toContain('Nothing was written; add --out <bundle.zip> to write the bundle.');
+  });
+
+  it('writes the bundle with --out', async () => {
+    const out = join(root, 'shot.zip');
+    const run = await runCli(['pack', scene, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Wrote ${out}: 3 files,`);
+    expect((await readZip(out)).map((e) => e.name)).toEqual(['shot.blend', `_external${join(root, 'elsewhere', 'metal.png')}`, 'textures/grid.png']);
+  });
+
+  it('prints the plan and the bundle as JSON with --json, progress on stderr', async () => {
+    const out = join(root, 'json.zip');
+    const run = await runCli(['pack', scene, '--out', out, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.needsPacking).toBe(true);
+    expect(result.plan.entries.map((e: { name: string }) => e.name)).toHaveLength(3);
+    expect(result.plan.missing).toEqual([expect.objectContaining({ stored: 'C:\\tex\\wood.png', status: 'other-system' })]);
+    expect(result.bundle).toMatchObject({ path: out, entries: 3 });
+    expect(run.stderr).toMatch(/packing\s+100%\s+3\/3 files/);
+  });
+
+  it('says clearly when the file is not a .blend or is cut short', async () => {
+    const notes = await runCli(['pack', join(root, 'notes.blend')]);
+    expect(notes.code).toBe(1);
+    expect(notes.stderr).toContain(`${join(root, 'notes.blend')} is not a Blender file`);
+    const cut = await runCli(['pack', join(root, 'cut.blend'), '--out', join(root, 'cut.zip')]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain('cut.blend is incomplete');
+    expect((await readdir(root)).filter((n) => n.startsWith('cut.zip'))).toEqual([]);
+  });
+});
