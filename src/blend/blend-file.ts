@@ -6,8 +6,9 @@ import { openByteSource, type OpenByteSourceOptions } from './open-byte-source';
 import { parseSdna, SdnaFormatError, type Sdna, type SdnaStruct } from './sdna';
 import { StructView } from './struct-view';
 
-const CACHE_BYTES = 16 * 1024 * 1024;
-const CACHEABLE_BLOCK = 256 * 1024;
+/** Small blocks are read through windows of this size: data-blocks sit next to their ID, so a few reads serve a trace. */
+const WINDOW_BYTES = 256 * 1024;
+const WINDOWS_KEPT = 8;
 /** Longest list followed through `next` pointers before giving up (a loop in a damaged file). */
 const MAX_LIST = 1_000_000;
 
@@ -16,8 +17,7 @@ const MAX_LIST = 1_000_000;
  * asked (small blocks cached). Close it when done.
  */
 export class BlendFile {
-  private readonly cache = new Map<number, Buffer>();
-  private cachedBytes = 0;
+  private readonly windows: { start: number; data: Buffer }[] = [];
 
   private constructor(
     readonly source: ByteSource,
@@ -82,25 +82,25 @@ export class BlendFile {
 
   /** The SDNA struct a block holds. */
   structOf(block: number): SdnaStruct | undefined {
-    return this.sdna.structs[this.index.sdnaIndex[block]!];
+    return this.sdna.structAt(this.index.sdnaIndex[block]!);
   }
 
-  /** The data of one block. */
+  /** The data of one block (small blocks come from a few cached windows of the file). */
   async readBlock(block: number): Promise<Buffer> {
-    const hit = this.cache.get(block);
-    if (hit) return hit;
+    const offset = this.index.dataOffset[block]!;
     const length = this.index.length[block]!;
-    const data = await this.source.read(this.index.dataOffset[block]!, length);
+    const data = length <= WINDOW_BYTES / 4 ? await this.windowed(offset, length) : await this.source.read(offset, length);
     if (data.length !== length) throw corruptError(this.path, `block ${block} cannot be read whole`);
-    if (length <= CACHEABLE_BLOCK) {
-      if (this.cachedBytes + length > CACHE_BYTES) {
-        this.cache.clear();
-        this.cachedBytes = 0;
-      }
-      this.cache.set(block, data);
-      this.cachedBytes += length;
-    }
     return data;
+  }
+
+  private async windowed(offset: number, length: number): Promise<Buffer> {
+    const hit = this.windows.find((w) => offset >= w.start && offset + length <= w.start + w.data.length);
+    if (hit) return hit.data.subarray(offset - hit.start, offset - hit.start + length);
+    const data = await this.source.read(offset, WINDOW_BYTES);
+    this.windows.unshift({ start: offset, data });
+    this.windows.length = Math.min(this.windows.length, WINDOWS_KEPT);
+    return data.subarray(0, length);
   }
 
   /** Every struct stored in a block (most blocks hold one). */
@@ -158,7 +158,7 @@ export class BlendFile {
   }
 
   async close(): Promise<void> {
-    this.cache.clear();
+    this.windows.length = 0;
     await this.source.close();
   }
 

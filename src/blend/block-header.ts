@@ -14,21 +14,16 @@ export interface BlockHeader {
   count: number;
 }
 
-/** Decode the block header at the start of `bytes` (which holds at least `header.blockHeaderSize` bytes). */
-export function parseBlockHeader(bytes: Buffer, header: BlendHeader): BlockHeader {
+/** Decode the block header at `at` in `bytes` (which holds at least `header.blockHeaderSize` bytes there). */
+export function parseBlockHeader(bytes: Buffer, header: BlendHeader, at = 0): BlockHeader {
   const le = header.littleEndian;
-  const int32 = (at: number) => (le ? bytes.readInt32LE(at) : bytes.readInt32BE(at));
-  const int64 = (at: number) => Number(le ? bytes.readBigInt64LE(at) : bytes.readBigInt64BE(at));
-  const code = bytes.subarray(0, 4).toString('latin1');
-  if (header.blockHeaderSize === 32) {
-    const oldPointer = le ? bytes.readBigUInt64LE(8) : bytes.readBigUInt64BE(8);
-    return { code, sdnaIndex: int32(4), oldPointer, length: int64(16), count: int64(24) };
-  }
-  if (header.blockHeaderSize === 24) {
-    const oldPointer = le ? bytes.readBigUInt64LE(8) : bytes.readBigUInt64BE(8);
-    return { code, length: int32(4), oldPointer, sdnaIndex: int32(16), count: int32(20) };
-  }
-  const oldPointer = BigInt(le ? bytes.readUInt32LE(8) : bytes.readUInt32BE(8));
+  const int32 = (offset: number) => (le ? bytes.readInt32LE(at + offset) : bytes.readInt32BE(at + offset));
+  const int64 = (offset: number) => Number(le ? bytes.readBigInt64LE(at + offset) : bytes.readBigInt64BE(at + offset));
+  const pointer64 = () => (le ? bytes.readBigUInt64LE(at + 8) : bytes.readBigUInt64BE(at + 8));
+  const code = bytes.toString('latin1', at, at + 4);
+  if (header.blockHeaderSize === 32) return { code, sdnaIndex: int32(4), oldPointer: pointer64(), length: int64(16), count: int64(24) };
+  if (header.blockHeaderSize === 24) return { code, length: int32(4), oldPointer: pointer64(), sdnaIndex: int32(16), count: int32(20) };
+  const oldPointer = BigInt(le ? bytes.readUInt32LE(at + 8) : bytes.readUInt32BE(at + 8));
   return { code, length: int32(4), oldPointer, sdnaIndex: int32(12), count: int32(16) };
 }
 

@@ -44,22 +44,24 @@ export async function scanBlocks(source: ByteSource): Promise<BlockIndex> {
   let windowStart = 0;
   let window: Buffer = Buffer.alloc(0);
   let at = header.headerSize;
+  const size = header.blockHeaderSize;
   for (;;) {
-    if (at + header.blockHeaderSize > windowStart + window.length) {
+    if (at + size > windowStart + window.length) {
       windowStart = at;
       window = await source.read(at, WINDOW);
-      if (window.length < header.blockHeaderSize) {
+      if (window.length < size) {
         throw truncatedError(source.path, at >= source.size ? 'it ends before its last block' : 'it ends inside a block header');
       }
     }
-    const block = parseBlockHeader(window.subarray(at - windowStart, at - windowStart + header.blockHeaderSize), header);
+    const local = at - windowStart;
+    const block = parseBlockHeader(window, header, local);
     if (block.code === 'ENDB') {
-      return finish(header, { codes, sdna, headerOffsets, lengths, counts, pointers }, at + header.blockHeaderSize);
+      return finish(header, { codes, sdna, headerOffsets, lengths, counts, pointers }, at + size);
     }
-    if (!/^[\x20-\x7e]{2}[\0\x20-\x7e]{2}$/.test(block.code) || block.length < 0 || block.count < 0 || block.sdnaIndex < 0) {
+    if (!plausibleCode(block.code) || block.length < 0 || block.count < 0 || block.sdnaIndex < 0) {
       throw corruptError(source.path, `the block at byte ${at} is not valid`);
     }
-    const end = at + header.blockHeaderSize + block.length;
+    const end = at + size + block.length;
     if (end > source.size) throw truncatedError(source.path, `its block at byte ${at} runs past the end of the file`);
     codes.push(block.code);
     sdna.push(block.sdnaIndex);
@@ -69,6 +71,15 @@ export async function scanBlocks(source: ByteSource): Promise<BlockIndex> {
     pointers.push(block.oldPointer);
     at = end;
   }
+}
+
+/** Block codes are two printable characters, then two more or NULs (`IM\0\0`, `DATA`). */
+function plausibleCode(code: string): boolean {
+  for (let i = 0; i < 4; i++) {
+    const c = code.charCodeAt(i);
+    if (!((c >= 0x20 && c <= 0x7e) || (i >= 2 && c === 0))) return false;
+  }
+  return true;
 }
 
 interface Collected {
@@ -92,7 +103,10 @@ function finish(header: BlendHeader, c: Collected, endOffset: number): BlockInde
     else if (c.codes[i] !== 'DATA') current = -1;
     owner[i] = current;
   }
+  const approximate = Float64Array.from(c.pointers, (p) => Number(p));
   const byPointer = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => {
+    const byValue = approximate[a]! - approximate[b]!;
+    if (byValue !== 0) return byValue;
     const pa = oldPointer[a]!;
     const pb = oldPointer[b]!;
     return pa < pb ? -1 : pa > pb ? 1 : a - b;

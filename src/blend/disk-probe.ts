@@ -1,6 +1,10 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mapLimit } from './map-limit';
+
+/** Files looked at on disk at the same time. */
+const PROBES_AT_ONCE = 32;
 
 /** One file found on disk. */
 export interface FoundFile {
@@ -55,12 +59,8 @@ export async function matchingFiles(dir: string, pattern: RegExp): Promise<Found
   } catch {
     return [];
   }
-  const out: FoundFile[] = [];
-  for (const name of names.filter((n) => pattern.test(n)).sort()) {
-    const probe = await probePath(join(dir, name));
-    if (probe.status === 'file') out.push(probe.file);
-  }
-  return out;
+  const probes = await mapLimit(names.filter((n) => pattern.test(n)).sort(), PROBES_AT_ONCE, (name) => probePath(join(dir, name)));
+  return probes.flatMap((probe) => (probe.status === 'file' ? [probe.file] : []));
 }
 
 /** Backups Blender writes beside a .blend (`scene.blend1`, `scene.blend2`...): never packed. */
@@ -93,16 +93,15 @@ async function walk(dir: string, out: FolderFiles, limit: number, visited: Set<s
     out.unreadable.push(dir);
     return;
   }
-  for (const name of names) {
+  const paths = names.filter((name) => !BLEND_BACKUP.test(name)).map((name) => join(dir, name));
+  const probes = await mapLimit(paths, PROBES_AT_ONCE, probePath);
+  for (const [i, probe] of probes.entries()) {
     if (out.files.length >= limit) {
       out.truncated = true;
       return;
     }
-    if (BLEND_BACKUP.test(name)) continue;
-    const path = join(dir, name);
-    const probe = await probePath(path);
     if (probe.status === 'file') out.files.push(probe.file);
-    else if (probe.status === 'directory') await walk(path, out, limit, visited, depth + 1);
-    else if (probe.status === 'unreadable') out.unreadable.push(path);
+    else if (probe.status === 'directory') await walk(paths[i]!, out, limit, visited, depth + 1);
+    else if (probe.status === 'unreadable') out.unreadable.push(paths[i]!);
   }
 }

@@ -28,10 +28,12 @@ export interface SdnaStruct {
 
 /** The structure description (SDNA) stored in every .blend: how to read each struct. */
 export interface Sdna {
-  names: string[];
   types: string[];
   typeSizes: number[];
-  structs: SdnaStruct[];
+  /** Number of structs described. */
+  structCount: number;
+  /** The struct at an SDNA index (as block headers give it), described on first use. */
+  structAt: (index: number) => SdnaStruct | undefined;
   /** The struct named `name` (the first of `names` found), if this file has it. */
   struct: (...names: string[]) => SdnaStruct | undefined;
 }
@@ -39,7 +41,11 @@ export interface Sdna {
 /** Thrown by {@link parseSdna} for data that is not a valid SDNA; the reader turns it into a BlendFileError. */
 export class SdnaFormatError extends Error {}
 
-/** Parse the payload of the `DNA1` block, written with `pointerSize` and the given byte order. */
+/**
+ * Parse the payload of the `DNA1` block, written with `pointerSize` and the given byte order. Names,
+ * types and the struct table are read at once; each struct's fields are worked out when it is first
+ * asked for (a file describes about a thousand structs, a trace needs a few dozen).
+ */
 export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolean): Sdna {
   let at = 0;
   const need = (bytes: number) => {
@@ -63,11 +69,11 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
     at += 4;
   };
   const strings = (count: number) => {
-    const out: string[] = [];
+    const out: string[] = new Array<string>(count);
     for (let i = 0; i < count; i++) {
       const end = data.indexOf(0, at);
       if (end < 0) throw new SdnaFormatError('the structure description ends early');
-      out.push(data.toString('latin1', at, end));
+      out[i] = data.toString('latin1', at, end);
       at = end + 1;
     }
     return out;
@@ -83,7 +89,20 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
 
   tag('SDNA');
   tag('NAME');
-  const names = strings(counted(data.length));
+  const nameCount = counted(data.length);
+  /** Where each field name starts; names are decoded when a struct using them is described. */
+  const nameStarts = new Int32Array(nameCount);
+  for (let i = 0; i < nameCount; i++) {
+    const end = data.indexOf(0, at);
+    if (end < 0) throw new SdnaFormatError('the structure description ends early');
+    nameStarts[i] = at;
+    at = end + 1;
+  }
+  const nameAt = (index: number): string | undefined => {
+    if (index >= nameCount) return undefined;
+    const start = nameStarts[index]!;
+    return data.toString('latin1', start, data.indexOf(0, start));
+  };
   align();
   tag('TYPE');
   const types = strings(counted(data.length));
@@ -93,35 +112,57 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
   align();
   tag('STRC');
   const structCount = counted(data.length / 4);
-  const structs: SdnaStruct[] = [];
+  /** Offset of each struct's entry in `data`: type, field count, then (type, name) pairs. */
+  const starts = new Int32Array(structCount);
+  const byName = new Map<string, number>();
   for (let index = 0; index < structCount; index++) {
+    starts[index] = at;
     const typeIndex = uint16();
     const fieldCount = uint16();
+    need(fieldCount * 4);
+    at += fieldCount * 4;
+    const name = types[typeIndex];
+    if (name === undefined) throw new SdnaFormatError('a struct refers to a type that does not exist');
+    if (!byName.has(name)) byName.set(name, index);
+  }
+
+  const cache = new Map<number, SdnaStruct>();
+  const read16 = (offset: number) => (littleEndian ? data.readUInt16LE(offset) : data.readUInt16BE(offset));
+  const structAt = (index: number): SdnaStruct | undefined => {
+    if (!Number.isInteger(index) || index < 0 || index >= structCount) return undefined;
+    const hit = cache.get(index);
+    if (hit) return hit;
+    const start = starts[index]!;
+    const typeIndex = read16(start);
+    const fieldCount = read16(start + 2);
     const fields: SdnaField[] = [];
     let offset = 0;
     for (let f = 0; f < fieldCount; f++) {
-      const fieldType = uint16();
-      const nameIndex = uint16();
-      const type = types[fieldType];
-      const declaration = names[nameIndex];
-      if (type === undefined || declaration === undefined) throw new SdnaFormatError('a struct refers to a type or name that does not exist');
-      const field = describeField(declaration, type, typeSizes[fieldType]!, pointerSize, offset);
+      const type = types[read16(start + 4 + f * 4)];
+      const declaration = nameAt(read16(start + 6 + f * 4));
+      const typeSize = typeSizes[read16(start + 4 + f * 4)];
+      if (type === undefined || declaration === undefined || typeSize === undefined) throw new SdnaFormatError('a struct refers to a type or name that does not exist');
+      const field = describeField(declaration, type, typeSize, pointerSize, offset);
       fields.push(field);
       offset += field.size;
     }
-    const name = types[typeIndex];
-    if (name === undefined) throw new SdnaFormatError('a struct refers to a type that does not exist');
-    const byName = new Map(fields.map((field) => [field.name, field] as const));
-    structs.push({ index, name, size: typeSizes[typeIndex]!, fields, field: (n) => byName.get(n) });
-  }
-  const byName = new Map<string, SdnaStruct>();
-  for (const s of structs) if (!byName.has(s.name)) byName.set(s.name, s);
+    const fieldsByName = new Map(fields.map((field) => [field.name, field] as const));
+    const described: SdnaStruct = { index, name: types[typeIndex]!, size: typeSizes[typeIndex]!, fields, field: (n) => fieldsByName.get(n) };
+    cache.set(index, described);
+    return described;
+  };
   return {
-    names,
     types,
     typeSizes,
-    structs,
-    struct: (...wanted) => wanted.map((n) => byName.get(n)).find((s) => s !== undefined),
+    structCount,
+    structAt,
+    struct: (...wanted) => {
+      for (const name of wanted) {
+        const index = byName.get(name);
+        if (index !== undefined) return structAt(index);
+      }
+      return undefined;
+    },
   };
 }
 
@@ -129,7 +170,7 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
 export function describeField(declaration: string, type: string, typeSize: number, pointerSize: number, offset: number): SdnaField {
   const isFunction = declaration.startsWith('(*');
   const isPointer = isFunction || declaration.startsWith('*');
-  const dims = isFunction ? [] : [...declaration.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  const dims = isFunction || !declaration.includes('[') ? [] : [...declaration.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   const elements = dims.reduce((a, b) => a * b, 1);
   const name = declaration.replace(/^[(*]+/, '').replace(/[)[].*$/, '');
   const size = (isPointer ? pointerSize : typeSize) * elements;

@@ -5,8 +5,12 @@ import { BlendFileError } from './blend-file-error';
 import type { BlendCompression } from './byte-source';
 import { collectReferences } from './collect-references';
 import type { Dependency } from './dependency';
+import { mapLimit } from './map-limit';
 import { resolveReference } from './resolve-reference';
 import type { PathPlatform } from './stored-path';
+
+/** Files looked at on disk at the same time while resolving a .blend's paths. */
+const PROBES_AT_ONCE = 16;
 
 /** One .blend of a scene (the scene or a library), its paths and what is on disk for them. */
 export interface TracedBlend {
@@ -91,8 +95,7 @@ async function traceOne(path: string, linkedFrom: string | null, options: { plat
   }
   try {
     const references = await collectReferences(file);
-    const dependencies: Dependency[] = [];
-    for (const ref of references) dependencies.push(await resolveReference(ref, path, options));
+    const dependencies = await mapLimit(references, PROBES_AT_ONCE, (ref) => resolveReference(ref, path, options));
     const { header } = file;
     const { mtimeMs } = await stat(path);
     return {

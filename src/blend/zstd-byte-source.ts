@@ -8,6 +8,8 @@ import { pipedThrough } from './piped-through';
 import type { ZstdFrame } from './zstd-frames';
 import { frameAt, type ZstdSeekTable } from './zstd-seek-table';
 
+const FRAME_CACHE_BYTES = 16 * 1024 * 1024;
+
 /**
  * The decompressed content of the zstd frames of a file, streamed frame by frame (Node's zstd
  * stream ends after the first frame of a multi-frame file). Memory stays bounded whatever the sizes.
@@ -33,12 +35,14 @@ export function tableFrames(table: ZstdSeekTable): { offset: number; length: num
 
 /**
  * Random access to a zstd-compressed .blend through a seek table (Blender's own, or one built from
- * frame headers): a read decompresses only the frames it touches, and the last two stay cached.
+ * frame headers): a read decompresses only the frames it touches; recent frames stay cached (up to
+ * 16 MiB).
  */
 export class ZstdByteSource implements ByteSource {
   readonly compression = 'zstd' as const;
   readonly size: number;
   private readonly cache: { index: number; data: Buffer }[] = [];
+  private cachedBytes = 0;
 
   constructor(
     readonly path: string,
@@ -67,8 +71,12 @@ export class ZstdByteSource implements ByteSource {
   }
 
   private async frame(index: number): Promise<Buffer> {
-    const hit = this.cache.find((entry) => entry.index === index);
-    if (hit) return hit.data;
+    const at = this.cache.findIndex((entry) => entry.index === index);
+    if (at >= 0) {
+      const [hit] = this.cache.splice(at, 1);
+      this.cache.unshift(hit!);
+      return hit!.data;
+    }
     const start = this.table.compressedOffsets[index]!;
     const compressed = Buffer.allocUnsafe(this.table.compressedOffsets[index + 1]! - start);
     const { bytesRead } = await this.handle.read(compressed, 0, compressed.length, start);
@@ -81,7 +89,8 @@ export class ZstdByteSource implements ByteSource {
     }
     if (data.length !== expected) throw corruptError(this.path, 'its compressed data does not match its own index');
     this.cache.unshift({ index, data });
-    this.cache.length = Math.min(this.cache.length, 2);
+    this.cachedBytes += data.length;
+    while (this.cache.length > 1 && this.cachedBytes > FRAME_CACHE_BYTES) this.cachedBytes -= this.cache.pop()!.data.length;
     return data;
   }
 
@@ -91,6 +100,7 @@ export class ZstdByteSource implements ByteSource {
 
   async close(): Promise<void> {
     this.cache.length = 0;
+    this.cachedBytes = 0;
     await this.handle.close();
   }
 }
