@@ -1,14 +1,13 @@
 import { BlendFileError, corruptError } from './blend-file-error';
 import type { BlendHeader } from './blend-header';
-import { blockForPointer, NON_ID_CODES, scanBlocks, type BlockIndex } from './block-index';
-import type { BlendCompression, ByteSource } from './byte-source';
+import { blockCode, codeText } from './block-header';
+import { blockForPointer, CODE_DNA, isIdCode, scanBlocks, type BlockIndex } from './block-index';
+import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
 import { openByteSource, type OpenByteSourceOptions } from './open-byte-source';
 import { parseSdna, SdnaFormatError, type Sdna, type SdnaStruct } from './sdna';
 import { StructView } from './struct-view';
+import { WindowReader } from './window-reader';
 
-/** Small blocks are read through windows of this size: data-blocks sit next to their ID, so a few reads serve a trace. */
-const WINDOW_BYTES = 256 * 1024;
-const WINDOWS_KEPT = 8;
 /** Longest list followed through `next` pointers before giving up (a loop in a damaged file). */
 const MAX_LIST = 1_000_000;
 
@@ -17,10 +16,9 @@ const MAX_LIST = 1_000_000;
  * asked (small blocks cached). Close it when done.
  */
 export class BlendFile {
-  private readonly windows: { start: number; data: Buffer }[] = [];
-
   private constructor(
     readonly source: ByteSource,
+    private readonly reader: WindowReader,
     readonly index: BlockIndex,
     readonly sdna: Sdna,
   ) {}
@@ -28,11 +26,12 @@ export class BlendFile {
   /** Open and index `path`; throws a BlendFileError naming the file when it cannot be read. */
   static async open(path: string, options: OpenByteSourceOptions = {}): Promise<BlendFile> {
     const source = await openByteSource(path, options);
+    const reader = new WindowReader(source);
     try {
-      const index = await scanBlocks(source);
-      const dna = index.codes.indexOf('DNA1');
+      const index = await scanBlocks(source, reader);
+      const dna = index.codes.indexOf(CODE_DNA);
       if (dna < 0) throw corruptError(path, 'it has no structure description (DNA1 block)');
-      const data = await source.read(index.dataOffset[dna]!, index.length[dna]!);
+      const data = await reader.read(index.dataOffset[dna]!, index.length[dna]!);
       let sdna: Sdna;
       try {
         sdna = parseSdna(data, index.header.pointerSize, index.header.littleEndian);
@@ -40,7 +39,7 @@ export class BlendFile {
         if (error instanceof SdnaFormatError) throw corruptError(path, error.message);
         throw error;
       }
-      return new BlendFile(source, index, sdna);
+      return new BlendFile(source, reader, index, sdna);
     } catch (error) {
       await source.close().catch(() => undefined);
       if (error instanceof BlendFileError) throw error;
@@ -60,6 +59,11 @@ export class BlendFile {
     return this.source.compression;
   }
 
+  /** The file on disk as it was when opened (device, inode, modification time). */
+  get identity(): FileIdentity {
+    return this.source.identity;
+  }
+
   /** Decompressed size of the file as Blender reads it. */
   get size(): number {
     return this.source.size;
@@ -67,16 +71,21 @@ export class BlendFile {
 
   /** Indices of the ID blocks with this two-letter code (`IM`, `LI`, `OB`, ...). */
   idBlocks(code: string): number[] {
-    const full = code.padEnd(4, '\0');
+    const wanted = blockCode(code);
     const out: number[] = [];
-    for (let i = 0; i < this.index.count; i++) if (this.index.codes[i] === full) out.push(i);
+    for (let i = 0; i < this.index.count; i++) if (this.index.codes[i] === wanted) out.push(i);
     return out;
+  }
+
+  /** The code of a block as text (`IM`, `DATA`). */
+  codeOf(block: number): string {
+    return codeText(this.index.codes[block]!);
   }
 
   /** Indices of every ID block. */
   allIdBlocks(): number[] {
     const out: number[] = [];
-    for (let i = 0; i < this.index.count; i++) if (!NON_ID_CODES.has(this.index.codes[i]!)) out.push(i);
+    for (let i = 0; i < this.index.count; i++) if (isIdCode(this.index.codes[i]!)) out.push(i);
     return out;
   }
 
@@ -87,20 +96,10 @@ export class BlendFile {
 
   /** The data of one block (small blocks come from a few cached windows of the file). */
   async readBlock(block: number): Promise<Buffer> {
-    const offset = this.index.dataOffset[block]!;
     const length = this.index.length[block]!;
-    const data = length <= WINDOW_BYTES / 4 ? await this.windowed(offset, length) : await this.source.read(offset, length);
+    const data = await this.reader.read(this.index.dataOffset[block]!, length);
     if (data.length !== length) throw corruptError(this.path, `block ${block} cannot be read whole`);
     return data;
-  }
-
-  private async windowed(offset: number, length: number): Promise<Buffer> {
-    const hit = this.windows.find((w) => offset >= w.start && offset + length <= w.start + w.data.length);
-    if (hit) return hit.data.subarray(offset - hit.start, offset - hit.start + length);
-    const data = await this.source.read(offset, WINDOW_BYTES);
-    this.windows.unshift({ start: offset, data });
-    this.windows.length = Math.min(this.windows.length, WINDOWS_KEPT);
-    return data.subarray(0, length);
   }
 
   /** Every struct stored in a block (most blocks hold one). */
@@ -158,7 +157,7 @@ export class BlendFile {
   }
 
   async close(): Promise<void> {
-    this.windows.length = 0;
+    this.reader.clear();
     await this.source.close();
   }
 

@@ -1,7 +1,8 @@
 import { corruptError, truncatedError } from './blend-file-error';
 import { MAX_HEADER_BYTES, parseBlendHeader, type BlendHeader } from './blend-header';
-import { parseBlockHeader } from './block-header';
+import { blockCode, parseBlockHeader } from './block-header';
 import type { ByteSource } from './byte-source';
+import { WindowReader, type Window } from './window-reader';
 
 /**
  * Every block of a .blend in compact arrays (a few dozen bytes per block, whatever the block sizes),
@@ -10,7 +11,8 @@ import type { ByteSource } from './byte-source';
 export interface BlockIndex {
   header: BlendHeader;
   count: number;
-  codes: string[];
+  /** Numeric block codes (see `blockCode`). */
+  codes: Uint32Array;
   sdnaIndex: Int32Array;
   /** Offset of each block's header in the decompressed content. */
   headerOffset: Float64Array;
@@ -18,7 +20,9 @@ export interface BlockIndex {
   dataOffset: Float64Array;
   length: Float64Array;
   structCount: Float64Array;
-  oldPointer: BigUint64Array;
+  /** High and low 32 bits of the address each block had when written. */
+  pointerHigh: Uint32Array;
+  pointerLow: Uint32Array;
   /** For each block, the index of the ID block whose data it belongs to (itself for an ID block, -1 before any). */
   owner: Int32Array;
   /** Block indices sorted by old pointer. */
@@ -27,100 +31,118 @@ export interface BlockIndex {
   endOffset: number;
 }
 
-const WINDOW = 256 * 1024;
+export const CODE_DATA = blockCode('DATA');
+export const CODE_DNA = blockCode('DNA1');
+const CODE_END = blockCode('ENDB');
 /** Codes of blocks that are not IDs (everything else starts an ID: `IM\0\0`, `OB\0\0`, ...). */
-export const NON_ID_CODES = new Set(['DATA', 'DNA1', 'ENDB', 'REND', 'TEST', 'GLOB', 'USER']);
+const NON_ID_CODES = new Set(['DATA', 'DNA1', 'ENDB', 'REND', 'TEST', 'GLOB', 'USER'].map(blockCode));
 
-/** Read the header and every block header of `source`, skipping block data. */
-export async function scanBlocks(source: ByteSource): Promise<BlockIndex> {
-  const first = await source.read(0, MAX_HEADER_BYTES);
+/** Whether a block starts a data-block (an ID such as an image or an object). */
+export function isIdCode(code: number): boolean {
+  return !NON_ID_CODES.has(code);
+}
+
+/** Growable typed columns, so scanning allocates per window, not per block. */
+class Columns {
+  size = 0;
+  codes = new Uint32Array(1024);
+  sdna = new Int32Array(1024);
+  headerOffset = new Float64Array(1024);
+  length = new Float64Array(1024);
+  count = new Float64Array(1024);
+  high = new Uint32Array(1024);
+  low = new Uint32Array(1024);
+
+  push(code: number, sdna: number, at: number, length: number, count: number, high: number, low: number): void {
+    if (this.size === this.codes.length) this.grow();
+    const i = this.size++;
+    this.codes[i] = code;
+    this.sdna[i] = sdna;
+    this.headerOffset[i] = at;
+    this.length[i] = length;
+    this.count[i] = count;
+    this.high[i] = high;
+    this.low[i] = low;
+  }
+
+  private grow(): void {
+    const n = this.codes.length * 2;
+    const copy = <T extends Uint32Array | Int32Array | Float64Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    this.codes = copy(this.codes, new Uint32Array(n));
+    this.sdna = copy(this.sdna, new Int32Array(n));
+    this.headerOffset = copy(this.headerOffset, new Float64Array(n));
+    this.length = copy(this.length, new Float64Array(n));
+    this.count = copy(this.count, new Float64Array(n));
+    this.high = copy(this.high, new Uint32Array(n));
+    this.low = copy(this.low, new Uint32Array(n));
+  }
+}
+
+/** Read the header and every block header of `source` (through `reader`), skipping block data. */
+export async function scanBlocks(source: ByteSource, reader: WindowReader = new WindowReader(source)): Promise<BlockIndex> {
+  const first = await reader.read(0, MAX_HEADER_BYTES);
   const header = parseBlendHeader(first, source.path);
-  const codes: string[] = [];
-  const sdna: number[] = [];
-  const headerOffsets: number[] = [];
-  const lengths: number[] = [];
-  const counts: number[] = [];
-  const pointers: bigint[] = [];
-  let windowStart = 0;
-  let window: Buffer = Buffer.alloc(0);
-  let at = header.headerSize;
+  const columns = new Columns();
   const size = header.blockHeaderSize;
+  let window: Window = { start: 0, data: Buffer.alloc(0), view: new DataView(new ArrayBuffer(0)) };
+  let at = header.headerSize;
   for (;;) {
-    if (at + size > windowStart + window.length) {
-      windowStart = at;
-      window = await source.read(at, WINDOW);
-      if (window.length < size) {
+    if (at + size > window.start + window.data.length) {
+      window = await reader.windowAt(at, size);
+      if (at + size > window.start + window.data.length) {
         throw truncatedError(source.path, at >= source.size ? 'it ends before its last block' : 'it ends inside a block header');
       }
     }
-    const local = at - windowStart;
-    const block = parseBlockHeader(window, header, local);
-    if (block.code === 'ENDB') {
-      return finish(header, { codes, sdna, headerOffsets, lengths, counts, pointers }, at + size);
-    }
+    const block = parseBlockHeader(window.view, header, at - window.start);
+    if (block.code === CODE_END) return finish(header, columns, at + size);
     if (!plausibleCode(block.code) || block.length < 0 || block.count < 0 || block.sdnaIndex < 0) {
       throw corruptError(source.path, `the block at byte ${at} is not valid`);
     }
     const end = at + size + block.length;
     if (end > source.size) throw truncatedError(source.path, `its block at byte ${at} runs past the end of the file`);
-    codes.push(block.code);
-    sdna.push(block.sdnaIndex);
-    headerOffsets.push(at);
-    lengths.push(block.length);
-    counts.push(block.count);
-    pointers.push(block.oldPointer);
+    columns.push(block.code, block.sdnaIndex, at, block.length, block.count, block.pointerHigh, block.pointerLow);
     at = end;
   }
 }
 
 /** Block codes are two printable characters, then two more or NULs (`IM\0\0`, `DATA`). */
-function plausibleCode(code: string): boolean {
+function plausibleCode(code: number): boolean {
   for (let i = 0; i < 4; i++) {
-    const c = code.charCodeAt(i);
+    const c = (code >>> (24 - i * 8)) & 0xff;
     if (!((c >= 0x20 && c <= 0x7e) || (i >= 2 && c === 0))) return false;
   }
   return true;
 }
 
-interface Collected {
-  codes: string[];
-  sdna: number[];
-  headerOffsets: number[];
-  lengths: number[];
-  counts: number[];
-  pointers: bigint[];
-}
-
-function finish(header: BlendHeader, c: Collected, endOffset: number): BlockIndex {
-  const count = c.codes.length;
-  const headerOffset = Float64Array.from(c.headerOffsets);
+function finish(header: BlendHeader, c: Columns, endOffset: number): BlockIndex {
+  const count = c.size;
+  const headerOffset = c.headerOffset.slice(0, count);
   const dataOffset = headerOffset.map((offset) => offset + header.blockHeaderSize);
-  const oldPointer = BigUint64Array.from(c.pointers);
+  const codes = c.codes.slice(0, count);
+  const pointerHigh = c.high.slice(0, count);
+  const pointerLow = c.low.slice(0, count);
   const owner = new Int32Array(count);
   let current = -1;
   for (let i = 0; i < count; i++) {
-    if (!NON_ID_CODES.has(c.codes[i]!)) current = i;
-    else if (c.codes[i] !== 'DATA') current = -1;
+    if (isIdCode(codes[i]!)) current = i;
+    else if (codes[i] !== CODE_DATA) current = -1;
     owner[i] = current;
   }
-  const approximate = Float64Array.from(c.pointers, (p) => Number(p));
-  const byPointer = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => {
-    const byValue = approximate[a]! - approximate[b]!;
-    if (byValue !== 0) return byValue;
-    const pa = oldPointer[a]!;
-    const pb = oldPointer[b]!;
-    return pa < pb ? -1 : pa > pb ? 1 : a - b;
-  });
+  const byPointer = Int32Array.from({ length: count }, (_, i) => i).sort((a, b) => pointerHigh[a]! - pointerHigh[b]! || pointerLow[a]! - pointerLow[b]! || a - b);
   return {
     header,
     count,
-    codes: c.codes,
-    sdnaIndex: Int32Array.from(c.sdna),
+    codes,
+    sdnaIndex: c.sdna.slice(0, count),
     headerOffset,
     dataOffset,
-    length: Float64Array.from(c.lengths),
-    structCount: Float64Array.from(c.counts),
-    oldPointer,
+    length: c.length.slice(0, count),
+    structCount: c.count.slice(0, count),
+    pointerHigh,
+    pointerLow,
     owner,
     byPointer,
     endOffset,
@@ -133,17 +155,20 @@ function finish(header: BlendHeader, c: Collected, endOffset: number): BlockInde
  */
 export function blockForPointer(index: BlockIndex, pointer: bigint, fromBlock = -1): number {
   if (pointer === 0n) return -1;
+  const high = Number(pointer >> 32n);
+  const low = Number(pointer & 0xffffffffn);
   const sorted = index.byPointer;
+  const compare = (block: number) => index.pointerHigh[block]! - high || index.pointerLow[block]! - low;
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (index.oldPointer[sorted[mid]!]! < pointer) lo = mid + 1;
+    if (compare(sorted[mid]!) < 0) lo = mid + 1;
     else hi = mid;
   }
   let found = -1;
   const owner = fromBlock >= 0 ? index.owner[fromBlock]! : -2;
-  for (let i = lo; i < sorted.length && index.oldPointer[sorted[i]!] === pointer; i++) {
+  for (let i = lo; i < sorted.length && compare(sorted[i]!) === 0; i++) {
     const block = sorted[i]!;
     if (found < 0) found = block;
     if (index.owner[block] === owner) return block;

@@ -32,7 +32,7 @@ export async function collectReferences(file: BlendFile): Promise<PathReference[
     out.push(...(await weakReference(file, id, owner)));
     const tree = id.has('nodetree') ? await file.follow(id, 'nodetree') : null;
     if (tree) out.push(...(await nodeTreePaths(file, tree, owner)));
-    const collect = COLLECTORS[file.index.codes[block]!.replace(/\0+$/, '')];
+    const collect = COLLECTORS[file.codeOf(block)];
     if (collect) out.push(...(await collect(file, id, owner)));
   }
   return out;

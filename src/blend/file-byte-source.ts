@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { BlendCompression, ByteSource } from './byte-source';
+import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
 
 const STREAM_CHUNK = 1024 * 1024;
 
@@ -13,6 +13,7 @@ export class FileByteSource implements ByteSource {
     readonly path: string,
     private readonly handle: FileHandle,
     readonly size: number,
+    readonly identity: FileIdentity,
     options: { compression?: BlendCompression; onClose?: () => Promise<void>; contentPath?: string } = {},
   ) {
     this.compression = options.compression ?? 'none';

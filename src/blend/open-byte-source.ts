@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import { BlendFileError, corruptError, fileSystemError, truncatedError } from './blend-file-error';
-import type { BlendCompression, ByteSource } from './byte-source';
+import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
 import { FileByteSource } from './file-byte-source';
 import { pipedThrough } from './piped-through';
 import { ZstdByteSource, zstdContent } from './zstd-byte-source';
@@ -40,6 +40,7 @@ export interface OpenByteSourceOptions {
 export async function openByteSource(path: string, options: OpenByteSourceOptions = {}): Promise<ByteSource> {
   let handle: FileHandle;
   let size: number;
+  let identity: FileIdentity;
   try {
     handle = await open(path, 'r');
     const stats = await handle.stat();
@@ -48,6 +49,7 @@ export async function openByteSource(path: string, options: OpenByteSourceOption
       throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     }
     size = stats.size;
+    identity = { dev: stats.dev, ino: stats.ino, mtimeMs: stats.mtimeMs };
   } catch (error) {
     throw error instanceof BlendFileError ? error : fileSystemError(path, error);
   }
@@ -55,7 +57,7 @@ export async function openByteSource(path: string, options: OpenByteSourceOption
     const head = Buffer.alloc(Math.min(4, size));
     await handle.read(head, 0, head.length, 0);
     const compression: BlendCompression = startsWith(head, ZSTD_MAGIC) ? 'zstd' : startsWith(head, GZIP_MAGIC) ? 'gzip' : 'none';
-    if (compression === 'none') return new FileByteSource(path, handle, size);
+    if (compression === 'none') return new FileByteSource(path, handle, size, identity);
     if (compression === 'zstd') {
       if (!hasZstd()) {
         throw new BlendFileError(
@@ -65,18 +67,18 @@ export async function openByteSource(path: string, options: OpenByteSourceOption
         );
       }
       const table = await readSeekTable(handle, size);
-      if (table) return new ZstdByteSource(path, handle, table);
+      if (table) return new ZstdByteSource(path, handle, table, identity);
       const frames = await listZstdFrames(handle, size).catch((error: unknown) => {
         if (error instanceof ZstdFormatError) throw corruptError(path, `its compressed data is damaged (${error.message})`);
         throw error;
       });
       const built = tableFromFrames(frames);
-      if (built) return new ZstdByteSource(path, handle, built);
+      if (built) return new ZstdByteSource(path, handle, built, identity);
       await handle.close();
-      return await inflateToTemp(path, zstdContent(path, frames.filter((f) => !f.skippable)), 'zstd', options.tempDir ?? tmpdir());
+      return await inflateToTemp(path, identity, zstdContent(path, frames.filter((f) => !f.skippable)), 'zstd', options.tempDir ?? tmpdir());
     }
     await handle.close();
-    return await inflateToTemp(path, pipedThrough(createReadStream(path), zlib.createGunzip()), 'gzip', options.tempDir ?? tmpdir());
+    return await inflateToTemp(path, identity, pipedThrough(createReadStream(path), zlib.createGunzip()), 'gzip', options.tempDir ?? tmpdir());
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error instanceof BlendFileError ? error : fileSystemError(path, error);
@@ -112,7 +114,7 @@ function tableFromFrames(frames: readonly ZstdFrame[]): ZstdSeekTable | null {
   return { compressedOffsets, decompressedOffsets };
 }
 
-async function inflateToTemp(path: string, content: Readable, compression: 'gzip' | 'zstd', parent: string): Promise<ByteSource> {
+async function inflateToTemp(path: string, identity: FileIdentity, content: Readable, compression: 'gzip' | 'zstd', parent: string): Promise<ByteSource> {
   const dir = await mkdtemp(join(parent, 'renderdrop-blend-'));
   const target = join(dir, 'scene.blend');
   const cleanup = () => rm(dir, { recursive: true, force: true });
@@ -127,7 +129,7 @@ async function inflateToTemp(path: string, content: Readable, compression: 'gzip
   }
   const handle = await open(target, 'r');
   const { size } = await handle.stat();
-  return new FileByteSource(path, handle, size, { compression, onClose: cleanup, contentPath: target });
+  return new FileByteSource(path, handle, size, identity, { compression, onClose: cleanup, contentPath: target });
 }
 
 function isFileSystemError(error: unknown): boolean {

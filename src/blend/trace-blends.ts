@@ -1,8 +1,8 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { BlendFile } from './blend-file';
 import { BlendFileError } from './blend-file-error';
-import type { BlendCompression } from './byte-source';
+import type { BlendCompression, FileIdentity } from './byte-source';
 import { collectReferences } from './collect-references';
 import type { Dependency } from './dependency';
 import { mapLimit } from './map-limit';
@@ -58,22 +58,25 @@ export async function traceBlends(scenePath: string, options: TraceOptions = {})
   const blends: TracedBlend[] = [];
   const notes: string[] = [];
   const visited = new Set<string>();
-  const stack: { key: string; path: string }[] = [];
+  const stack: string[] = [];
 
   const visit = async (path: string, linkedFrom: string | null): Promise<void> => {
     options.signal?.throwIfAborted();
-    const key = await realpath(path).catch(() => path);
-    const onStack = stack.findIndex((entry) => entry.key === key);
-    if (onStack >= 0) {
-      const from = linkedFrom ? basename(linkedFrom) : basename(path);
-      notes.push(`${from} links ${basename(path)}, which links back to it${onStack < stack.length - 1 ? ' through other libraries' : ''}. Blender handles such loops; each file travels once.`);
+    const opened = await openBlend(path, linkedFrom, options.tempDir);
+    const key = opened.identity.ino >= 0 ? `${opened.identity.dev}:${opened.identity.ino}` : `path:${path}`;
+    const onStack = stack.findIndex((entry) => entry === key);
+    if (onStack >= 0 || visited.has(key)) {
+      await opened.file?.close();
+      if (onStack >= 0) {
+        const from = linkedFrom ? basename(linkedFrom) : basename(path);
+        notes.push(`${from} links ${basename(path)}, which links back to it${onStack < stack.length - 1 ? ' through other libraries' : ''}. Blender handles such loops; each file travels once.`);
+      }
       return;
     }
-    if (visited.has(key)) return;
     visited.add(key);
-    const traced = await traceOne(path, linkedFrom, { platform, sceneDir: dirname(scene), tempDir: options.tempDir });
+    const traced = await traceOne(opened, path, linkedFrom, { platform, sceneDir: dirname(scene) });
     blends.push(traced);
-    stack.push({ key, path });
+    stack.push(key);
     for (const dep of traced.dependencies) {
       if (dep.kind === 'library' && dep.status === 'found' && dep.files[0]) await visit(dep.files[0].path, path);
     }
@@ -84,27 +87,43 @@ export async function traceBlends(scenePath: string, options: TraceOptions = {})
   return { scene, blends, notes };
 }
 
-async function traceOne(path: string, linkedFrom: string | null, options: { platform: PathPlatform; sceneDir: string; tempDir: string | undefined }): Promise<TracedBlend> {
-  let file: BlendFile;
+interface Opened {
+  file: BlendFile | null;
+  identity: FileIdentity;
+  /** Why a library could not be read. */
+  error: string | null;
+  size: number;
+}
+
+/** Open a .blend; a library that cannot be read is returned with its error (the scene must be readable). */
+async function openBlend(path: string, linkedFrom: string | null, tempDir: string | undefined): Promise<Opened> {
   try {
-    file = await BlendFile.open(path, options.tempDir ? { tempDir: options.tempDir } : {});
+    const file = await BlendFile.open(path, tempDir ? { tempDir } : {});
+    return { file, identity: file.identity, error: null, size: file.size };
   } catch (error) {
     if (linkedFrom === null || !(error instanceof BlendFileError)) throw error;
-    const { size, mtimeMs } = await stat(path).catch(() => ({ size: 0, mtimeMs: 0 }));
-    return { path, linkedFrom, compression: null, version: null, size, mtimeMs, littleEndian: true, blockHeaderSize: 24, dependencies: [], error: error.message };
+    const info = await stat(path).catch(() => null);
+    const identity = info ? { dev: info.dev, ino: info.ino, mtimeMs: info.mtimeMs } : { dev: -1, ino: -1, mtimeMs: 0 };
+    return { file: null, identity, error: error.message, size: info?.size ?? 0 };
+  }
+}
+
+async function traceOne(opened: Opened, path: string, linkedFrom: string | null, options: { platform: PathPlatform; sceneDir: string }): Promise<TracedBlend> {
+  const { file, identity } = opened;
+  if (!file) {
+    return { path, linkedFrom, compression: null, version: null, size: opened.size, mtimeMs: identity.mtimeMs, littleEndian: true, blockHeaderSize: 24, dependencies: [], error: opened.error };
   }
   try {
     const references = await collectReferences(file);
     const dependencies = await mapLimit(references, PROBES_AT_ONCE, (ref) => resolveReference(ref, path, options));
     const { header } = file;
-    const { mtimeMs } = await stat(path);
     return {
-      mtimeMs,
       path,
       linkedFrom,
       compression: file.compression,
       version: header.version,
       size: file.size,
+      mtimeMs: identity.mtimeMs,
       littleEndian: header.littleEndian,
       blockHeaderSize: header.blockHeaderSize,
       dependencies,

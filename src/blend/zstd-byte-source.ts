@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createZstdDecompress, zstdDecompressSync } from 'node:zlib';
 import { corruptError } from './blend-file-error';
-import type { ByteSource } from './byte-source';
+import type { ByteSource, FileIdentity } from './byte-source';
 import { pipedThrough } from './piped-through';
 import type { ZstdFrame } from './zstd-frames';
 import { frameAt, type ZstdSeekTable } from './zstd-seek-table';
@@ -48,6 +48,7 @@ export class ZstdByteSource implements ByteSource {
     readonly path: string,
     private readonly handle: FileHandle,
     private readonly table: ZstdSeekTable,
+    readonly identity: FileIdentity,
   ) {
     this.size = table.decompressedOffsets[table.decompressedOffsets.length - 1]!;
   }
