@@ -6,12 +6,12 @@
  * as `zip -0` does. Prints throughput, CPU and peak RSS; writes bench/results/pack.json.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { SyntheticBlend } from '../test/blend/helpers/synthetic-blend';
 import { buildClient } from './lib/build-clients';
+import { writeRandomFile } from './lib/random-file';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, canMeasureResources, runMeasured, type Measured } from './lib/measure';
 import { intOption, sizeLabel, sizesOption } from './lib/options';
@@ -37,18 +37,6 @@ interface Sample {
   zipBytes: number;
 }
 
-async function randomFile(path: string, size: number): Promise<void> {
-  const block = randomBytes(MiB);
-  const handle = await open(path, 'w');
-  try {
-    for (let written = 0; written < size; written += MiB) {
-      throwIfInterrupted();
-      await handle.write(block, 0, Math.min(MiB, size - written));
-    }
-  } finally {
-    await handle.close();
-  }
-}
 
 /** A scene folder: shot.blend pointing at `size` bytes of textures in textures/. */
 async function makeScene(dir: string, size: number): Promise<string> {
@@ -56,7 +44,7 @@ async function makeScene(dir: string, size: number): Promise<string> {
   await mkdir(join(dir, 'textures'), { recursive: true });
   for (let i = 0; i * TEXTURE < size; i++) {
     const name = `tex_${String(i).padStart(3, '0')}.${i % 4 === 3 ? 'jpg' : 'png'}`;
-    await randomFile(join(dir, 'textures', name), Math.min(TEXTURE, size - i * TEXTURE));
+    await writeRandomFile(join(dir, 'textures', name), Math.min(TEXTURE, size - i * TEXTURE));
     blend.addImage({ name, path: `//textures/${name}` });
   }
   const scene = join(dir, 'shot.blend');

@@ -4,12 +4,12 @@
  * linked libraries (the test corpus) and a scene of `--big` bytes that is mostly packed data (traced
  * in small, constant memory). Prints medians and ratios; writes bench/results/trace.json.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { requireBlender } from '../test/helpers/blender';
 import { makePackCorpus } from '../test/helpers/pack-corpus';
 import { buildClient } from './lib/build-clients';
+import { writeRandomFile } from './lib/random-file';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, runMeasured } from './lib/measure';
 import { intOption, sizeLabel, sizeOption } from './lib/options';
@@ -35,24 +35,12 @@ interface Row {
   blends: number;
 }
 
-async function randomFile(path: string, size: number): Promise<void> {
-  const block = randomBytes(1024 * 1024);
-  const handle = await open(path, 'w');
-  try {
-    for (let written = 0; written < size; written += block.length) {
-      throwIfInterrupted();
-      await handle.write(block, 0, Math.min(block.length, size - written));
-    }
-  } finally {
-    await handle.close();
-  }
-}
 
 async function makeBigScene(blender: string, dir: string): Promise<string> {
   const sounds: string[] = [];
   for (let i = 0; i * SOUND_SIZE < big; i++) {
     const path = join(dir, `noise-${i}.wav`);
-    await randomFile(path, Math.min(SOUND_SIZE, big - i * SOUND_SIZE));
+    await writeRandomFile(path, Math.min(SOUND_SIZE, big - i * SOUND_SIZE));
     sounds.push(path);
   }
   const out = join(dir, 'packed.blend');

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { requireBlender } from '../helpers/blender';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
 import { blenderPathLists, makePackCorpus, renderInPlace, type PackCorpus } from '../helpers/pack-corpus';
 import { decodePng, hasColour } from '../helpers/png-pixels';
-import { readZip } from './helpers/scene-folder';
+import { hashTree, readZip } from './helpers/scene-folder';
 
 const blenderPath = requireBlender();
 
@@ -37,14 +36,6 @@ function tracerList(plan: BundlePlan, file: string, withPacked: boolean): string
   return [...own.map((d) => asBlenderShows(d.stored)), ...indirect.map((p) => `//${relative(dirname(file), p).split('\\').join('/')}`)].sort();
 }
 
-async function hashTree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const name of await readdir(dir, { recursive: true })) {
-    const path = join(dir, name);
-    if ((await stat(path)).isFile()) out[name] = createHash('sha256').update(await readFile(path)).digest('hex');
-  }
-  return out;
-}
 
 describe.skipIf(!blenderPath)('tracing and packing scenes made by Blender', () => {
   let work: string;

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { traceScene } from '../../src/blend/trace-scene';
 import { PackError, writeBundle, type PackProgress } from '../../src/blend/write-bundle';
 import { requireTool } from '../helpers/tools';
-import { readZip, writeTree } from './helpers/scene-folder';
+import { hashTree, readZip, writeTree } from './helpers/scene-folder';
 import { SyntheticBlend } from './helpers/synthetic-blend';
 
 let root: string;
@@ -50,14 +49,6 @@ async function makeScene(options: { compressLibrary?: boolean } = {}): Promise<s
   return join(root, 'proj', 'shot.blend');
 }
 
-async function hashTree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const name of await readdir(dir, { recursive: true })) {
-    const path = join(dir, name);
-    if ((await stat(path)).isFile()) out[name] = createHash('sha256').update(await readFile(path)).digest('hex');
-  }
-  return out;
-}
 
 async function extract(zipPath: string, dest: string): Promise<void> {
   for (const entry of await readZip(zipPath)) {

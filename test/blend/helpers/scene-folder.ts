@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import yauzl from 'yauzl';
 
@@ -34,4 +35,14 @@ export function readZip(path: string): Promise<{ name: string; method: number; d
       zip.readEntry();
     });
   });
+}
+
+/** SHA-256 of every file under `dir`, by relative path: to show a folder was left untouched. */
+export async function hashTree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of await readdir(dir, { recursive: true })) {
+    const path = join(dir, name);
+    if ((await stat(path)).isFile()) out[name] = createHash('sha256').update(await readFile(path)).digest('hex');
+  }
+  return out;
 }
