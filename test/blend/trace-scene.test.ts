@@ -137,6 +137,28 @@ describe('traceScene', () => {
     expect(plan.entries.map((e) => e.name).sort()).toEqual(['a.blend', 'a.png', 'libs/b.blend', 'libs/c.blend', 'libs/tex/b.png']);
   });
 
+  it('packs a library it cannot read as it is, and says why', async () => {
+    const scene = new SyntheticBlend();
+    scene.addLibrary({ name: 'broken.blend', path: '//libs/broken.blend' });
+    scene.addImage({ name: 'Grid', path: '//grid.png' });
+    const broken = new SyntheticBlend().build().subarray(0, 200);
+    await writeTree(root, { 'shot.blend': scene.build(), 'libs/broken.blend': broken, 'grid.png': png });
+    const plan = await traceScene(join(root, 'shot.blend'));
+    expect(plan.blends[1]).toMatchObject({ entry: 'libs/broken.blend', error: expect.stringContaining('broken.blend is incomplete'), patches: [] });
+    expect(plan.entries.find((e) => e.name === 'libs/broken.blend')).toMatchObject({ blend: null, size: broken.length });
+    expect(plan.missing).toEqual([]);
+  });
+
+  it('finds the blendcache folder of point caches kept on disk beside the .blend holding them', async () => {
+    await writeTree(root, { 'proj/shot.blend': 'x', 'proj/blendcache_shot/cloth_000001_00.bphys': 'c', 'proj/blendcache_shot/cloth_000002_00.bphys': 'c' });
+    const ref: PathReference = { kind: 'point-cache', owner: 'Cloth', stored: '', packed: false, shape: 'blendcache', required: true, slot: null };
+    const found = await resolveReference(ref, join(root, 'proj', 'shot.blend'), { platform: 'posix', sceneDir: join(root, 'proj') });
+    expect(found).toMatchObject({ status: 'found', required: true, resolved: join(root, 'proj', 'blendcache_shot') });
+    expect(found.files).toHaveLength(2);
+    const none = await resolveReference(ref, join(root, 'proj', 'other.blend'), { platform: 'posix', sceneDir: join(root, 'proj') });
+    expect(none).toMatchObject({ status: 'missing', required: false, problem: expect.stringContaining('not baked') });
+  });
+
   it('moves a library at the top of the scene folder into a subfolder and repoints its relative paths', async () => {
     const scene = new SyntheticBlend();
     scene.addLibrary({ name: 'props.blend', path: '//props.blend' });
