@@ -111,6 +111,17 @@ export class BlendFile {
     return Array.from({ length: count }, (_, i) => this.view(def, block, data, i * def.size));
   }
 
+  /**
+   * The `ID` header of a data-block (its first member, shared by every ID type), read without
+   * describing the whole struct; null when the block does not start with one.
+   */
+  async idHeader(block: number): Promise<StructView | null> {
+    const def = this.sdna.struct('ID');
+    if (!def || this.sdna.firstFieldType(this.index.sdnaIndex[block]!) !== 'ID') return null;
+    const data = await this.readBlock(block);
+    return data.length >= def.size ? this.view(def, block, data, 0) : null;
+  }
+
   /** The first struct of a block, or null when the block holds none. */
   async struct(block: number): Promise<StructView | null> {
     return (await this.structs(block))[0] ?? null;

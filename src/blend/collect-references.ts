@@ -3,7 +3,7 @@ import { nodeTreePaths } from './collect-node-paths';
 import { objectPaths } from './collect-object-paths';
 import { sequencerPaths } from './collect-sequencer-paths';
 import type { PathReference, PathShape } from './path-reference';
-import { fixedReference, idName, isLinked } from './reference-helpers';
+import { fixedReference } from './reference-helpers';
 import type { StructView } from './struct-view';
 
 /** Image.source values that read files (file, sequence, movie, UDIM tiles). */
@@ -26,17 +26,24 @@ type Collector = (file: BlendFile, id: StructView, owner: string) => Promise<Pat
 export async function collectReferences(file: BlendFile): Promise<PathReference[]> {
   const out: PathReference[] = [];
   for (const block of file.allIdBlocks()) {
+    const header = await file.idHeader(block);
+    if (!header || header.pointer('lib') !== 0n) continue;
+    const owner = (header.string('name') ?? '').slice(2);
+    out.push(...(await weakReference(file, header, owner)));
+    const code = file.codeOf(block);
+    const collect = COLLECTORS[code];
+    if (!collect && !NODE_TREE_OWNERS.has(code)) continue;
     const id = await file.struct(block);
-    if (!id || isLinked(file, id)) continue;
-    const owner = idName(file, id);
-    out.push(...(await weakReference(file, id, owner)));
+    if (!id) continue;
     const tree = id.has('nodetree') ? await file.follow(id, 'nodetree') : null;
     if (tree) out.push(...(await nodeTreePaths(file, tree, owner)));
-    const collect = COLLECTORS[file.codeOf(block)];
     if (collect) out.push(...(await collect(file, id, owner)));
   }
   return out;
 }
+
+/** Data-blocks that may embed a node tree (materials, worlds, lights, textures, scenes, line styles). */
+const NODE_TREE_OWNERS = new Set(['MA', 'WO', 'LA', 'TE', 'SC', 'LS']);
 
 const COLLECTORS: Record<string, Collector> = {
   IM: imagePaths,
@@ -90,8 +97,7 @@ async function meshPath(file: BlendFile, mesh: StructView, owner: string): Promi
   return single(external && fixedReference(external, ['filepath', 'filename'], { kind: 'multires-displacement', owner }));
 }
 
-async function weakReference(file: BlendFile, id: StructView, owner: string): Promise<PathReference[]> {
-  const inner = file.embedded(id, 'id');
-  const weak = inner ? await file.follow(inner, 'library_weak_reference') : null;
+async function weakReference(file: BlendFile, header: StructView, owner: string): Promise<PathReference[]> {
+  const weak = await file.follow(header, 'library_weak_reference');
   return single(weak && fixedReference(weak, ['library_filepath'], { kind: 'asset-source', owner, required: false }));
 }

@@ -1,18 +1,6 @@
-import type { BlendFile } from './blend-file';
 import type { DependencyKind, PathReference, PathShape } from './path-reference';
 import type { StructView } from './struct-view';
 
-/** The name of an ID without its two-letter type prefix (`IMwood.png` gives `wood.png`). */
-export function idName(file: BlendFile, id: StructView): string {
-  const inner = file.embedded(id, 'id');
-  return (inner?.string('name') ?? '').slice(2);
-}
-
-/** Whether an ID block is linked from a library (only its placeholder is in this file). */
-export function isLinked(file: BlendFile, id: StructView): boolean {
-  const inner = file.embedded(id, 'id');
-  return inner !== null && inner.pointer('lib') !== 0n;
-}
 
 /** Options of {@link fixedReference}. */
 export interface ReferenceOptions {

@@ -36,6 +36,8 @@ export interface Sdna {
   structAt: (index: number) => SdnaStruct | undefined;
   /** The struct named `name` (the first of `names` found), if this file has it. */
   struct: (...names: string[]) => SdnaStruct | undefined;
+  /** The type name of the first field of the struct at `index`, without describing the struct. */
+  firstFieldType: (index: number) => string | undefined;
 }
 
 /** Thrown by {@link parseSdna} for data that is not a valid SDNA; the reader turns it into a BlendFileError. */
@@ -98,10 +100,16 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
     nameStarts[i] = at;
     at = end + 1;
   }
+  const decodedNames = new Array<string | undefined>(nameCount);
   const nameAt = (index: number): string | undefined => {
     if (index >= nameCount) return undefined;
-    const start = nameStarts[index]!;
-    return data.toString('latin1', start, data.indexOf(0, start));
+    let name = decodedNames[index];
+    if (name === undefined) {
+      const start = nameStarts[index]!;
+      name = data.toString('latin1', start, data.indexOf(0, start));
+      decodedNames[index] = name;
+    }
+    return name;
   };
   align();
   tag('TYPE');
@@ -156,6 +164,10 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
     typeSizes,
     structCount,
     structAt,
+    firstFieldType: (index) => {
+      if (!Number.isInteger(index) || index < 0 || index >= structCount || read16(starts[index]! + 2) === 0) return undefined;
+      return types[read16(starts[index]! + 4)];
+    },
     struct: (...wanted) => {
       for (const name of wanted) {
         const index = byName.get(name);
@@ -169,10 +181,18 @@ export function parseSdna(data: Buffer, pointerSize: 4 | 8, littleEndian: boolea
 /** Name, pointer-ness, array sizes and byte size of one field declaration such as `*mat[4]`. */
 export function describeField(declaration: string, type: string, typeSize: number, pointerSize: number, offset: number): SdnaField {
   const isFunction = declaration.startsWith('(*');
-  const isPointer = isFunction || declaration.startsWith('*');
-  const dims = isFunction || !declaration.includes('[') ? [] : [...declaration.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  const isPointer = isFunction || declaration.charCodeAt(0) === 42;
+  let start = 0;
+  while (declaration.charCodeAt(start) === 42 || declaration.charCodeAt(start) === 40) start++;
+  let end = start;
+  while (end < declaration.length && declaration.charCodeAt(end) !== 91 && declaration.charCodeAt(end) !== 41) end++;
+  const dims: number[] = [];
+  if (!isFunction) {
+    for (let open = declaration.indexOf('[', end); open >= 0; open = declaration.indexOf('[', open + 1)) {
+      dims.push(Number.parseInt(declaration.slice(open + 1), 10));
+    }
+  }
   const elements = dims.reduce((a, b) => a * b, 1);
-  const name = declaration.replace(/^[(*]+/, '').replace(/[)[].*$/, '');
   const size = (isPointer ? pointerSize : typeSize) * elements;
-  return { name, declaration, type, isPointer, dims, elements, size, offset };
+  return { name: declaration.slice(start, end), declaration, type, isPointer, dims, elements, size, offset };
 }
