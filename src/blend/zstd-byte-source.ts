@@ -20,7 +20,7 @@ export function zstdContent(path: string, frames: readonly Pick<ZstdFrame, 'offs
       for (const frame of frames) {
         if (frame.length === 0) continue;
         const raw = createReadStream(path, { start: frame.offset, end: frame.offset + frame.length - 1, highWaterMark: 1024 * 1024 });
-        for await (const chunk of pipedThrough(raw, createZstdDecompress())) yield chunk as Buffer;
+        for await (const chunk of pipedThrough(raw, createZstdDecompress())) if (Buffer.isBuffer(chunk)) yield chunk;
       }
     })(),
     { objectMode: false },

@@ -1,18 +1,23 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import { runBlender } from '../../src/render-node/blender/run-blender';
 import { ROOT } from './cli';
 
 const SCRIPTS = join(ROOT, 'test', 'fixtures', 'blender');
 
+const corpusSchema = z.object({
+  scene: z.string(),
+  level1: z.string(),
+  level2: z.string(),
+  kinds: z.string(),
+  loop: z.string(),
+  colours: z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])),
+});
+
 /** The scenes make-pack-corpus.py writes, and the colour each texture shows. */
-export interface PackCorpus {
-  scene: string;
-  level1: string;
-  level2: string;
-  kinds: string;
-  loop: string;
-  colours: Record<string, [number, number, number]>;
-}
+export type PackCorpus = z.infer<typeof corpusSchema>;
+
+const pathListSchema = z.object({ file: z.string(), paths: z.array(z.string()), withPacked: z.array(z.string()) });
 
 async function blender(blenderPath: string, args: string[], what: string): Promise<string> {
   const result = await runBlender({ blenderPath, args: ['-b', '-Y', '--factory-startup', ...args], timeoutMs: 170_000 });
@@ -25,7 +30,7 @@ export async function makePackCorpus(blenderPath: string, root: string): Promise
   const out = await blender(blenderPath, ['--python-exit-code', '1', '--python', join(SCRIPTS, 'make-pack-corpus.py'), '--', root], 'make-pack-corpus.py');
   const line = out.split('\n').find((l) => l.startsWith('CORPUS '));
   if (!line) throw new Error(`make-pack-corpus.py printed no CORPUS line:\n${out.slice(-3000)}`);
-  return JSON.parse(line.slice('CORPUS '.length)) as PackCorpus;
+  return corpusSchema.parse(JSON.parse(line.slice('CORPUS '.length)));
 }
 
 /** What Blender lists as the external paths of each file (`bpy.utils.blend_paths`, local to the file). */
@@ -34,7 +39,7 @@ export async function blenderPathLists(blenderPath: string, files: string[]): Pr
   const lists = new Map<string, { paths: string[]; withPacked: string[] }>();
   for (const line of out.split('\n')) {
     if (!line.startsWith('BLENDPATHS ')) continue;
-    const parsed = JSON.parse(line.slice('BLENDPATHS '.length)) as { file: string; paths: string[]; withPacked: string[] };
+    const parsed = pathListSchema.parse(JSON.parse(line.slice('BLENDPATHS '.length)));
     lists.set(parsed.file, { paths: parsed.paths, withPacked: parsed.withPacked });
   }
   return lists;
