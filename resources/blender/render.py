@@ -8,8 +8,10 @@ at a missing file (rd_confine.py), so nothing outside the job is read; each one 
 warning by the path the scene stored. Then the plan (see src/render-node/blender/render.ts) is applied
 before anything renders. Each frame is
 written to <outputDir>/<fileNamePattern with # replaced by the zero-padded frame>.<ext>: rendered into
-<outputDir>/.partial/ and moved into place when complete, so a file under its final name is always
-whole. Frames whose file already exists and is not empty are skipped, so a render can resume.
+<outputDir>/.partial/ and moved into place when Blender has finished with it. Blender reports a frame
+saved even when the disk filled up while writing it, so the node checks each reported file before it
+counts and removes incomplete ones before a render resumes. Frames whose file already exists and is
+not empty are skipped, so a render can resume.
 Progress goes to stdout as `RDJSON {...}` lines: ready, frame (after each file is in place, or
 skipped), warning, error, done.
 """

@@ -7,6 +7,7 @@ import type { Storage } from './storage';
 import type { UrlSigner } from './signing';
 import type { JobRunner } from './job-runner';
 import type { NodeCapabilities } from './render-plan';
+import type { RenderLimits } from './render-limits';
 import type { ApiKeyInfo } from './keys';
 
 /** Everything the routes share. */
@@ -20,6 +21,10 @@ export interface NodeContext {
   runner: JobRunner;
   workspaceId: string;
   capabilities: NodeCapabilities;
+  /** What one render may ask of this node. */
+  limits: RenderLimits;
+  /** Disk space kept free beyond what a request or step is expected to write. */
+  headroomBytes: number;
   /** Lifetime of a presigned upload URL. */
   uploadUrlTtlMs: number;
   /** Lifetime of a signed download URL. */

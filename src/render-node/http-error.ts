@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { isDiskFullError } from './disk-space';
 
 /** An error that becomes one `{"error":{"code","message"}}` response with its HTTP status. */
 export class HttpError extends Error {
@@ -23,6 +24,8 @@ export const badRequest = (code: string, message: string, details?: Record<strin
   new HttpError(400, code, message, {}, details);
 export const notFound = (message: string) => new HttpError(404, 'not_found', message);
 export const forbidden = (code: string, message: string) => new HttpError(403, code, message);
+/** The 507 answer to a request that could not be stored for lack of disk space. */
+export const insufficientStorage = (message: string) => new HttpError(507, 'insufficient_storage', message);
 
 /** The errors Fastify itself raises, in the node's words. */
 const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
@@ -36,9 +39,10 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_ASYNC_CONSTRAINT: [400, 'bad_request', 'The request could not be routed.'],
 };
 
-/** Turn anything a route or Fastify throws into the node's one error shape. */
+/** Turn anything a route or Fastify throws into the node's one error shape (a full disk is a 507). */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  if (isDiskFullError(err)) return insufficientStorage("The render node's disk is full, so it could not save this request. Free space on the node's disk, then try again.");
   const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : '';
   const known = FRAMEWORK_ERRORS[code];
   if (known) return new HttpError(...known);

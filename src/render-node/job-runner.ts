@@ -1,18 +1,17 @@
-import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { createWriteStream, existsSync } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import yazl from 'yazl';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { FailedReason, JobStatus, SceneAnalysis } from '../shared/api';
+import type { FailedReason, JobStatus } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { Storage } from './storage';
-import { chooseScene, extractZip, ZipError } from './zip-extract';
-import { analyzeScene, SceneAnalysisError } from './blender/analyze';
-import { startRender } from './blender/render';
-import { makePreview } from './blender/preview';
+import type { DiskReserve } from './disk-reserve';
 import { isBlenderProcessAlive, killProcessTree } from './blender/render';
+import { withTempDir } from './blender/temp-env';
+import { diskFullReason, isDiskFullError } from './disk-space';
+import { pickRenders, shouldYield, type QueuedRender } from './fair-queue';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './render-limits';
+import { runRenderStep } from './render-step';
+import { runValidateStep } from './validate-step';
+import { finalizeJob } from './finalize-step';
 
 /** The Blender the node renders with, and what it can do. */
 export interface BlenderRuntime {
@@ -30,42 +29,69 @@ export interface JobRunnerOptions {
   /** Null when no Blender was found: validations and renders fail with a clear reason. */
   blender: BlenderRuntime | null;
   concurrency: { renders: number; validations: number };
+  /** Kept in the data folder so that failures can still be recorded when the disk is full. */
+  reserve: DiskReserve;
+  limits?: RenderLimits;
+  /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
+  headroomBytes?: number;
+  /** How long a render keeps its slot before giving way, at a frame boundary, to another key's (default 60 s). */
+  renderTurnMs?: number;
   analysisTimeoutMs?: number;
+  /** Environment Blender starts from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
   /** Called when a job reaches `completed`. */
   onCompleted?: (job: JobRecord) => void;
   /** Resolves an upload slug to the stored file. */
   uploadPath: (slug: string) => string;
+  now?: () => number;
 }
 
-type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null };
+type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
 
-const VALIDATING: JobStatus[] = ['validating'];
+const ACTIVE: JobStatus[] = ['validating', 'booting', 'rendering', 'finalizing'];
 const RENDER_QUEUE: JobStatus[] = ['booting', 'rendering'];
+export const DEFAULT_HEADROOM_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_RENDER_TURN_MS = 60_000;
+const RETRY_MS = 30_000;
 
 /**
- * Runs validations and renders in the background, at most N of each at once. The database is the
- * queue: jobs waiting in `validating`, `booting`, `rendering` or `finalizing` are picked up by
- * `pump()`, which is also how work interrupted by a stop or crash resumes on the next start.
+ * Runs validations and renders in the background, at most N of each at once, sharing the render
+ * slots fairly between keys. The database is the queue: jobs waiting in `validating`, `booting`,
+ * `rendering` or `finalizing` are picked up by `pump()`, which is also how work interrupted by a stop or
+ * crash resumes on the next start. Nothing a job does (a full disk included) stops the runner: the job
+ * fails with the reason, and a failure that cannot be recorded yet is retried.
  */
 export class JobRunner {
   private readonly running = new Map<string, Work>();
+  private readonly lastStarted = new Map<string, number>();
+  /** Failures not yet recorded (the disk was full); those jobs are not started again meanwhile. */
+  private readonly unrecorded = new Map<string, FailedReason>();
+  private retryTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly limits: RenderLimits;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly now: () => number;
 
-  constructor(private readonly o: JobRunnerOptions) {}
+  constructor(private readonly o: JobRunnerOptions) {
+    this.limits = o.limits ?? DEFAULT_RENDER_LIMITS;
+    this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
+    this.now = o.now ?? Date.now;
+  }
 
   /**
-   * Stop Blender processes a crashed node left behind, then start queued work. Frames they finished
-   * are complete files (Blender writes each frame aside and moves it into place), so a resumed
-   * render keeps them.
+   * Stop Blender processes a crashed node left behind, empty the scratch folder (which holds what they
+   * and their Blender left there), then start queued work. Frames they finished are kept when whole.
    */
   async start(): Promise<void> {
-    for (const job of this.o.jobs.inStatus(['validating', 'booting', 'rendering', 'finalizing'])) {
+    for (const job of this.o.jobs.inStatus(ACTIVE)) {
       if (job.pid && isBlenderProcessAlive(job.pid, { marker: this.o.storage.jobDir(job.id) })) {
         this.o.log.warn({ jobId: job.id, pid: job.pid }, 'stopping a Blender process left by a previous run');
         await killProcessTree(job.pid);
       }
-      if (job.pid) this.o.jobs.patch(job.id, { pid: null }, false);
+      if (job.pid) this.record(() => this.o.jobs.patch(job.id, { pid: null }, false));
     }
+    await rm(this.o.storage.tempDir, { recursive: true, force: true });
+    await mkdir(this.o.storage.tempDir, { recursive: true });
     this.pump();
   }
 
@@ -75,6 +101,7 @@ export class JobRunner {
    */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     const works = [...this.running.values()];
     await Promise.allSettled(
       works.map((w) => {
@@ -90,20 +117,16 @@ export class JobRunner {
     return this.running.has(jobId);
   }
 
-  /** Start as much queued work as the concurrency limits allow. */
+  /** Start as much queued work as the concurrency limits allow; never throws. */
   pump(): void {
     if (this.stopped) return;
-    const count = (kinds: Work['kind'][]) => [...this.running.values()].filter((w) => kinds.includes(w.kind)).length;
-    for (const job of this.o.jobs.inStatus(VALIDATING)) {
-      if (count(['validate']) >= this.o.concurrency.validations) break;
-      if (!this.running.has(job.id)) this.launch(job, 'validate');
-    }
-    for (const job of this.o.jobs.inStatus(['finalizing'])) {
-      if (!this.running.has(job.id)) this.launch(job, 'finalize');
-    }
-    for (const job of this.o.jobs.inStatus(RENDER_QUEUE)) {
-      if (count(['render']) >= this.o.concurrency.renders) break;
-      if (!this.running.has(job.id)) this.launch(job, 'render');
+    try {
+      this.recordFailures();
+      this.o.reserve.ensure();
+      this.startQueued();
+    } catch (err) {
+      this.o.log.error({ err }, 'could not start queued work; trying again shortly');
+      this.retryLater();
     }
   }
 
@@ -115,27 +138,97 @@ export class JobRunner {
     if (work.pid) await killProcessTree(work.pid);
   }
 
+  private startQueued(): void {
+    const idle = (job: JobRecord) => !this.running.has(job.id) && !this.unrecorded.has(job.id);
+    const count = (kind: Work['kind']) => [...this.running.values()].filter((w) => w.kind === kind).length;
+    for (const job of this.o.jobs.inStatus(['validating'])) {
+      if (count('validate') >= this.o.concurrency.validations) break;
+      if (idle(job)) this.launch(job, 'validate');
+    }
+    for (const job of this.o.jobs.inStatus(['finalizing'])) if (idle(job)) this.launch(job, 'finalize');
+    const waiting = this.o.jobs.inStatus(RENDER_QUEUE).filter(idle);
+    const byId = new Map(waiting.map((j) => [j.id, j]));
+    for (const next of pickRenders(waiting, this.runningRenders(), this.o.concurrency.renders, this.lastStarted)) {
+      this.launch(byId.get(next.id)!, 'render');
+    }
+  }
+
+  private runningRenders(): QueuedRender[] {
+    return [...this.running].filter(([, w]) => w.kind === 'render').map(([id, w]) => ({ id, userId: w.userId }));
+  }
+
+  /** Whether a running render should give its slot to another key's waiting render now. */
+  private shouldGiveWay(jobId: string, work: Work): boolean {
+    const waiting = this.o.jobs.inStatus(RENDER_QUEUE).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id));
+    const me = { id: jobId, userId: work.userId, startedAt: work.startedAt };
+    return shouldYield(me, waiting, this.runningRenders(), this.now(), this.o.renderTurnMs ?? DEFAULT_RENDER_TURN_MS);
+  }
+
   private launch(job: JobRecord, kind: Work['kind']): void {
-    const work: Work = { kind, abort: new AbortController(), pid: null, task: null };
+    const work: Work = { kind, abort: new AbortController(), pid: null, task: null, userId: job.userId, startedAt: this.now() };
     this.running.set(job.id, work);
+    if (kind === 'render') this.lastStarted.set(job.userId, work.startedAt);
     const task = kind === 'validate' ? this.validate(job, work) : kind === 'render' ? this.render(job, work) : this.finalize(job, work.abort.signal);
     work.task = task
       .catch((err: unknown) => {
         if (work.abort.signal.aborted) return;
         this.o.log.error({ jobId: job.id, err }, `${kind} crashed`);
-        this.fail(job.id, internalFailure(err));
+        this.fail(
+          job.id,
+          isDiskFullError(err)
+            ? diskFullReason(`the ${kind === 'finalize' ? 'packaging' : kind === 'render' ? 'render' : 'validation'} could not write what it needed`)
+            : internalFailure(err),
+        );
       })
       .finally(() => {
         this.running.delete(job.id);
         if (this.stopped) return;
-        if (this.o.jobs.get(job.id)?.pid) this.o.jobs.patch(job.id, { pid: null }, false);
+        if (work.pid) this.record(() => this.o.jobs.patch(job.id, { pid: null }, false));
         this.pump();
       });
   }
 
+  /** Run a database write, giving the disk reserve up if the disk is full; false when it still failed. */
+  private record(write: () => void): boolean {
+    try {
+      this.o.reserve.write(write);
+      return true;
+    } catch (err) {
+      this.o.log.error({ err }, isDiskFullError(err) ? 'the disk is full: a job update could not be saved' : 'a job update could not be saved');
+      return false;
+    }
+  }
+
   private fail(jobId: string, reason: FailedReason): void {
-    const job = this.o.jobs.transition(jobId, ['validating', 'booting', 'rendering', 'finalizing'], 'failed', { failedReason: reason }, reason.name);
-    if (job) this.o.log.warn({ jobId, reason: reason.name }, 'job failed');
+    let moved = false;
+    const saved = this.record(() => {
+      moved = this.o.jobs.transition(jobId, ACTIVE, 'failed', { failedReason: reason }, reason.name) !== null;
+    });
+    if (!saved) {
+      this.unrecorded.set(jobId, reason);
+      this.retryLater();
+      return;
+    }
+    this.unrecorded.delete(jobId);
+    if (moved) this.o.log.warn({ jobId, reason: reason.name }, 'job failed');
+  }
+
+  private recordFailures(): void {
+    for (const [jobId, reason] of [...this.unrecorded]) this.fail(jobId, reason);
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer || this.stopped) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.pump();
+    }, RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  private savePid(jobId: string, work: Work, pid: number): void {
+    work.pid = pid;
+    this.record(() => this.o.jobs.patch(jobId, { pid }, false));
   }
 
   private requireBlender(jobId: string): BlenderRuntime | null {
@@ -148,215 +241,82 @@ export class JobRunner {
     return null;
   }
 
-  /** Put the scene in the job's folder (extracting a zip safely) and return the .blend to open. */
-  private async prepareScene(job: JobRecord): Promise<{ scenePath: string; relative: string }> {
-    const scene = job.sceneFile!;
-    const dir = this.o.storage.sceneDir(job.id);
-    const source = this.o.uploadPath(job.uploadSlug);
-    if (scene.fileType === 'zip') {
-      const files = await extractZip(source, dir);
-      const rel = chooseScene(files, job.validateConfig?.scenePath);
-      return { scenePath: join(dir, rel), relative: rel };
-    }
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    const name = safeFileName(scene.fileName, 'scene.blend');
-    const target = join(dir, name);
-    await link(source, target).catch(() => copyFile(source, target));
-    return { scenePath: target, relative: name };
-  }
-
   private async validate(job: JobRecord, work: Work): Promise<void> {
     const blender = this.requireBlender(job.id);
     if (!blender) return;
-    let prepared: { scenePath: string; relative: string };
-    try {
-      prepared = await this.prepareScene(job);
-    } catch (err) {
-      if (err instanceof ZipError) return this.fail(job.id, { name: err.reasonName, type: 'zip', message: err.message });
-      throw err;
-    }
-    let analysis: SceneAnalysis;
-    try {
-      analysis = await analyzeScene({
-        blenderPath: blender.path,
-        scenePath: prepared.scenePath,
-        sceneRoot: this.o.storage.sceneDir(job.id),
-        nodeBlenderVersion: blender.version,
-        timeoutMs: this.o.analysisTimeoutMs ?? 120_000,
-        signal: work.abort.signal,
-        onSpawn: (pid) => {
-          work.pid = pid;
-          this.o.jobs.patch(job.id, { pid }, false);
-        },
-      });
-    } catch (err) {
-      if (work.abort.signal.aborted) return;
-      if (err instanceof SceneAnalysisError) return this.fail(job.id, { name: err.name, type: err.type, message: err.message });
-      throw err;
-    }
-    analysis = withNodeWarnings(analysis, blender);
-    this.o.jobs.transition(job.id, VALIDATING, 'validated', {
-      analysis,
-      analysisId: randomUUID(),
-      totalFrames: analysis.totalFrames,
-      sceneFile: { ...job.sceneFile!, scenePath: prepared.relative },
-    });
+    const outcome = await runValidateStep(
+      {
+        jobs: this.o.jobs,
+        blender,
+        env: this.env,
+        tempDir: this.o.storage.tempDir,
+        analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
+        onSpawn: (pid) => this.savePid(job.id, work, pid),
+        sceneDir: this.o.storage.sceneDir(job.id),
+        source: this.o.uploadPath(job.uploadSlug),
+        maxExtractedBytes: this.limits.maxExtractedBytes,
+        headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+      },
+      job,
+      work.abort.signal,
+    );
+    if (outcome.kind === 'failed') this.fail(job.id, outcome.reason);
   }
 
   private async render(job: JobRecord, work: Work): Promise<void> {
     const blender = this.requireBlender(job.id);
     if (!blender) return;
-    const plan = job.renderPlan;
-    if (!plan || !job.sceneFile?.scenePath) throw new Error(`job ${job.id} has no render plan or scene`);
-    const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile.scenePath);
-    await mkdir(plan.outputDir, { recursive: true });
-    const planned = new Set(plan.frames);
-    const outputRoot = resolve(plan.outputDir) + sep;
-    const started = startRender({
-      blenderPath: blender.path,
-      scenePath,
-      sceneRoot: this.o.storage.sceneDir(job.id),
-      plan,
-      signal: work.abort.signal,
-      onEvent: (ev) => {
-        if (ev.event === 'ready') {
-          this.o.jobs.transition(job.id, ['booting'], 'rendering');
-        } else if (ev.event === 'frame') {
-          if (!planned.has(ev.frame) || !resolve(ev.path).startsWith(outputRoot)) {
-            this.o.log.warn({ jobId: job.id, frame: ev.frame }, 'ignoring a frame report outside the plan or the output folder');
-            return;
-          }
-          if (this.o.jobs.get(job.id)?.status !== 'rendering') this.o.jobs.transition(job.id, ['booting'], 'rendering');
-          this.o.jobs.recordFrame(job.id, ev.frame, ev.path, ev.skipped ? 0 : ev.seconds);
-        }
+    const outcome = await runRenderStep(
+      {
+        jobs: this.o.jobs,
+        log: this.o.log,
+        blenderPath: blender.path,
+        sceneRoot: this.o.storage.sceneDir(job.id),
+        env: this.env,
+        tempDir: this.o.storage.tempDir,
+        headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+        jobTimeLimitMs: this.limits.jobTimeLimitMs,
+        onSpawn: (pid) => this.savePid(job.id, work, pid),
+        shouldYield: () => this.shouldGiveWay(job.id, work),
       },
-    });
-    work.pid = started.pid;
-    this.o.jobs.patch(job.id, { pid: started.pid }, false);
-    const result = await started.done;
-    if (work.abort.signal.aborted) return;
-    const current = this.o.jobs.get(job.id);
-    if (!current || (current.status !== 'rendering' && current.status !== 'booting')) return;
-    const written = new Set(this.o.jobs.frames(job.id).map((f) => f.frame));
-    const missing = plan.frames.filter((f) => !written.has(f));
-    if (result.exitCode !== 0 || missing.length > 0) {
-      const tail = result.stderrTail.trim().split('\n').slice(-3).join(' | ');
-      return this.fail(job.id, {
-        name: 'RenderFailed',
-        type: 'render',
-        message: `Blender stopped (exit code ${result.exitCode}) with ${missing.length} of ${plan.frames.length} frames not written${tail ? `: ${tail}` : ''}.`,
-      });
-    }
-    const moved = this.o.jobs.transition(job.id, ['rendering', 'booting'], 'finalizing');
+      job,
+      work.abort.signal,
+    );
+    if (outcome.kind === 'failed') return this.fail(job.id, outcome.reason);
+    if (outcome.kind === 'yielded') this.o.log.info({ jobId: job.id }, "render gave its slot to another key's render; it continues later");
+    if (outcome.kind !== 'rendered') return;
+    const moved = this.o.jobs.transition(job.id, RENDER_QUEUE, 'finalizing');
     if (moved) await this.finalize(moved, work.abort.signal);
   }
 
-  /** Package outputs (frames zip, preview) and complete the job. Safe to run again after a crash. */
   private async finalize(job: JobRecord, signal: AbortSignal): Promise<void> {
-    const frames = this.o.jobs.frames(job.id);
-    const pkg = this.o.storage.packageDir(job.id);
-    await mkdir(pkg, { recursive: true });
-    const zipPath = join(pkg, framesZipName(job));
-    if (!existsSync(zipPath)) await writeZip(zipPath, frames.map((f) => ({ path: f.filePath, name: basename(f.filePath) })), signal);
-    let previewPath: string | null = null;
-    const first = frames[0];
-    if (first && this.o.blender) {
-      const out = this.o.storage.previewPath(job.id);
-      try {
-        if (!existsSync(out)) await makePreview({ blenderPath: this.o.blender.path, imagePath: first.filePath, outPath: out, maxSize: 512, signal });
-        previewPath = out;
-      } catch (err) {
-        if (signal.aborted) return;
-        this.o.log.warn({ jobId: job.id, err }, 'preview could not be made');
-      }
-    }
-    if (signal.aborted) return;
-    const normalizedSeconds = Math.round(frames.reduce((s, f) => s + f.seconds, 0) * CPU_FACTOR * 1000) / 1000;
-    const done = this.o.jobs.transition(job.id, ['finalizing'], 'completed', {
-      previewPath,
-      normalizedSeconds,
-      completedAt: new Date().toISOString(),
-    });
-    if (done) {
-      this.o.log.info({ jobId: job.id, frames: frames.length, normalizedSeconds }, 'job completed');
-      this.o.onCompleted?.(done);
+    const outcome = await finalizeJob(
+      {
+        jobs: this.o.jobs,
+        storage: this.o.storage,
+        log: this.o.log,
+        blenderPath: this.o.blender?.path ?? null,
+        env: this.env,
+        headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+      },
+      job,
+      signal,
+    );
+    if (outcome.kind === 'failed') return this.fail(job.id, outcome.reason);
+    if (outcome.kind !== 'completed') return;
+    try {
+      this.o.onCompleted?.(outcome.job);
+    } catch (err) {
+      this.o.log.error({ jobId: job.id, err }, 'the completion of a job could not be announced');
     }
   }
 }
 
 /**
- * normalizedSeconds = the sum over rendered frames of Blender's wall-clock render time of that frame,
- * multiplied by the device factor. This node renders on the CPU, whose factor is 1.
- */
-export const CPU_FACTOR = 1;
-
-/**
- * The failure of a job whose work threw unexpectedly: the error's code (for example `ENOSPC`) tells
+ * The failure of a job whose work threw unexpectedly: the error's code (for example `EACCES`) tells
  * what happened; its message, which may name the node's own folders, stays in the log.
  */
 export function internalFailure(err: unknown): FailedReason {
   const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? ` (${err.code})` : '';
   return { name: 'InternalError', type: 'internal', message: `The node hit an internal error${code}; its log has the details. Try again, or tell whoever runs the node.` };
-}
-
-function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime): SceneAnalysis {
-  const warnings = [...analysis.warnings];
-  if (analysis.denoisingEnabled && !blender.openImageDenoise && !(analysis.denoiser === 'OPTIX' && blender.optix)) {
-    warnings.push({
-      code: 'denoiser-unavailable',
-      message: `The scene uses denoising (${analysis.denoiser ?? 'default'}), but this node's Blender has no denoiser; it will be switched off.`,
-    });
-  }
-  if (/EEVEE|WORKBENCH/.test(analysis.engine) && blender.eeveeUsable === false) {
-    warnings.push({ code: 'engine-unavailable', message: `${analysis.engine} cannot run on this node (no GPU display); Cycles will be used.` });
-  }
-  return { ...analysis, warnings };
-}
-
-function safeFileName(name: string, fallback: string): string {
-  const base = basename(name.replace(/\\/g, '/')).replace(/[^A-Za-z0-9._ -]/g, '_');
-  return base && base !== '.' && base !== '..' ? base : fallback;
-}
-
-/** File name of a job's frames zip: `<scene>-frames.zip`. */
-export function framesZipName(job: JobRecord): string {
-  const scene = (job.sceneFile?.fileName ?? 'scene').replace(/\.(blend|zip)$/i, '');
-  return `${safeFileName(scene, 'scene')}-frames.zip`;
-}
-
-async function writeZip(target: string, files: { path: string; name: string }[], signal: AbortSignal): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const f of files) zip.addFile(f.path, f.name, { compress: false });
-  zip.end();
-  const part = `${target}.part`;
-  const out = createWriteStream(part);
-  try {
-    await pipeline(zip.outputStream, out, { signal });
-  } catch (err) {
-    await rm(part, { force: true });
-    throw err;
-  }
-  await rename(part, target);
-}
-
-/** Every non-empty file under a folder, as paths relative to it; hidden files and folders are left out. */
-export async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const full = join(d, e.name);
-      if (e.isDirectory()) await walk(full);
-      else if (e.isFile() && (await stat(full)).size > 0) out.push(relative(dir, full).split('\\').join('/'));
-    }
-  };
-  await walk(dir);
-  return out.sort();
 }

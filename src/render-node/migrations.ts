@@ -80,4 +80,10 @@ export const MIGRATIONS: readonly string[] = [
     last_error TEXT
   );
   `,
+  // Listing one status, newest first (GET /jobs?status=...), reads this index in order instead of
+  // sorting every job of that status.
+  `
+  DROP INDEX jobs_status;
+  CREATE INDEX jobs_status_seq ON jobs(status, seq);
+  `,
 ];

@@ -2,10 +2,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { randomBytes } from 'node:crypto';
 import { totalmem } from 'node:os';
 import type { Logger } from 'pino';
-import { metaValue, openDatabase, workspaceId, type Db } from './db';
+import { metaValue, workspaceId } from './db';
 import { JobsRepo } from './jobs-repo';
 import { UploadsRepo } from './uploads-repo';
-import { Storage } from './storage';
 import { UrlSigner } from './signing';
 import { JobRunner, type BlenderRuntime } from './job-runner';
 import { createRequestLimiter, type RateLimitSpec } from './rate-limit';
@@ -17,8 +16,9 @@ import { registerApiRoutes } from './routes/api-routes';
 import { registerStorageRoutes } from './routes/storage-routes';
 import { signedJobFileUrl } from './job-payload';
 import { cleanUploads } from './upload-cleanup';
-import { acquireDataLock } from './data-lock';
-import { mkdirSync } from 'node:fs';
+import { openNodeData } from './open-node-data';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './render-limits';
+import { DEFAULT_HEADROOM_BYTES } from './job-runner';
 import type { NodeContext } from './context';
 import type { NodeCapabilities } from './render-plan';
 import { findBlender } from './blender/locate';
@@ -36,6 +36,14 @@ export interface RenderNodeOptions {
   publicUrl?: string;
   rateLimit?: RateLimitSpec;
   concurrency?: { renders?: number; validations?: number };
+  /** What one render may ask of the node (defaults: DEFAULT_RENDER_LIMITS). */
+  limits?: Partial<RenderLimits>;
+  /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
+  headroomBytes?: number;
+  /** How long a render keeps its slot before giving way to another key's (default 60 s). */
+  renderTurnMs?: number;
+  /** Size of the file given up to record failures when the disk is full (default 4 MiB). */
+  reserveBytes?: number;
   uploadUrlTtlMs?: number;
   downloadUrlTtlMs?: number;
   webhook?: WebhookConfig | null;
@@ -85,16 +93,10 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   const log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
   const now = options.now ?? (() => new Date());
   const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
-  mkdirSync(options.dataDir, { recursive: true });
-  const lock = await acquireDataLock(options.dataDir);
-  let db: Db;
-  try {
-    db = openDatabase(options.dataDir);
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
-  const storage = new Storage(options.dataDir);
+  const { lock, db, storage, reserve } = await openNodeData(options.dataDir, now(), options.reserveBytes);
+  reserve.ensure();
+  const limits: RenderLimits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
+  const headroomBytes = options.headroomBytes ?? DEFAULT_HEADROOM_BYTES;
   const signer = new UrlSigner(Buffer.from(metaValue(db, 'signing_secret', () => randomBytes(32).toString('hex')), 'hex'));
   const runtime: BlenderRuntime | null = blender
     ? { path: blender.path, version: blender.version, openImageDenoise: blender.openImageDenoise, optix: blender.optix, eeveeUsable: blender.eeveeUsable }
@@ -113,6 +115,11 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     log,
     blender: runtime,
     concurrency: { renders: options.concurrency?.renders ?? 1, validations: options.concurrency?.validations ?? 2 },
+    reserve,
+    limits,
+    headroomBytes,
+    renderTurnMs: options.renderTurnMs,
+    env: options.env,
     uploadPath: (slug) => storage.uploadPath(slug),
     onCompleted: (job) => {
       const expiresAt = new Date(now().getTime() + downloadUrlTtlMs);
@@ -140,6 +147,8 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     runner,
     workspaceId: ws,
     capabilities: capabilitiesOf(blender),
+    limits,
+    headroomBytes,
     uploadUrlTtlMs: options.uploadUrlTtlMs ?? 3600_000,
     downloadUrlTtlMs,
     baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : listenUrl),
@@ -179,36 +188,42 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
 
   let closed = false;
   let cleanupTimer: NodeJS.Timeout | null = null;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    if (cleanupTimer) clearInterval(cleanupTimer);
+    await Promise.all([webhooks.stop(), runner.stop()]);
+    await app.close();
+    db.close();
+    lock.release();
+  };
   return {
     app,
     ctx,
     blender,
     webhooks,
     async listen(host = '127.0.0.1', port = 8787) {
-      await app.listen({ host, port });
-      const address = app.server.address();
-      const actualPort = typeof address === 'object' && address ? address.port : port;
-      const shownHost = host.includes(':') ? `[${host}]` : host;
-      listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
-      const clean = async () => {
-        const cleaned = await cleanUploads(db, storage, now());
+      const clean = async (everyPartial: boolean) => {
+        const cleaned = await cleanUploads(db, storage, now(), { everyPartial });
         if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
       };
-      await clean();
-      cleanupTimer = setInterval(() => void clean().catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
-      cleanupTimer.unref();
-      await runner.start();
-      webhooks.start();
-      return `http://${shownHost}:${actualPort}`;
+      try {
+        await clean(true).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed'));
+        await app.listen({ host, port });
+        const address = app.server.address();
+        const actualPort = typeof address === 'object' && address ? address.port : port;
+        const shownHost = host.includes(':') ? `[${host}]` : host;
+        listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
+        cleanupTimer = setInterval(() => void clean(false).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
+        cleanupTimer.unref();
+        await runner.start();
+        webhooks.start();
+        return `http://${shownHost}:${actualPort}`;
+      } catch (err) {
+        await close().catch((closing: unknown) => log.error({ err: closing }, 'could not stop after a failed start'));
+        throw err;
+      }
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (cleanupTimer) clearInterval(cleanupTimer);
-      await Promise.all([webhooks.stop(), runner.stop()]);
-      await app.close();
-      db.close();
-      lock.release();
-    },
+    close,
   };
 }

@@ -14,6 +14,10 @@ export class Storage {
   get jobsDir(): string {
     return join(this.dataDir, 'jobs');
   }
+  /** Scratch space of renders and of Blender itself; emptied when the node starts. */
+  get tempDir(): string {
+    return join(this.dataDir, 'tmp');
+  }
   /** The stored bytes of an upload, once complete. */
   uploadPath(slug: string): string {
     return join(this.uploadsDir, slug);

@@ -5,17 +5,29 @@ import type { Db } from './db';
 import { parseRow } from './db-rows';
 import type { Storage } from './storage';
 
+/** How old leftovers must be before {@link cleanUploads} removes them. */
+export interface CleanUploadsOptions {
+  /** Unused uploads are kept this long after they expired (default 24 h). */
+  keepUnusedMs?: number;
+  /**
+   * Remove every partial file, however recent (at start-up, when no PUT can be running). Otherwise
+   * only those untouched for a minute go, so a PUT still running keeps its file.
+   */
+  everyPartial?: boolean;
+}
+
 /**
  * Remove what interrupted or abandoned uploads left behind: partial files of PUTs that never
  * finished, and files of uploads that expired long ago without becoming a job.
  */
-export async function cleanUploads(db: Db, storage: Storage, now: Date, keepUnusedMs = 24 * 3600_000): Promise<{ partial: number; abandoned: number }> {
+export async function cleanUploads(db: Db, storage: Storage, now: Date, options: CleanUploadsOptions = {}): Promise<{ partial: number; abandoned: number }> {
+  const keepUnusedMs = options.keepUnusedMs ?? 24 * 3600_000;
   let partial = 0;
   for (const name of await readdir(storage.uploadsDir)) {
     if (!name.startsWith('.part-')) continue;
     const full = join(storage.uploadsDir, name);
     const st = await stat(full).catch(() => null);
-    if (st && now.getTime() - st.mtimeMs > 60_000) {
+    if (st && (options.everyPartial || now.getTime() - st.mtimeMs > 60_000)) {
       await rm(full, { force: true });
       partial++;
     }

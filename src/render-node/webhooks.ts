@@ -107,7 +107,9 @@ export class WebhookDispatcher {
       .map((row) => parseRow('webhook_deliveries', deliveryRowSchema, row));
     for (const row of due) {
       if (this.inFlight.has(row.id)) continue;
-      const attempt = this.attempt(row).finally(() => this.inFlight.delete(row.id));
+      const attempt = this.attempt(row)
+        .catch((err: unknown) => this.log.error({ jobId: row.job_id, err }, 'webhook delivery state could not be saved; it is tried again later'))
+        .finally(() => this.inFlight.delete(row.id));
       this.inFlight.set(row.id, attempt);
     }
   }

@@ -44,7 +44,7 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
       ),
     );
   } catch (err) {
-    throw new ZipError('ZipUnreadable', `The uploaded zip cannot be read: ${withoutQuotedPaths(err)}.`);
+    throw unreadableZip(err);
   }
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
@@ -111,6 +111,11 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
     zip.readEntry();
   });
   }
+}
+
+/** Why an uploaded zip could not be opened, in the zip reader's words (never a path on the node). */
+export function unreadableZip(err: unknown): ZipError {
+  return new ZipError('ZipUnreadable', `The uploaded zip cannot be read: ${withoutQuotedPaths(err)}.`);
 }
 
 /** An error of the zip reader as a reason: the reader's own words, never a path on the node. */

@@ -6,11 +6,27 @@ import { createKey, listKeys, revokeKey } from '../../render-node/keys';
 import { createRenderNode } from '../../render-node/server';
 import { createLogger } from '../../render-node/logger';
 import { parseRateLimit } from '../../render-node/rate-limit';
+import type { RenderLimits } from '../../render-node/render-limits';
+import { parseByteSize, parseDuration, parsePixelCount } from '../../render-node/limit-options';
 import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
+
+/** A limit parser for commander: its message becomes the usage error. */
+const limitOption = (parse: (v: string) => number) => (v: string) => {
+  try {
+    return parse(v);
+  } catch (err) {
+    throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+  }
+};
+
+/** The limits given on the command line (the node's defaults apply to the others). */
+function definedLimits(given: { [K in keyof RenderLimits]: number | undefined }): Partial<RenderLimits> {
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+}
 
 const positiveInt = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1.`);
@@ -27,6 +43,12 @@ interface ServeOptions {
   renders: number;
   validations: number;
   rateLimit: string;
+  maxFrames?: number;
+  maxPixels?: number;
+  maxSamples?: number;
+  jobTimeLimit?: number;
+  maxExtracted?: number;
+  renderTurn?: number;
   webhookUrl?: string;
   webhookSecret?: string;
   logLevel: string;
@@ -59,6 +81,12 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
     .option('--renders <n>', 'renders at once', positiveInt('--renders'), 1)
     .option('--validations <n>', 'validations at once', positiveInt('--validations'), 2)
     .option('--rate-limit <spec>', 'requests per key, e.g. 1200/60s', '1200/60s')
+    .option('--max-frames <n>', 'frames per job; more is refused (default 10000)', positiveInt('--max-frames'))
+    .option('--max-pixels <size>', 'pixels per frame after the percentage, e.g. 8192x8192 (the default); more is refused', limitOption((v) => parsePixelCount(v, '--max-pixels')))
+    .option('--max-samples <n>', 'samples per frame; more is lowered to this (default 16384)', positiveInt('--max-samples'))
+    .option('--job-time-limit <duration>', 'render time per job, e.g. 90m, 24h (the default), 7d; past it the job fails', limitOption((v) => parseDuration(v, '--job-time-limit')))
+    .option('--max-extracted <size>', 'bytes a zip may expand to, e.g. 512M, 20G (the default)', limitOption((v) => parseByteSize(v, '--max-extracted')))
+    .option('--render-turn <duration>', "time a render keeps its slot before giving way, after a frame, to another key's waiting render (default 60s)", limitOption((v) => parseDuration(v, '--render-turn')))
     .option('--webhook-url <url>', 'POST onRenderComplete events here')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
@@ -78,6 +106,14 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         publicUrl: opts.publicUrl,
         concurrency: { renders: opts.renders, validations: opts.validations },
         rateLimit: parseRateLimit(opts.rateLimit),
+        limits: definedLimits({
+          maxFramesPerJob: opts.maxFrames,
+          maxPixelsPerFrame: opts.maxPixels,
+          maxSamples: opts.maxSamples,
+          jobTimeLimitMs: opts.jobTimeLimit,
+          maxExtractedBytes: opts.maxExtracted,
+        }),
+        renderTurnMs: opts.renderTurn,
         webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
         logger: log,
       });

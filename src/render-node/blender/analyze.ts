@@ -91,6 +91,8 @@ export interface AnalyzeSceneOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Folder for the analysis' scratch folder; default: the system's temp folder. */
+  tempDir?: string;
   /** Told Blender's process id once it has started. */
   onSpawn?: (pid: number) => void;
 }
@@ -185,7 +187,7 @@ export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneA
     );
   }
 
-  const dir = await mkdtemp(join(tmpdir(), 'renderdrop-analysis-'));
+  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), 'renderdrop-analysis-'));
   try {
     const out = join(dir, 'analysis.json');
     const result = await runBlender({

@@ -14,6 +14,7 @@ export interface PreviewOptions {
   viewTransform?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The preview written. */
@@ -34,6 +35,7 @@ export async function makePreview(options: PreviewOptions): Promise<Preview> {
     ],
     timeoutMs: options.timeoutMs ?? 60_000,
     signal: options.signal,
+    env: options.env,
     onStdoutLine(line) {
       const event = parseEventLine(line);
       if (event?.event === 'preview') preview = { path: event.path, width: event.width, height: event.height };

@@ -91,6 +91,8 @@ export interface StartRenderOptions {
   signal?: AbortSignal;
   onEvent?: (event: RenderEvent) => void;
   env?: NodeJS.ProcessEnv;
+  /** Folder for the run's own scratch folder (its plan file); default: the system's temp folder. */
+  tempDir?: string;
   platform?: NodeJS.Platform;
   /** Time between SIGTERM and SIGKILL on abort, in ms (default 3000). */
   graceMs?: number;
@@ -115,12 +117,14 @@ function checkPattern(pattern: string | null | undefined): void {
  * Start Blender rendering `plan.frames` of the scene. Returns at once with the process id; `done`
  * resolves when Blender has exited (it rejects only if Blender could not be started). On POSIX Blender
  * leads its own process group, so aborting `signal` ends it and everything it started: SIGTERM, then
- * SIGKILL after `graceMs`. Frames already on disk are skipped (reported with `skipped: true`).
+ * SIGKILL after `graceMs`. Frame files already in `outputDir` are skipped (reported with `skipped: true`):
+ * remove incomplete ones first (`removeIncompleteFrames`), and check every reported frame before it
+ * counts (`acceptFrame`), since Blender reports a frame saved even when the disk filled up under it.
  */
 export function startRender(options: StartRenderOptions): RenderHandle {
   checkPattern(options.plan.fileNamePattern);
   const platform = options.platform ?? process.platform;
-  const workDir = mkdtempSync(join(tmpdir(), 'renderdrop-render-'));
+  const workDir = mkdtempSync(join(options.tempDir ?? tmpdir(), 'renderdrop-render-'));
   const planPath = join(workDir, 'plan.json');
   const eventToken = randomBytes(16).toString('hex');
   writeFileSync(planPath, JSON.stringify({ ...options.plan, sceneRoot: options.sceneRoot, eventToken }));

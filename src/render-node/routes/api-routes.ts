@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileTypeOf, isActiveStatus } from '../../shared/api';
 import { badRequest, HttpError, notFound } from '../http-error';
 import { planRender } from '../render-plan';
+import { admitRender } from '../render-admission';
 import { signedJobFileUrl, toApiJob } from '../job-payload';
 import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
@@ -135,11 +136,12 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
           previewPath: ctx.storage.previewPath(job.id),
         });
         if (!planned.ok) throw badRequest(planned.code, planned.message);
+        const admitted = await admitRender(planned, { limits: ctx.limits, headroomBytes: ctx.headroomBytes, diskDir: ctx.storage.jobsDir });
         const moved = ctx.jobs.transition(job.id, ['validated'], 'booting', {
           requestedConfig: config,
-          finalConfig: planned.finalConfig,
-          renderPlan: planned.plan,
-          totalFrames: planned.plan.frames.length,
+          finalConfig: admitted.finalConfig,
+          renderPlan: admitted.plan,
+          totalFrames: admitted.plan.frames.length,
           completedFrames: 0,
           queuedAt: ctx.now().toISOString(),
         });

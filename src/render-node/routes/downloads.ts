@@ -1,7 +1,8 @@
+import { basename } from 'node:path';
 import type { Downloads, OutputItem } from '../../shared/api';
 import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
-import { framesZipName, listFiles } from '../job-runner';
+import { framesZipName, listFiles } from '../job-files';
 
 const NO_TRANSFORMS = { framesZip: null, compositeNodesZip: null, video: null, framesZipOutputs: null, compositeNodesZipOutputs: null };
 const EMPTY: Downloads = { frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [], transforms: NO_TRANSFORMS };
@@ -16,15 +17,15 @@ const item = (url: string, fileName: string, relativePath: string, compositeNode
 });
 
 /**
- * The downloads of a job: its frames under their original names, compositor File Output files, and
- * the frames zip. Empty until the job is completed; a canceled job offers the frames it kept.
+ * The downloads of a job: its frames (those that were checked whole and recorded) under their
+ * original names, compositor File Output files, and the frames zip. Empty until the job is completed; a canceled job offers the frames it kept.
  */
 export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): Promise<Downloads> {
   if (job.status !== 'completed' && job.status !== 'canceled') return EMPTY;
   const frames = ctx.jobs.frames(job.id);
   if (frames.length === 0) return EMPTY;
-  const frameFiles = await listFiles(ctx.storage.framesDir(job.id));
-  const frameOutputs = frameFiles.map((rel) => item(sign(`frames/${rel}`), rel.split('/').pop()!, rel));
+  const frameFiles = frames.map((f) => basename(f.filePath));
+  const frameOutputs = frameFiles.map((name) => item(sign(`frames/${name}`), name, name));
   const composite = await listFiles(ctx.storage.compositeDir(job.id));
   const compositeNodeOutputs = composite.map((rel) => {
     const [node, ...rest] = rel.split('/');

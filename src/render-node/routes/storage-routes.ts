@@ -6,9 +6,10 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES } from '../../shared/api';
-import { HttpError, forbidden, notFound } from '../http-error';
+import { HttpError, forbidden, insufficientStorage, notFound } from '../http-error';
 import { serveFile } from '../serve-file';
 import { isKeyActive } from '../keys';
+import { formatBytes, freeBytes, isDiskFullError } from '../disk-space';
 import type { NodeContext } from '../context';
 import type { SignedQuery } from '../signing';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
@@ -72,6 +73,10 @@ export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): v
       if (contentType !== expected) {
         throw new HttpError(415, 'content_type_mismatch', `A ${upload.fileType} upload must be sent with Content-Type ${expected} (got ${contentType || 'none'}).`);
       }
+      const free = await freeBytes(ctx.storage.uploadsDir);
+      if (length + ctx.headroomBytes > free) {
+        throw insufficientStorage(`The render node's disk has ${formatBytes(free)} free, not enough for this ${formatBytes(length)} file. Free space on the node's disk, then send the file again.`);
+      }
       const temp = join(ctx.storage.uploadsDir, `.part-${slug}-${randomBytes(4).toString('hex')}`);
       let received = 0;
       const counter = new Transform({
@@ -91,11 +96,20 @@ export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): v
         await rm(temp, { force: true });
         if (err instanceof HttpError) throw err;
         if (err instanceof Error && 'code' in err && err.code === 'EEXIST') throw sealed(slug, ctx.uploads.get(slug)?.jobId ?? null);
+        if (isDiskFullError(err)) {
+          request.log.warn({ slug, received, length }, 'upload stopped: the disk is full');
+          throw insufficientStorage(`The render node's disk filled up after ${received} of ${length} bytes of this file. Free space on the node's disk, then send the file again.`);
+        }
         request.log.warn({ slug, received, length }, 'upload interrupted');
         throw new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again.`);
       }
       await rm(temp, { force: true });
-      ctx.uploads.markReceived(slug, length, ctx.now().toISOString());
+      try {
+        ctx.uploads.markReceived(slug, length, ctx.now().toISOString());
+      } catch (err) {
+        await rm(ctx.storage.uploadPath(slug), { force: true });
+        throw err;
+      }
       request.log.info({ slug, bytes: length }, 'upload stored');
       reply.code(200).header('ETag', `"${slug}-${length}"`);
       return reply.send();

@@ -1,0 +1,69 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkImageFile } from './image-check';
+
+/** Where render.py writes frames before moving them into place. */
+export const PARTIAL_DIR = '.partial';
+
+/** Whether a frame file is whole; `reason` says what is wrong with it when not. */
+export type FrameVerdict = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Check a rendered frame before it counts: it must exist, be non-empty and, in every format the node
+ * can read the structure of, be whole to its end (Blender reports a frame saved even when the disk
+ * filled up while writing it).
+ */
+export async function verifyFrame(path: string): Promise<FrameVerdict> {
+  const st = await stat(path).catch(() => null);
+  if (!st?.isFile()) return { ok: false, reason: 'the file is missing' };
+  if (st.size === 0) return { ok: false, reason: 'the file is empty' };
+  const check = await checkImageFile(path);
+  return check.status === 'incomplete' ? { ok: false, reason: check.reason } : { ok: true };
+}
+
+/** Where accepted frames are recorded (the jobs repository, or a distributed job's ledger). */
+export interface FrameLedger {
+  recordFrame(jobId: string, frame: number, filePath: string, seconds: number): number;
+}
+
+/** A frame to accept: the file a render reported for a frame of a job. */
+export interface FrameReport {
+  jobId: string;
+  frame: number;
+  path: string;
+  seconds: number;
+}
+
+export type FrameAcceptance = { accepted: true; completedFrames: number } | { accepted: false; reason: string };
+
+/**
+ * Record a frame only once its file is whole; an incomplete file is removed so that the frame is
+ * rendered again. Errors of the ledger (a full database) are left to the caller.
+ */
+export async function acceptFrame(ledger: FrameLedger, report: FrameReport): Promise<FrameAcceptance> {
+  const verdict = await verifyFrame(report.path);
+  if (!verdict.ok) {
+    await rm(report.path, { force: true });
+    return { accepted: false, reason: verdict.reason };
+  }
+  return { accepted: true, completedFrames: ledger.recordFrame(report.jobId, report.frame, report.path, report.seconds) };
+}
+
+/**
+ * Before a render starts or resumes in `outputDir`: remove what an interrupted run left there (the
+ * partial folder, and frame files that are not whole), so that a resumed render keeps only complete
+ * frames and renders the others again. Returns the paths of the frame files removed.
+ */
+export async function removeIncompleteFrames(outputDir: string): Promise<string[]> {
+  await rm(join(outputDir, PARTIAL_DIR), { recursive: true, force: true });
+  const entries = await readdir(outputDir, { withFileTypes: true }).catch(() => []);
+  const removed: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name.startsWith('.')) continue;
+    const path = join(outputDir, entry.name);
+    if ((await verifyFrame(path)).ok) continue;
+    await rm(path, { force: true });
+    removed.push(path);
+  }
+  return removed;
+}
