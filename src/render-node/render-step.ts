@@ -40,13 +40,16 @@ export type RenderOutcome =
 
 type StopCause = { kind: 'yield' } | { kind: 'time' } | { kind: 'rejected'; frame: number; reason: string } | { kind: 'error'; error: unknown };
 
-const formatHours = (ms: number) => (ms >= 3600_000 ? `${Math.round((ms / 3600_000) * 10) / 10} h` : `${Math.round(ms / 60_000)} min`);
+function formatDuration(ms: number): string {
+  if (ms >= 3600_000) return `${Math.round((ms / 3600_000) * 10) / 10} h`;
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
 
 function timeLimitReason(limitMs: number, done: number, total: number): FailedReason {
   return {
     name: 'TimeLimitExceeded',
     type: 'limit',
-    message: `The render took longer than this render node allows for one job (${formatHours(limitMs)}); ${done} of ${total} frames were rendered and can be downloaded. Render the other frames in a new job.`,
+    message: `The render took longer than this render node allows for one job (${formatDuration(limitMs)}); ${done} of ${total} frames were rendered and can be downloaded. Render the other frames in a new job.`,
   };
 }
 

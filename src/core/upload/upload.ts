@@ -96,7 +96,9 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
       continue;
     }
     const retryable =
-      outcome.kind === 'network' ? isTransientNetworkError(outcome.error) : outcome.status >= 500 || outcome.status === 408 || outcome.status === 429;
+      outcome.kind === 'network'
+        ? isTransientNetworkError(outcome.error)
+        : (outcome.status >= 500 && !isServerDiskFull(outcome)) || outcome.status === 408 || outcome.status === 429;
     if (!retryable || ++failures >= maxAttempts) throw finalError(outcome, attempts);
     const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, clock.now()) : null;
     await sleep(asked ?? fullJitterDelay(failures - 1, { baseDelayMs: 1_000, capDelayMs: 30_000 }, random), options.signal);
@@ -115,10 +117,21 @@ function finalError(outcome: Outcome, attempts: number): TransferError {
       code: code ?? 'network',
     });
   }
+  if (isServerDiskFull(outcome)) {
+    return new TransferError(
+      `The server ran out of disk space and could not store the file (${outcome.status}). Nothing is wrong with your file: once space is freed on the server (ask whoever runs it), try again.`,
+      { status: outcome.status, code: 'server-disk-full' },
+    );
+  }
   const said = outcome.body.trim() === '' ? '' : `: ${outcome.body.trim().slice(0, 200)}`;
   return new TransferError(`The storage refused the upload (${outcome.status}${said}). Submit the file again; if it persists, check the server.`, {
     status: outcome.status,
   });
+}
+
+/** The storage answered that its disk is full: 507, or another 5xx whose body says so. */
+function isServerDiskFull(outcome: Extract<Outcome, { kind: 'response' }>): boolean {
+  return outcome.status === 507 || (outcome.status >= 500 && /insufficient[_ ]storage|disk (space|is full)|no space left/i.test(outcome.body));
 }
 
 /**
