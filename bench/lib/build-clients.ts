@@ -10,7 +10,7 @@ const OUT_DIR = join(RESULTS_DIR, '.clients');
  * external), so the measured child process runs plain JavaScript with no TypeScript loader in it.
  * Returns the path of the bundle, inside the git-ignored bench/results.
  */
-export async function buildClient(name: 'upload-client' | 'download-client' | 'trace-client' | 'pack-client'): Promise<string> {
+export async function buildClient(name: 'upload-client' | 'download-client' | 'trace-client' | 'pack-client' | 'load-client'): Promise<string> {
   const outfile = join(OUT_DIR, `${name}.mjs`);
   await build({
     entryPoints: [join(CLIENTS_DIR, `${name}.ts`)],
