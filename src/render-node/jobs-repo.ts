@@ -253,18 +253,6 @@ export class JobsRepo {
     })();
   }
 
-  /** Forget recorded frames whose files were removed (found incomplete); returns the frames left. */
-  forgetFrames(id: string, filePaths: readonly string[]): number {
-    const at = this.now().toISOString();
-    return this.db.transaction(() => {
-      const remove = this.db.prepare('DELETE FROM frames WHERE job_id = ? AND file_path = ?');
-      for (const path of filePaths) remove.run(id, path);
-      const n = parseRow('frames', countSchema, this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(id)).n;
-      this.db.prepare('UPDATE jobs SET completed_frames = ?, updated_at = ? WHERE id = ?').run(n, at, id);
-      return n;
-    })();
-  }
-
   /** Frames written for a job, in frame order. */
   frames(id: string): { frame: number; filePath: string; seconds: number }[] {
     return this.db

@@ -69,12 +69,9 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
   if (!plan || !job.sceneFile?.scenePath) throw new Error(`job ${job.id} has no render plan or scene`);
   const scenePath = join(deps.sceneRoot, job.sceneFile.scenePath);
   await mkdir(plan.outputDir, { recursive: true });
-  const removed = await removeIncompleteFrames(plan.outputDir);
-  if (removed.length > 0) {
-    deps.log.warn({ jobId: job.id, files: removed.length }, 'removed incomplete frame files; those frames are rendered again');
-    deps.jobs.forgetFrames(job.id, removed);
-  }
   const recorded = deps.jobs.frames(job.id);
+  const removed = await removeIncompleteFrames(plan.outputDir, new Set(recorded.map((f) => f.filePath)));
+  if (removed.length > 0) deps.log.warn({ jobId: job.id, files: removed.length }, 'removed incomplete frame files; those frames are rendered again');
   const free = await freeBytes(plan.outputDir);
   const estimate = estimateRenderBytes(plan, plan.frames.length - recorded.length, plan.frames.length);
   if (free < (estimate ?? 0) + deps.headroomBytes) {

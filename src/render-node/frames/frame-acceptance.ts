@@ -52,16 +52,17 @@ export async function acceptFrame(ledger: FrameLedger, report: FrameReport): Pro
 /**
  * Before a render starts or resumes in `outputDir`: remove what an interrupted run left there (the
  * partial folder, and frame files that are not whole), so that a resumed render keeps only complete
- * frames and renders the others again. Returns the paths of the frame files removed.
+ * frames and renders the others again. Files in `accepted` (already checked) are not read again.
+ * Returns the paths of the frame files removed.
  */
-export async function removeIncompleteFrames(outputDir: string): Promise<string[]> {
+export async function removeIncompleteFrames(outputDir: string, accepted: ReadonlySet<string> = new Set()): Promise<string[]> {
   await rm(join(outputDir, PARTIAL_DIR), { recursive: true, force: true });
   const entries = await readdir(outputDir, { withFileTypes: true }).catch(() => []);
   const removed: string[] = [];
   for (const entry of entries) {
     if (!entry.isFile() || entry.name.startsWith('.')) continue;
     const path = join(outputDir, entry.name);
-    if ((await verifyFrame(path)).ok) continue;
+    if (accepted.has(path) || (await verifyFrame(path)).ok) continue;
     await rm(path, { force: true });
     removed.push(path);
   }
