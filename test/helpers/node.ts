@@ -87,3 +87,15 @@ export async function waitForJob(t: TestNode, id: string, predicate: (job: any) 
   }
   throw new Error(`job ${id} did not reach the expected state; last: ${JSON.stringify(last?.status)} ${JSON.stringify(last?.failedReason)}`);
 }
+
+/** Upload a scene, create its job, validate it and start its render with `config`; returns the job id. */
+export async function startRenderJob(t: TestNode, fileName: string, scene: Buffer, config: Record<string, unknown>): Promise<string> {
+  const slug = await uploadBytes(t, fileName, scene);
+  const job = (await t.call('POST', '/jobs', { slug })).json;
+  await t.call('POST', `/jobs/${job.id}/validate`);
+  const validated = await waitForJob(t, job.id, (j) => j.status !== 'validating');
+  if (validated.status !== 'validated') throw new Error(`validation ended ${validated.status}: ${JSON.stringify(validated.failedReason)}`);
+  const res = await t.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
+  if (res.status !== 200) throw new Error(`render request: ${res.status} ${JSON.stringify(res.json)}`);
+  return job.id as string;
+}

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
@@ -98,4 +99,28 @@ export function mountSmallDisk(sizeMb: number): SmallDisk {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Small disks for the tests of one file, and what runs on them: after each test, everything kept is
+ * stopped first (so nothing writes to a disk being unmounted), then the disks are unmounted.
+ */
+export function smallDisksPerTest(): { mount(sizeMb: number): SmallDisk; keep<T extends { stop(): Promise<void> }>(running: T): T } {
+  const disks: SmallDisk[] = [];
+  const running: { stop(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const r of running.splice(0)) await r.stop();
+    for (const d of disks.splice(0)) d.unmount();
+  });
+  return {
+    mount(sizeMb) {
+      const disk = mountSmallDisk(sizeMb);
+      disks.push(disk);
+      return disk;
+    },
+    keep(r) {
+      running.push(r);
+      return r;
+    },
+  };
 }

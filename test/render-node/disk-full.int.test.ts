@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { runCli, startServeProcess } from '../helpers/cli';
-import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
-import { mountSmallDisk, requireSmallDisk, type SmallDisk } from '../helpers/small-disk';
+import { startServeProcess } from '../helpers/cli';
+import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../helpers/node';
+import { servedApi, until } from '../helpers/served-node';
+import { requireSmallDisk, smallDisksPerTest, type SmallDisk } from '../helpers/small-disk';
 import { probeBlender, type BlenderInfo } from '../../src/render-node/blender/probe';
 import { checkImageFile } from '../../src/render-node/frames/image-check';
 
@@ -14,14 +15,8 @@ const canMount = requireSmallDisk();
 const MiB = 1024 * 1024;
 const ENDED = ['completed', 'failed', 'canceled'];
 
-let disk: SmallDisk | null = null;
-let node: TestNode | null = null;
-afterEach(async () => {
-  await node?.stop();
-  node = null;
-  disk?.unmount();
-  disk = null;
-});
+const scratch = smallDisksPerTest();
+let disk: SmallDisk;
 
 let blender: BlenderInfo | null = null;
 let sceneBytes: Buffer | null = null;
@@ -30,17 +25,6 @@ async function fixtures(frames: number): Promise<{ blender: BlenderInfo; scene: 
   const work = await mkdtemp(join(tmpdir(), 'rd-disk-full-'));
   sceneBytes = await readFile(await makeSampleScene(work, { frames }));
   return { blender, scene: sceneBytes };
-}
-
-async function renderJob(t: TestNode, scene: Buffer, config: Record<string, unknown>): Promise<string> {
-  const slug = await uploadBytes(t, 'shot.blend', scene);
-  const job = (await t.call('POST', '/jobs', { slug })).json;
-  await t.call('POST', `/jobs/${job.id}/validate`);
-  const validated = await waitForJob(t, job.id, (j) => j.status !== 'validating');
-  expect(validated.status, JSON.stringify(validated.failedReason)).toBe('validated');
-  const started = await t.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
-  expect(started.status, JSON.stringify(started.json)).toBe(200);
-  return job.id;
 }
 
 /** Every frame file left in a job's folder is whole, and there are exactly `count` of them. */
@@ -53,7 +37,7 @@ async function wholeFrames(t: TestNode, jobId: string, count: number): Promise<v
 
 async function stillServes(t: TestNode, scene: Buffer): Promise<void> {
   expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
-  const id = await renderJob(t, scene, { frameRanges: ['1'] });
+  const id = await startRenderJob(t, 'shot.blend', scene, { frameRanges: ['1'] });
   const done = await waitForJob(t, id, (j) => ENDED.includes(j.status));
   expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
 }
@@ -61,9 +45,9 @@ async function stillServes(t: TestNode, scene: Buffer): Promise<void> {
 describe.skipIf(!blenderPath || !canMount)('renders on a full disk (real Blender)', () => {
   it('a frame cut short by the full disk is not counted; the job fails naming disk space; the node renders on', async () => {
     const { blender, scene } = await fixtures(12);
-    disk = mountSmallDisk(160);
-    node = await startTestNode({ blender, dataDir: join(disk.dir, 'data'), headroomBytes: 2 * MiB, reserveBytes: MiB });
-    const id = await renderJob(node, scene, {
+    disk = scratch.mount(160);
+    const node = scratch.keep(await startTestNode({ blender, dataDir: join(disk.dir, 'data'), headroomBytes: 2 * MiB, reserveBytes: MiB }));
+    const id = await startRenderJob(node, 'shot.blend', scene, {
       resolution: [1024, 1024],
       sampleCount: 1,
       outputFormat: 'OPEN_EXR',
@@ -83,12 +67,12 @@ describe.skipIf(!blenderPath || !canMount)('renders on a full disk (real Blender
 
   it('the database filling up while a frame is recorded fails that job, not the node', async () => {
     const { blender, scene } = await fixtures(12);
-    disk = mountSmallDisk(24);
+    disk = scratch.mount(24);
     const data = join(disk.dir, 'data');
     await mkdir(join(data, 'jobs'), { recursive: true });
     disk.mountInside('data/jobs', 96);
-    node = await startTestNode({ blender, dataDir: data, headroomBytes: MiB, reserveBytes: MiB });
-    const id = await renderJob(node, scene, { resolution: [256, 256], sampleCount: 16, frameRanges: ['1-12'] });
+    const node = scratch.keep(await startTestNode({ blender, dataDir: data, headroomBytes: MiB, reserveBytes: MiB }));
+    const id = await startRenderJob(node, 'shot.blend', scene, { resolution: [256, 256], sampleCount: 64, frameRanges: ['1-12'] });
     await waitForJob(node, id, (j) => j.status !== 'booting');
     await disk.fill(0);
     const failed = await waitForJob(node, id, (j) => ENDED.includes(j.status));
@@ -102,41 +86,26 @@ describe.skipIf(!blenderPath || !canMount)('renders on a full disk (real Blender
 
   it('a render left rendering by a kill on a full disk does not stay stuck when the node starts again', async () => {
     const { scene } = await fixtures(8);
-    disk = mountSmallDisk(64);
+    disk = scratch.mount(64);
     const data = join(disk.dir, 'data');
-    const created = await runCli(['node', 'keys', 'create', '--data', data, '--name', 'stuck']);
-    expect(created.code, created.stderr).toBe(0);
-    const key = created.stdout.trim().split('\n').pop()!;
-    const api = (url: string, method: string, path: string, body?: unknown) =>
-      fetch(`${url}/api/external/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      }).then((r) => r.json() as Promise<any>);
-    const until = async (url: string, path: string, ok: (v: any) => boolean) => {
-      for (const deadline = Date.now() + 120_000; ; ) {
-        const v = await api(url, 'GET', path);
-        if (ok(v)) return v;
-        if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(v)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const { api } = await servedApi(data, 'stuck');
+    const poll = (url: string, path: string, ok: (v: any) => boolean) => until(() => api(url, 'GET', path), ok);
 
     const first = await startServeProcess(['--port', '0', '--data', data, '--blender', blenderPath!]);
     const target = await api(first.url, 'POST', '/uploads', { fileName: 'stuck.blend', fileType: 'blend' });
     expect((await fetch(target.uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: scene })).status).toBe(200);
     const job = await api(first.url, 'POST', '/jobs', { slug: target.slug });
     await api(first.url, 'POST', `/jobs/${job.id}/validate`);
-    await until(first.url, `/jobs/${job.id}`, (j) => j.data.status === 'validated');
+    await poll(first.url, `/jobs/${job.id}`, (j) => j.data.status === 'validated');
     await api(first.url, 'POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', sampleCount: 24 } });
-    await until(first.url, `/jobs/${job.id}/progress`, (p) => p.completedFrames >= 2);
+    await poll(first.url, `/jobs/${job.id}/progress`, (p) => p.completedFrames >= 2);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     await disk.fill(0);
 
     const second = await startServeProcess(['--port', '0', '--data', data, '--blender', blenderPath!]);
     try {
-      const ended = await until(second.url, `/jobs/${job.id}`, (j) => ENDED.includes(j.data.status));
+      const ended = await poll(second.url, `/jobs/${job.id}`, (j) => ENDED.includes(j.data.status));
       expect(ended.data.status).toBe('failed');
       expect(ended.data.failedReason).toMatchObject({ name: 'DiskFull', type: 'disk' });
       expect((await fetch(`${second.url}/healthz`)).status).toBe(200);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,25 +7,19 @@ import { uploadFile } from '../../src/core/upload/upload';
 import { sampleAnalysis } from '../fixtures/analysis';
 import { blendBytes } from '../helpers/scene-files';
 import { runCli, startServeProcess } from '../helpers/cli';
-import { mountSmallDisk, requireSmallDisk, type SmallDisk } from '../helpers/small-disk';
+import { requireSmallDisk, smallDisksPerTest, type SmallDisk } from '../helpers/small-disk';
+import { servedApi } from '../helpers/served-node';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
 
 const canMount = requireSmallDisk();
 const MiB = 1024 * 1024;
 
-let disk: SmallDisk | null = null;
-let node: TestNode | null = null;
-afterEach(async () => {
-  await node?.stop();
-  node = null;
-  disk?.unmount();
-  disk = null;
-});
+const scratch = smallDisksPerTest();
+let disk: SmallDisk;
 
 async function nodeOnSmallDisk(sizeMb: number, headroomBytes = MiB): Promise<TestNode> {
-  disk = mountSmallDisk(sizeMb);
-  node = await startTestNode({ blender: null, dataDir: join(disk.dir, 'data'), headroomBytes, reserveBytes: 256 * 1024 });
-  return node;
+  disk = scratch.mount(sizeMb);
+  return scratch.keep(await startTestNode({ blender: null, dataDir: join(disk.dir, 'data'), headroomBytes, reserveBytes: 256 * 1024 }));
 }
 
 async function healthy(t: TestNode): Promise<void> {
@@ -52,7 +46,7 @@ function putFillingTheDisk(t: TestNode, url: string, size: number): Promise<{ st
         if (part && (await stat(join(uploads, part))).size >= MiB) break;
         await new Promise((r) => setTimeout(r, 20));
       }
-      await disk!.fill(64 * 1024);
+      await disk.fill(64 * 1024);
       for (let sent = MiB; sent < size && !req.destroyed; sent += MiB) {
         await new Promise<void>((r) => req.write(Buffer.alloc(Math.min(MiB, size - sent), 2), () => r()));
       }
@@ -88,7 +82,7 @@ describe.skipIf(!canMount)('the node on a full disk', () => {
     expect(answer.body.error).toMatchObject({ code: 'insufficient_storage' });
     expect(answer.body.error.message).toMatch(/disk filled up/);
     expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => n.startsWith('.part-'))).toEqual([]);
-    await disk!.unfill();
+    await disk.unfill();
     await healthy(t);
   });
 
@@ -96,7 +90,7 @@ describe.skipIf(!canMount)('the node on a full disk', () => {
     const t = await nodeOnSmallDisk(16);
     const file = join(t.dataDir, '..', 'scene.blend');
     await writeFile(file, blendBytes(2 * MiB));
-    await disk!.fill(256 * 1024);
+    await disk.fill(256 * 1024);
     const target = (await t.call('POST', '/uploads', { fileName: 'scene.blend', fileType: 'blend' })).json;
     const failure = await uploadFile({ filePath: file, size: 2 * MiB, fileType: 'blend', target, sleep: async () => {} }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TransferError);
@@ -121,11 +115,9 @@ describe.skipIf(!canMount)('the node on a full disk', () => {
   });
 
   it('started on a full disk, a node with room for its records runs fully: requests that need space get 507, never 500', async () => {
-    disk = mountSmallDisk(16);
+    disk = scratch.mount(16);
     const data = join(disk.dir, 'data');
-    const created = await runCli(['node', 'keys', 'create', '--data', data, '--name', 'full']);
-    expect(created.code, created.stderr).toBe(0);
-    const key = created.stdout.trim().split('\n').pop()!;
+    const { key } = await servedApi(data, 'full');
     const first = await startServeProcess(['--port', '0', '--data', data]);
     first.child.kill('SIGTERM');
     await new Promise((r) => first.child.once('exit', r));
@@ -156,7 +148,7 @@ describe.skipIf(!canMount)('the node on a full disk', () => {
   });
 
   it('started on a disk too full to record anything, a node refuses with one clear line and does not listen', async () => {
-    disk = mountSmallDisk(8);
+    disk = scratch.mount(8);
     await disk.fill(0);
     const result = await runCli(['node', 'serve', '--port', '0', '--data', join(disk.dir, 'data')], { timeoutMs: 60_000 });
     expect(result.code).toBe(1);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
+import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../helpers/node';
 import { createKey } from '../../src/render-node/keys';
 import { probeBlender, type BlenderInfo } from '../../src/render-node/blender/probe';
 
@@ -27,17 +27,6 @@ function withKey(t: TestNode, key: string): TestNode {
   };
 }
 
-async function startRender(t: TestNode, scene: Buffer, config: Record<string, unknown>): Promise<string> {
-  const slug = await uploadBytes(t, 'fair.blend', scene);
-  const job = (await t.call('POST', '/jobs', { slug })).json;
-  await t.call('POST', `/jobs/${job.id}/validate`);
-  const validated = await waitForJob(t, job.id, (j) => j.status !== 'validating');
-  expect(validated.status, JSON.stringify(validated.failedReason)).toBe('validated');
-  const res = await t.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-  return job.id;
-}
-
 describe.skipIf(!blenderPath)('render slots between keys and the job time limit (real Blender)', () => {
   let blender: BlenderInfo;
   let long: Buffer;
@@ -54,9 +43,9 @@ describe.skipIf(!blenderPath)('render slots between keys and the job time limit 
   it("one key's long render gives the only slot to another key's 1-frame render, then finishes", async () => {
     t = await startTestNode({ blender, concurrency: { renders: 1 }, renderTurnMs: 1500 });
     const other = withKey(t, createKey(t.node.ctx.db, 'second key').key);
-    const a = await startRender(t, long, { resolution: [128, 72], sampleCount: 32 });
+    const a = await startRenderJob(t, 'fair.blend', long, { resolution: [256, 144], sampleCount: 64 });
     await waitForJob(t, a, (j) => j.progress.completedFrames >= 1 || ENDED.includes(j.status));
-    const b = await startRender(other, long, { frameRanges: ['1'] });
+    const b = await startRenderJob(other, 'fair.blend', long, { frameRanges: ['1'] });
     const bDone = await waitForJob(other, b, (j) => ENDED.includes(j.status));
     expect(bDone.status, JSON.stringify(bDone.failedReason)).toBe('completed');
     const aWhenBDone = t.node.ctx.jobs.get(a)!;
@@ -69,7 +58,7 @@ describe.skipIf(!blenderPath)('render slots between keys and the job time limit 
 
   it('a render past the job time limit fails saying so, and keeps the frames it wrote', async () => {
     t = await startTestNode({ blender, limits: { jobTimeLimitMs: 4000 } });
-    const id = await startRender(t, long, { resolution: [128, 72], sampleCount: 32 });
+    const id = await startRenderJob(t, 'fair.blend', long, { resolution: [256, 256], sampleCount: 512 });
     const ended = await waitForJob(t, id, (j) => ENDED.includes(j.status));
     expect(ended.status).toBe('failed');
     expect(ended.failedReason).toMatchObject({ name: 'TimeLimitExceeded', type: 'limit' });

@@ -3,18 +3,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { runCli, startServeProcess } from '../helpers/cli';
+import { startServeProcess } from '../helpers/cli';
+import { servedApi, until } from '../helpers/served-node';
 
 const blenderPath = requireBlender();
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(!blenderPath)('kill -9 during a render leaves no files behind', () => {
   it('the render scratch folder and Blender temp folders live in the data folder, and the next start empties it', async () => {
@@ -24,14 +16,7 @@ describe.skipIf(!blenderPath)('kill -9 during a render leaves no files behind', 
     await mkdir(systemTemp);
     const env = { TMPDIR: systemTemp, TEMP: systemTemp, TMP: systemTemp };
     const scene = await makeSampleScene(work, { frames: 30 });
-    const created = await runCli(['node', 'keys', 'create', '--data', data, '--name', 'leftovers']);
-    const key = created.stdout.trim().split('\n').pop()!;
-    const api = (url: string, method: string, path: string, body?: unknown) =>
-      fetch(`${url}/api/external/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      }).then((r) => r.json() as Promise<any>);
+    const { api } = await servedApi(data, 'leftovers');
 
     const first = await startServeProcess(['--port', '0', '--data', data, '--blender', blenderPath!], env);
     const target = await api(first.url, 'POST', '/uploads', { fileName: 'left.blend', fileType: 'blend' });

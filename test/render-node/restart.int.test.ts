@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { runCli, startServeProcess } from '../helpers/cli';
+import { until } from '../helpers/served-node';
 
 const blenderPath = requireBlender();
 
@@ -14,16 +15,6 @@ async function api(url: string, key: string, method: string, path: string, body?
     body: body ? JSON.stringify(body) : undefined,
   });
   return res.json();
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe.skipIf(!blenderPath)('node restart', () => {

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yazl from 'yazl';
 import { blendBytes } from '../helpers/scene-files';
-import { mountSmallDisk, requireSmallDisk, type SmallDisk } from '../helpers/small-disk';
+import { requireSmallDisk, smallDisksPerTest, type SmallDisk } from '../helpers/small-disk';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
 import type { BlenderInfo } from '../../src/render-node/blender/probe';
 import { surveyZip } from '../../src/render-node/zip-survey';
@@ -40,14 +40,8 @@ async function bomb(padding: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-let node: TestNode | null = null;
-let disk: SmallDisk | null = null;
-afterEach(async () => {
-  await node?.stop();
-  node = null;
-  disk?.unmount();
-  disk = null;
-});
+const scratch = smallDisksPerTest();
+let disk: SmallDisk;
 
 async function validateZip(t: TestNode, bytes: Buffer): Promise<any> {
   const slug = await uploadBytes(t, 'bundle.zip', bytes);
@@ -66,7 +60,7 @@ describe('zips that expand too far', () => {
   });
 
   it('past the extracted-bytes limit, validation fails with ZipTooLarge before anything is extracted', async () => {
-    node = await startTestNode({ blender: failingBlender, limits: { maxExtractedBytes: 10 * MiB } });
+    const node = scratch.keep(await startTestNode({ blender: failingBlender, limits: { maxExtractedBytes: 10 * MiB } }));
     const job = await validateZip(node, await bomb(30 * MiB));
     expect(job.status).toBe('failed');
     expect(job.failedReason).toMatchObject({ name: 'ZipTooLarge', type: 'zip' });
@@ -75,8 +69,8 @@ describe('zips that expand too far', () => {
   });
 
   it.skipIf(!canMount)('past the free space, validation fails naming disk space before anything is extracted, and the node stays healthy', async () => {
-    disk = mountSmallDisk(24);
-    node = await startTestNode({ blender: failingBlender, dataDir: join(disk.dir, 'data'), headroomBytes: MiB, reserveBytes: 256 * 1024 });
+    disk = scratch.mount(24);
+    const node = scratch.keep(await startTestNode({ blender: failingBlender, dataDir: join(disk.dir, 'data'), headroomBytes: MiB, reserveBytes: 256 * 1024 }));
     const job = await validateZip(node, await bomb(40 * MiB));
     expect(job.status).toBe('failed');
     expect(job.failedReason).toMatchObject({ name: 'DiskFull', type: 'disk' });
