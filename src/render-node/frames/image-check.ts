@@ -49,13 +49,23 @@ const FORMATS: FormatCheck[] = [
 ];
 const TARGA: FormatCheck = { format: 'TARGA', matches: () => true, check: checkTga };
 
+/** Signatures of variants this node does not read the structure of (BigTIFF): such files count when not empty. */
+const UNCHECKED = [
+  [0x49, 0x49, 0x2b, 0x00],
+  [0x4d, 0x4d, 0x00, 0x2b],
+];
+
 /** Extensions Blender gives the image formats above. */
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|exr|tiff?|bmp|webp|dpx|cin|hdr|rgb|sgi|jp2|j2c|tga)$/i;
 
-/** Check that the image in `source` is whole; `name` (the file name) is used only to recognise Targa. */
+/**
+ * Check that the image in `source` is whole. `name` (the file name) tells a Targa file, which has no
+ * signature, and an image file whose header is missing from one of unknown kind.
+ */
 export async function checkImage(source: ByteSource, name: string): Promise<ImageCheck> {
   if (source.size === 0) return { status: 'incomplete', format: null, reason: 'the file is empty' };
   const head = await source.read(0, 32);
+  if (UNCHECKED.some((signature) => startsWith(head, signature))) return { status: 'unknown' };
   const known = FORMATS.find((f) => f.matches(head)) ?? (/\.tga$/i.test(name) ? TARGA : null);
   if (!known) {
     return IMAGE_EXTENSIONS.test(name) ? { status: 'incomplete', format: null, reason: 'its header is missing or damaged' } : { status: 'unknown' };
