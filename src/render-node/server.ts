@@ -207,9 +207,9 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
         const cleaned = await cleanUploads(db, storage, now(), { everyPartial });
         if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
       };
+      await clean(true).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed'));
+      await app.listen({ host, port });
       try {
-        await clean(true).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed'));
-        await app.listen({ host, port });
         const address = app.server.address();
         const actualPort = typeof address === 'object' && address ? address.port : port;
         const shownHost = host.includes(':') ? `[${host}]` : host;
