@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
@@ -88,6 +88,38 @@ describe.skipIf(!blenderPath)('node stop', () => {
       expect(['booting', 'rendering']).toContain(resumed.status);
       const done = await waitForJob(second, job.id, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
       expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+      expect(done.progress).toEqual({ completedFrames: 8, totalFrames: 8 });
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe.skipIf(!blenderPath)('resuming over a frame cut short', () => {
+  it('a frame file left incomplete by a crash is rendered again, not delivered', async () => {
+    const { startTestNode, startRenderJob, waitForJob } = await import('../helpers/node');
+    const { probeBlender } = await import('../../src/render-node/blender/probe');
+    const { checkImageFile } = await import('../../src/render-node/frames/image-check');
+    const work = await mkdtemp(join(tmpdir(), 'rd-cut-'));
+    const dataDir = join(work, 'data');
+    const blender = await probeBlender(blenderPath!, { timeoutMs: 60_000 });
+    const scene = await readFile(await makeSampleScene(work, { frames: 8 }));
+    const first = await startTestNode({ blender, dataDir });
+    const id = await startRenderJob(first, 'cut.blend', scene, { sampleCount: 24 });
+    await waitForJob(first, id, (j) => j.progress.completedFrames >= 1);
+    await first.stop();
+    const framesDir = join(dataDir, 'jobs', id, 'frames');
+    const written = (await readdir(framesDir)).filter((f) => f.endsWith('.png')).sort();
+    const whole = await readFile(join(framesDir, written[0]!));
+    await writeFile(join(framesDir, 'sample_0008.png'), whole.subarray(0, Math.floor(whole.length / 2)));
+
+    const second = await startTestNode({ blender, dataDir });
+    try {
+      const done = await waitForJob(second, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
+      expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+      for (const f of (await readdir(framesDir)).filter((n) => n.endsWith('.png'))) {
+        expect(await checkImageFile(join(framesDir, f)), f).toMatchObject({ status: 'complete' });
+      }
       expect(done.progress).toEqual({ completedFrames: 8, totalFrames: 8 });
     } finally {
       await second.stop();
