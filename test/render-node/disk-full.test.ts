@@ -10,11 +10,13 @@ import { runCli, startServeProcess } from '../helpers/cli';
 import { requireSmallDisk, smallDisksPerTest, type SmallDisk } from '../helpers/small-disk';
 import { servedApi } from '../helpers/served-node';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
+import { OpenApiChecker } from '../helpers/openapi';
 
 const canMount = requireSmallDisk();
 const MiB = 1024 * 1024;
 
 const scratch = smallDisksPerTest();
+const openapi = new OpenApiChecker();
 let disk: SmallDisk;
 
 async function nodeOnSmallDisk(sizeMb: number, headroomBytes = MiB): Promise<TestNode> {
@@ -29,14 +31,14 @@ async function healthy(t: TestNode): Promise<void> {
 }
 
 /** PUT `size` bytes to an upload URL, filling the disk after the first MiB has been stored. */
-function putFillingTheDisk(t: TestNode, url: string, size: number): Promise<{ status: number; body: any }> {
+function putFillingTheDisk(t: TestNode, url: string, size: number): Promise<{ status: number; contentType: string | null; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) } });
     req.on('error', () => {});
     req.on('response', (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? null, body: text ? JSON.parse(text) : null }));
     });
     const send = async () => {
       req.write(Buffer.alloc(MiB, 1));
@@ -69,6 +71,7 @@ describe.skipIf(!canMount)('the node on a full disk', () => {
     const body = (await put!.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('insufficient_storage');
     expect(body.error.message).toMatch(/disk/);
+    expect(openapi.problems({ method: 'PUT', path: new URL(target.json.uploadUrl).pathname, status: 507, contentType: put!.headers.get('content-type'), body })).toEqual([]);
     expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => n.startsWith('.part-'))).toEqual([]);
     await healthy(t);
     expect(await uploadBytes(t, 'small.blend', blendBytes(4096))).toMatch(/^u-/);
@@ -81,6 +84,7 @@ describe.skipIf(!canMount)('the node on a full disk', () => {
     expect(answer.status).toBe(507);
     expect(answer.body.error).toMatchObject({ code: 'insufficient_storage' });
     expect(answer.body.error.message).toMatch(/disk filled up/);
+    expect(openapi.problems({ method: 'PUT', path: new URL(target.json.uploadUrl).pathname, ...answer })).toEqual([]);
     expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => n.startsWith('.part-'))).toEqual([]);
     await disk.unfill();
     await healthy(t);

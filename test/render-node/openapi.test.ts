@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH, OpenApiChecker } from '../helpers/openapi';
-import { startTestNode, type TestNode } from '../helpers/node';
+import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
+import { blendBytes } from '../helpers/scene-files';
 import { sampleAnalysis } from '../fixtures/analysis';
+import { diskFullReason } from '../../src/render-node/disk-space';
 
 /**
  * The node's real answers checked against docs/openapi.yaml: every operation of the document is
@@ -122,6 +124,34 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     expect(problems).toEqual([]);
     const coveredOperations = new Set([...checker.covered].map((c) => c.split(' ').slice(0, 2).join(' ')));
     expect(checker.operations().filter((op) => !coveredOperations.has(op))).toEqual([]);
+  });
+
+  it('matches the answers of a node over its limits or short of disk space', async () => {
+    const limited = await startTestNode({ blender: null, limits: { maxFramesPerJob: 2, maxPixelsPerFrame: 65536 * 65536 * 50 } });
+    const check = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${limited.api}${path}`, { method, headers: { authorization: `Bearer ${limited.key}`, 'content-type': 'application/json' }, body: json(body) });
+      const answer: any = await res.json();
+      problems.push(...checker.problems({ method, path, status: res.status, contentType: res.headers.get('content-type'), body: answer }));
+      return { status: res.status, code: answer?.error?.code };
+    };
+    try {
+      const slug = await uploadBytes(limited, 'exr.blend', blendBytes(4096));
+      const job = (await limited.call('POST', '/jobs', { slug })).json;
+      const exr = { colorMode: 'RGBA', colorDepth: '32', exrCodec: 'NONE', tiffCodec: null, compression: null, quality: null };
+      limited.node.ctx.jobs.transition(job.id, ['created'], 'validated', { analysis: sampleAnalysis({ outputFormat: 'OPEN_EXR', outputSettings: exr }), analysisId: crypto.randomUUID(), totalFrames: 3 });
+      const render = (config: Record<string, unknown>) => check('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
+      expect(await render({ frameRanges: ['1-3'] })).toEqual({ status: 400, code: 'limit_frames' });
+      expect(await render({ frameRanges: ['1'], resolution: [65536, 65536], resolutionPercentage: 1000 })).toEqual({ status: 400, code: 'limit_pixels' });
+      // 458,752 x 458,752 pixels of uncompressed 32-bit RGBA (within the pixel limit): about 3 PB a frame, more than any disk holds
+      expect(await render({ frameRanges: ['1'], resolution: [65536, 65536], resolutionPercentage: 700 })).toEqual({ status: 507, code: 'insufficient_storage' });
+      expect((await limited.call('GET', `/jobs/${job.id}`)).json.data.status).toBe('validated');
+      limited.node.ctx.jobs.transition(job.id, ['validated'], 'failed', { failedReason: diskFullReason('the frames zip could not be written') });
+      const failed = await fetch(`${limited.api}/jobs/${job.id}`, { headers: { authorization: `Bearer ${limited.key}` } });
+      problems.push(...checker.problems({ method: 'GET', path: `/jobs/${job.id}`, status: failed.status, contentType: failed.headers.get('content-type'), body: await failed.json() }));
+      expect(problems).toEqual([]);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('matches the 429 of the rate limit', async () => {
