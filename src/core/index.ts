@@ -22,4 +22,3 @@ export * from './secrets/memory-secret-store';
 export * from './transfer/progress-meter';
 export * from './util/clock';
 export * from './util/abortable-sleep';
-export * from './util/format-bytes';

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { statfsSync } from 'node:fs';
 import type { FailedReason } from '../shared/api';
+import { formatBytes } from '../shared/format-bytes';
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 const DISK_FULL_TEXT = /no space left on device|database or disk is full|disk quota exceeded/i;
@@ -30,18 +31,6 @@ export async function freeBytes(dir: string): Promise<number> {
 export function freeBytesSync(dir: string): number {
   const s = statfsSync(dir);
   return s.bavail * s.bsize;
-}
-
-/** A byte count for people: "1.5 GB", "512 KB". */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${n} bytes` : `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** The failure of a job stopped by a full disk; `what` says what could not be written. */

@@ -4,7 +4,8 @@ import { acquireDataLock, type DataLock } from './data-lock';
 import { openDatabase, type Db } from './db';
 import { Storage } from './storage';
 import { DiskReserve } from './disk-reserve';
-import { formatBytes, freeBytesSync, isDiskFullError } from './disk-space';
+import { freeBytesSync, isDiskFullError } from './disk-space';
+import { formatBytes } from '../shared/format-bytes';
 
 /** A node's data folder, opened: locked, database migrated and writable, folders in place. */
 export interface NodeData {

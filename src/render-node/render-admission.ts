@@ -1,6 +1,7 @@
 import { applyRenderLimits, type PlannedRender, type RenderLimits } from './render-limits';
 import { estimateRenderBytes } from './output-estimate';
-import { formatBytes, freeBytes } from './disk-space';
+import { freeBytes } from './disk-space';
+import { formatBytes } from '../shared/format-bytes';
 import { badRequest, insufficientStorage } from './http-error';
 
 /**

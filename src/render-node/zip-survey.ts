@@ -1,6 +1,7 @@
 import yauzl from 'yauzl';
 import type { FailedReason } from '../shared/api';
-import { formatBytes, notEnoughSpaceReason } from './disk-space';
+import { notEnoughSpaceReason } from './disk-space';
+import { formatBytes } from '../shared/format-bytes';
 
 /** What a zip's central directory declares. */
 export interface ZipSurvey {

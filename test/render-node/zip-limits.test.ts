@@ -64,7 +64,7 @@ describe('zips that expand too far', () => {
     const job = await validateZip(node, await bomb(30 * MiB));
     expect(job.status).toBe('failed');
     expect(job.failedReason).toMatchObject({ name: 'ZipTooLarge', type: 'zip' });
-    expect(job.failedReason.message).toMatch(/expands to 31\.5 MB; this render node accepts at most 10\.5 MB/);
+    expect(job.failedReason.message).toMatch(/expands to 30\.0 MiB; this render node accepts at most 10\.0 MiB/);
     expect(await readdir(join(node.dataDir, 'jobs', job.id, 'scene'))).toEqual([]);
   });
 
@@ -74,7 +74,7 @@ describe('zips that expand too far', () => {
     const job = await validateZip(node, await bomb(40 * MiB));
     expect(job.status).toBe('failed');
     expect(job.failedReason).toMatchObject({ name: 'DiskFull', type: 'disk' });
-    expect(job.failedReason.message).toMatch(/Not enough disk space on the render node: unpacking the zip needs about 41\.9 MB/);
+    expect(job.failedReason.message).toMatch(/Not enough disk space on the render node: unpacking the zip needs about 40\.0 MiB/);
     expect(await readdir(join(node.dataDir, 'jobs', job.id, 'scene'))).toEqual([]);
     expect((await fetch(`${node.url}/healthz`)).status).toBe(200);
   });

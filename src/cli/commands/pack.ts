@@ -6,7 +6,7 @@ import { PathRewriteError } from '../../blend/rewrite-paths';
 import { BundleNameClashError, traceScene } from '../../blend/trace-scene';
 import { PackError, writeBundle, type PackProgress } from '../../blend/write-bundle';
 import { AbortError, isAbort } from '../../core/errors';
-import { formatBytes } from '../../core/util/format-bytes';
+import { formatBytes } from '../../shared/format-bytes';
 import { CommandFailedError } from '../cli-errors';
 import { files, formatPackPlan } from '../output/format-pack-plan';
 import { percent, progressBar } from '../output/format-progress';

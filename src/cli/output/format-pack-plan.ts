@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/bundle-plan';
 import { KIND_LABELS } from '../../blend/describe-reference';
-import { formatBytes } from '../../core/util/format-bytes';
+import { formatBytes } from '../../shared/format-bytes';
 import { formatTable } from './table';
 
 const STATUS_WORDS: Record<PlannedDependency['status'], string> = {

@@ -1,7 +1,7 @@
 import type { DownloadProgress } from '../../core/download/download-job';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
 import { RateLimitedError, serializeError } from '../../core/errors';
-import { formatBytes } from '../../core/util/format-bytes';
+import { formatBytes } from '../../shared/format-bytes';
 
 /** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
 export function progressBar(fraction: number, width = 20): string {

@@ -7,7 +7,7 @@ import { lifecyclePhase } from '../../core/lifecycle/lifecycle-states';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../../core/lifecycle/submission-lifecycle';
 import { trackerWaiter, type WaitForJob } from '../../core/lifecycle/wait-for-job';
 import { JobTracker } from '../../core/tracking/tracker';
-import { formatBytes } from '../../core/util/format-bytes';
+import { formatBytes } from '../../shared/format-bytes';
 import type { Job } from '../../shared/api/job';
 import { JOB_STATUS_TABLE, type JobStatus } from '../../shared/api/job-status';
 import type { RenderConfig } from '../../shared/api/render-config';

@@ -4,7 +4,7 @@ import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { MAX_UPLOAD_BYTES, fileTypeOf, type FileType } from '../../shared/api/upload';
 import { errorCode, PreflightError } from '../errors';
-import { formatBytes } from '../util/format-bytes';
+import { formatBytes } from '../../shared/format-bytes';
 import { entryPath, isMacMetadataEntry } from '../../shared/zip-entry-name';
 import { entryName, isSymlinkEntry } from '../../node-common/zip-entry';
 
