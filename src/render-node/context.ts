@@ -8,6 +8,7 @@ import type { UrlSigner } from './signing';
 import type { JobRunner } from './job-runner';
 import type { NodeCapabilities } from './render-plan';
 import type { ApiKeyInfo } from './keys';
+import type { NodeWorkers } from '../shared/api';
 
 /** Everything the routes share. */
 export interface NodeContext {
@@ -27,6 +28,8 @@ export interface NodeContext {
   /** The base URL links are built on, from the option or the request. */
   baseUrl: (request?: FastifyRequest) => string;
   now: () => Date;
+  /** How the node renders and, in distributed mode, its render workers. */
+  workers: () => Promise<NodeWorkers>;
 }
 
 declare module 'fastify' {

@@ -8,11 +8,13 @@ import type { Logger } from 'pino';
 import type { FailedReason, JobStatus, SceneAnalysis } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { Storage } from './storage';
+import type { RenderPlan } from './render-plan';
 import { chooseScene, extractZip, ZipError } from './zip-extract';
 import { analyzeScene, SceneAnalysisError } from './blender/analyze';
-import { startRender } from './blender/render';
 import { makePreview } from './blender/preview';
 import { isBlenderProcessAlive, killProcessTree } from './blender/render';
+import type { RenderExecutor } from './render-executor';
+import { EmbeddedExecutor } from './embedded-executor';
 
 /** The Blender the node renders with, and what it can do. */
 export interface BlenderRuntime {
@@ -35,6 +37,8 @@ export interface JobRunnerOptions {
   onCompleted?: (job: JobRecord) => void;
   /** Resolves an upload slug to the stored file. */
   uploadPath: (slug: string) => string;
+  /** Where renders run; default: the node's own Blender ({@link EmbeddedExecutor}). */
+  executor?: RenderExecutor;
 }
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null };
@@ -50,8 +54,11 @@ const RENDER_QUEUE: JobStatus[] = ['booting', 'rendering'];
 export class JobRunner {
   private readonly running = new Map<string, Work>();
   private stopped = false;
+  private readonly executor: RenderExecutor;
 
-  constructor(private readonly o: JobRunnerOptions) {}
+  constructor(private readonly o: JobRunnerOptions) {
+    this.executor = o.executor ?? new EmbeddedExecutor(o.blender);
+  }
 
   /**
    * Stop Blender processes a crashed node left behind, then start queued work. Frames they finished
@@ -66,6 +73,7 @@ export class JobRunner {
       }
       if (job.pid) this.o.jobs.patch(job.id, { pid: null }, false);
     }
+    await this.executor.start();
     this.pump();
   }
 
@@ -83,6 +91,7 @@ export class JobRunner {
       }),
     );
     await Promise.allSettled(works.map((w) => w.task));
+    await this.executor.stop();
   }
 
   /** Whether a job currently has a process working on it. */
@@ -109,6 +118,7 @@ export class JobRunner {
 
   /** Stop whatever runs for a job whose status has already been set to `canceled`. */
   async abort(jobId: string): Promise<void> {
+    await this.executor.cancel(jobId);
     const work = this.running.get(jobId);
     if (!work) return;
     work.abort.abort(new Error('canceled'));
@@ -196,6 +206,8 @@ export class JobRunner {
       throw err;
     }
     analysis = withNodeWarnings(analysis, blender);
+    const elsewhere = await this.executor.analysisWarnings(analysis);
+    if (elsewhere.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...elsewhere] };
     this.o.jobs.transition(job.id, VALIDATING, 'validated', {
       analysis,
       analysisId: randomUUID(),
@@ -205,51 +217,53 @@ export class JobRunner {
   }
 
   private async render(job: JobRecord, work: Work): Promise<void> {
-    const blender = this.requireBlender(job.id);
-    if (!blender) return;
     const plan = job.renderPlan;
     if (!plan || !job.sceneFile?.scenePath) throw new Error(`job ${job.id} has no render plan or scene`);
-    const scenePath = join(this.o.storage.sceneDir(job.id), job.sceneFile.scenePath);
+    const sceneRoot = this.o.storage.sceneDir(job.id);
     await mkdir(plan.outputDir, { recursive: true });
-    const planned = new Set(plan.frames);
-    const outputRoot = resolve(plan.outputDir) + sep;
-    const started = startRender({
-      blenderPath: blender.path,
-      scenePath,
-      sceneRoot: this.o.storage.sceneDir(job.id),
+    const outcome = await this.executor.render({
+      job,
       plan,
+      scenePath: join(sceneRoot, job.sceneFile.scenePath),
+      sceneRoot,
       signal: work.abort.signal,
-      onEvent: (ev) => {
-        if (ev.event === 'ready') {
-          this.o.jobs.transition(job.id, ['booting'], 'rendering');
-        } else if (ev.event === 'frame') {
-          if (!planned.has(ev.frame) || !resolve(ev.path).startsWith(outputRoot)) {
-            this.o.log.warn({ jobId: job.id, frame: ev.frame }, 'ignoring a frame report outside the plan or the output folder');
-            return;
-          }
-          if (this.o.jobs.get(job.id)?.status !== 'rendering') this.o.jobs.transition(job.id, ['booting'], 'rendering');
-          this.o.jobs.recordFrame(job.id, ev.frame, ev.path, ev.skipped ? 0 : ev.seconds);
-        }
+      onStarted: () => this.o.jobs.transition(job.id, ['booting'], 'rendering'),
+      onFrame: (f) => this.acceptFrame(job.id, plan, f.frame, f.path, f.seconds),
+      onPid: (pid) => {
+        work.pid = pid;
+        this.o.jobs.patch(job.id, { pid }, false);
       },
     });
-    work.pid = started.pid;
-    this.o.jobs.patch(job.id, { pid: started.pid }, false);
-    const result = await started.done;
-    if (work.abort.signal.aborted) return;
+    if (work.abort.signal.aborted || outcome.kind === 'stopped') return;
     const current = this.o.jobs.get(job.id);
     if (!current || (current.status !== 'rendering' && current.status !== 'booting')) return;
+    if (outcome.kind === 'failed') return this.fail(job.id, outcome.reason);
     const written = new Set(this.o.jobs.frames(job.id).map((f) => f.frame));
     const missing = plan.frames.filter((f) => !written.has(f));
-    if (result.exitCode !== 0 || missing.length > 0) {
-      const tail = result.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    if (outcome.exitCode !== 0 || missing.length > 0) {
+      const tail = outcome.errorTail.trim().split('\n').slice(-3).join(' | ');
       return this.fail(job.id, {
         name: 'RenderFailed',
         type: 'render',
-        message: `Blender stopped (exit code ${result.exitCode}) with ${missing.length} of ${plan.frames.length} frames not written${tail ? `: ${tail}` : ''}.`,
+        message: `Blender stopped (exit code ${outcome.exitCode}) with ${missing.length} of ${plan.frames.length} frames not written${tail ? `: ${tail}` : ''}.`,
       });
     }
     const moved = this.o.jobs.transition(job.id, ['rendering', 'booting'], 'finalizing');
     if (moved) await this.finalize(moved, work.abort.signal);
+  }
+
+  /**
+   * Count a frame file that is in place in the job's output folder: only a frame of the plan, only a
+   * file inside the output folder. Returns whether it was counted.
+   */
+  acceptFrame(jobId: string, plan: RenderPlan, frame: number, path: string, seconds: number): boolean {
+    if (!plannedFrames(plan).has(frame) || !resolve(path).startsWith(resolve(plan.outputDir) + sep)) {
+      this.o.log.warn({ jobId, frame }, 'ignoring a frame report outside the plan or the output folder');
+      return false;
+    }
+    if (this.o.jobs.get(jobId)?.status !== 'rendering') this.o.jobs.transition(jobId, ['booting'], 'rendering');
+    this.o.jobs.recordFrame(jobId, frame, path, seconds);
+    return true;
   }
 
   /** Package outputs (frames zip, preview) and complete the job. Safe to run again after a crash. */
@@ -283,6 +297,14 @@ export class JobRunner {
       this.o.onCompleted?.(done);
     }
   }
+}
+
+const plannedSets = new WeakMap<RenderPlan, Set<number>>();
+
+function plannedFrames(plan: RenderPlan): Set<number> {
+  let set = plannedSets.get(plan);
+  if (!set) plannedSets.set(plan, (set = new Set(plan.frames)));
+  return set;
 }
 
 /**

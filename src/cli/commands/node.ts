@@ -9,6 +9,7 @@ import { parseRateLimit } from '../../render-node/rate-limit';
 import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
+import { parseRedisUrl, redisTarget, registerWorkerCommands } from './node-workers';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
 
@@ -61,6 +62,8 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
     .option('--rate-limit <spec>', 'requests per key, e.g. 1200/60s', '1200/60s')
     .option('--webhook-url <url>', 'POST onRenderComplete events here')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
+    .option('--redis <url>', 'render on workers (renderdrop node worker) through Redis: redis://host:6379', parseRedisUrl)
+    .option('--chunk-size <n>', 'frames per chunk in distributed mode (default: chosen per job)', positiveInt('--chunk-size'))
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .action(async (opts: ServeOptions) => {
       const log = createLogger({ level: opts.logLevel });
@@ -72,6 +75,13 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       const webhookUrl = opts.webhookUrl;
       const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
       if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
+      const redisUrl = opts.redis as string | undefined;
+      if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
+        process.stderr.write(`note: workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
+      }
+      const distributed = redisUrl
+        ? { redis: redisTarget(redisUrl, process.env, (line) => process.stderr.write(`${line}\n`)), chunkSize: (opts.chunkSize as number | undefined) ?? null }
+        : null;
       const node = await createRenderNode({
         dataDir: resolve(opts.data),
         blenderPath: opts.blender,
@@ -80,6 +90,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         rateLimit: parseRateLimit(opts.rateLimit),
         webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
         logger: log,
+        distributed,
       });
       const url = await node.listen(host, opts.port);
       stdout.write(`listening on ${url}\n`);
@@ -95,6 +106,8 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
     });
+
+  registerWorkerCommands(node);
 
   const keys = node.command('keys').description('Manage the API keys of a node.');
   keys

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { makeSampleScene, requireBlender } from '../../helpers/blender';
+import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../helpers/node';
+import { requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
+import { blenderProcesses, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
+import { decodePng } from '../../helpers/png-pixels';
+import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
+import { CHUNK_QUEUE, REDIS_PREFIX } from '../../../src/render-node/distributed/protocol';
+
+const blenderPath = requireBlender();
+const redisServer = requireRedis();
+
+async function submit(t: TestNode, scene: string, config: Record<string, unknown>): Promise<string> {
+  const slug = await uploadBytes(t, 'sample.blend', await readFile(scene));
+  const job = (await t.call('POST', '/jobs', { slug })).json;
+  await t.call('POST', `/jobs/${job.id}/validate`);
+  const validated = await waitForJob(t, job.id, (j) => j.status !== 'validating');
+  expect(validated.status, JSON.stringify(validated.failedReason)).toBe('validated');
+  const render = await t.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
+  expect(render.status, JSON.stringify(render.json)).toBe(200);
+  return job.id as string;
+}
+
+function bareRender(blender: string, scene: string, outDir: string, frames: [number, number]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(blender, ['-b', '-Y', '--factory-startup', scene, '-o', join(outDir, 'bare_####'), '-F', 'PNG', '-s', String(frames[0]), '-e', String(frames[1]), '-a'], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bare blender exited ${code}`))));
+  });
+}
+
+describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ on a real Redis, worker processes)', () => {
+  let redis: TestRedis;
+  let work: string;
+  let blender: BlenderInfo;
+  let t: TestNode;
+  const workers: WorkerProcess[] = [];
+
+  const startWorker = async (name: string) => {
+    const worker = await startWorkerProcess({ redis: redis.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 });
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'rd-dist-'));
+    redis = await startRedis(redisServer!);
+    blender = await probeBlender(blenderPath!, { timeoutMs: 60_000 });
+    t = await startTestNode({ blender, distributed: { redis: { url: redis.url }, chunkSize: 2, reconcileMs: 1000 } });
+    await Promise.all([startWorker('alpha'), startWorker('beta')]);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(workers.map((w) => stopWorker(w)));
+    await t?.stop();
+    await redis?.dispose();
+  });
+
+  it('renders a multi-chunk job on two workers at once, frames identical to a bare blender -b render', async () => {
+    const scene = await makeSampleScene(work, { frames: 6 });
+    const listed = (await t.call('GET', '/node/workers')).json;
+    expect(listed.mode).toBe('distributed');
+    expect(listed.workers.map((w: any) => w.name).sort()).toEqual(['alpha', 'beta']);
+    expect(listed.workers[0]).toMatchObject({ blenderVersion: blender.version, threads: 1, state: 'idle' });
+
+    const id = await submit(t, scene, {});
+    const done = await waitForJob(t, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 300_000);
+    expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+    expect(done.progress).toEqual({ completedFrames: 6, totalFrames: 6 });
+    expect(done.timeline.map((e: any) => e.status)).toEqual(['created', 'validating', 'validated', 'booting', 'rendering', 'finalizing', 'completed']);
+
+    const downloads = (await t.call('GET', `/jobs/${id}/downloads`)).json;
+    expect(downloads.frameOutputs.map((o: any) => o.fileName)).toEqual([1, 2, 3, 4, 5, 6].map((f) => `sample_000${f}.png`));
+
+    const queue = new Queue(CHUNK_QUEUE, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: REDIS_PREFIX });
+    try {
+      const chunks = (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === id).map((j) => j.returnvalue);
+      expect(chunks).toHaveLength(3);
+      expect(new Set(chunks.map((c) => c.worker))).toEqual(new Set(['alpha', 'beta']));
+      const spans = chunks.map((c) => [c.timings.blenderStartedAt, c.timings.blenderEndedAt] as const);
+      const overlap = spans.some(([a0, a1], i) => spans.some(([b0, b1], j) => i !== j && a0 < b1 && b0 < a1));
+      expect(overlap, 'two chunks rendered at the same time').toBe(true);
+    } finally {
+      await queue.close();
+    }
+
+    const bare = join(work, 'bare');
+    await bareRender(blenderPath!, scene, bare, [1, 6]);
+    for (let f = 1; f <= 6; f++) {
+      const ours = decodePng(await readFile(join(t.dataDir, 'jobs', id, 'frames', `sample_000${f}.png`)));
+      const reference = decodePng(await readFile(join(bare, `bare_000${f}.png`)));
+      expect([ours.width, ours.height]).toEqual([reference.width, reference.height]);
+      expect(Buffer.compare(ours.data, reference.data), `frame ${f} differs from bare Blender`).toBe(0);
+    }
+  });
+});
+
