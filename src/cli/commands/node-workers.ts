@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
-import { checkRedisUrl, redactRedisUrl, urlHasPassword, type RedisTarget } from '../../render-node/distributed/redis-connection';
+import { checkRedis, checkRedisUrl, redactRedisUrl, urlHasPassword, type RedisTarget } from '../../render-node/distributed/redis-connection';
 import { createLogger } from '../../render-node/logger';
 import { detectBlender } from '../../render-node/server';
 import { startRenderWorker } from '../../render-node/worker/render-worker';
@@ -53,6 +53,7 @@ export function registerWorkerCommands(node: Command): void {
     .action(async (opts: { redis: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
       const log = createLogger({ level: opts.logLevel });
       const redis = redisTarget(opts.redis, process.env, (line) => process.stderr.write(`${line}\n`));
+      await checkRedis(redis);
       const blender = await detectBlender({ blenderPath: opts.blender, env: process.env }, log);
       if (!blender) throw new Error('No Blender found on this machine: install Blender, or point --blender or BLENDER_PATH at it.');
       const name = (opts.name ?? hostname()).trim() || 'worker';

@@ -76,9 +76,6 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
       if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
       const redisUrl = opts.redis as string | undefined;
-      if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
-        process.stderr.write(`note: workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
-      }
       const distributed = redisUrl
         ? { redis: redisTarget(redisUrl, process.env, (line) => process.stderr.write(`${line}\n`)), chunkSize: (opts.chunkSize as number | undefined) ?? null }
         : null;
@@ -94,6 +91,9 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       });
       const url = await node.listen(host, opts.port);
       stdout.write(`listening on ${url}\n`);
+      if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
+        stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
+      }
       await new Promise<void>((done) => {
         const stop = (signal: string) => {
           log.info({ signal }, 'shutting down');

@@ -67,13 +67,14 @@ function describe(error: unknown): string {
  */
 export async function checkRedis(target: RedisTarget, timeoutMs = 5000): Promise<string> {
   const client = new Redis(target.url, options(target, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, enableOfflineQueue: false }));
-  client.on('error', () => {});
+  let cause: unknown = null;
+  client.on('error', (error: unknown) => (cause ??= error));
   try {
     await client.connect();
     const info = await client.info('server');
     return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
   } catch (error) {
-    throw new RedisUnavailableError(`Redis at ${redactRedisUrl(target.url)} is unreachable (${describe(error)}): start it, or check the --redis address and password.`);
+    throw new RedisUnavailableError(`Redis at ${redactRedisUrl(target.url)} is unreachable (${describe(cause ?? error)}): start it, or check the --redis address and password.`);
   } finally {
     client.disconnect();
   }
