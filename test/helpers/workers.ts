@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ROOT } from './cli';
 
 /** A `renderdrop node worker` process started from source for a test. */
@@ -47,7 +47,7 @@ export async function stopWorker(worker: WorkerProcess): Promise<void> {
   await worker.exited;
 }
 
-/** Process ids of running Blender processes whose command line mentions `marker`. */
+/** Process ids of running Blender processes (by their executable's name) whose command line mentions `marker`. */
 export async function blenderProcesses(marker: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
@@ -55,7 +55,8 @@ export async function blenderProcesses(marker: string): Promise<number[]> {
     const cmd = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    if (/blender/i.test(cmd) && cmd.includes(marker) && state !== 'Z') pids.push(Number(entry));
+    const executable = basename(cmd.split('\0')[0] ?? '');
+    if (/blender/i.test(executable) && cmd.includes(marker) && state !== 'Z') pids.push(Number(entry));
   }
   return pids;
 }

@@ -123,6 +123,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
       maxFailures: MAX_FAILURES_PER_WORKER,
     });
     if (routing === 'hand-over') {
+      log.info({ jobId: chunk.jobId, chunk: chunk.index, needs: chunk.minBlender }, 'handing a chunk over to another worker');
       await job.moveToDelayed(Date.now() + 1000 + Math.floor(Math.random() * 1000), token);
       throw new DelayedError();
     }

@@ -99,5 +99,34 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
       expect(Buffer.compare(ours.data, reference.data), `frame ${f} differs from bare Blender`).toBe(0);
     }
   });
-});
 
+  it('cancel stops Blender on every worker within seconds and keeps the frames already delivered', async () => {
+    const scene = await makeSampleScene(join(work, 'slow'), { frames: 8 });
+    const id = await submit(t, scene, { resolutionPercentage: 400, sampleCount: 64 });
+    await waitForJob(t, id, (j) => j.progress.completedFrames >= 1);
+    const busy = async () => (await t.call('GET', '/node/workers')).json.workers.filter((w: any) => w.current?.jobId === id).length;
+    const deadline = Date.now() + 60_000;
+    while ((await busy()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await busy(), 'both workers on the job').toBe(2);
+    for (const w of workers) expect((await blenderProcesses(w.cacheDir)).length, `${w.name} renders`).toBeGreaterThan(0);
+
+    const res = await t.call('POST', `/jobs/${id}/cancel`);
+    expect(res.json.status).toBe('canceled');
+    const canceledAt = Date.now();
+    let left = Infinity;
+    while (Date.now() - canceledAt < 10_000) {
+      left = (await Promise.all(workers.map((w) => blenderProcesses(w.cacheDir)))).flat().length;
+      if (left === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(left, 'Blender processes left on the workers 10 s after cancel').toBe(0);
+
+    const view = (await t.call('GET', '/node/workers')).json;
+    expect(view.chunks).toMatchObject({ waiting: 0, delayed: 0 });
+    const job = (await t.call('GET', `/jobs/${id}`)).json.data;
+    expect(job.status).toBe('canceled');
+    const downloads = (await t.call('GET', `/jobs/${id}/downloads`)).json;
+    expect(downloads.frameOutputs.length).toBe(job.progress.completedFrames);
+    expect(downloads.frameOutputs.length).toBeGreaterThanOrEqual(1);
+  });
+});
