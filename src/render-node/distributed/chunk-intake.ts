@@ -55,13 +55,13 @@ export class ChunkIntake {
   /** Store and count one rendered frame; a frame the node already has is acknowledged and dropped. */
   async receiveFrame(jobId: string, index: number, frame: number, name: string, file: IncomingFile, seconds: number): Promise<{ counted: boolean }> {
     const { job, chunk } = this.lookup(jobId, index);
-    this.requireRendering(job);
     if (!chunk.frames.includes(frame)) throw new HttpError(403, 'frame_not_in_chunk', `Frame ${frame} is not part of this chunk.`);
     const plan = job.renderPlan as RenderPlan;
     const names = expectedFrameNames(plan.fileNamePattern, plan.outputFormat, frame);
     if (!names.includes(name)) {
       throw new HttpError(400, 'unexpected_name', `Frame ${frame} must be named ${names.join(' or ') || '(no name: unknown format)'}, not ${name}.`);
     }
+    this.requireRendering(job);
     if (this.deps.chunks.hasFrame(jobId, frame)) {
       file.body.resume();
       return { counted: false };
@@ -84,8 +84,8 @@ export class ChunkIntake {
   /** Store a compositor File Output file of the chunk in the job's composite folder. */
   async receiveComposite(jobId: string, index: number, node: string, name: string, file: IncomingFile): Promise<void> {
     const { job } = this.lookup(jobId, index);
-    this.requireRendering(job);
     if (!isPlainName(node) || !isPlainName(name)) throw new HttpError(400, 'unexpected_name', 'Compositor outputs must be one folder and one plain file name.');
+    this.requireRendering(job);
     await receiveFile(file, join(this.deps.storage.compositeDir(jobId), node, name));
   }
 

@@ -41,6 +41,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
   let blender: BlenderInfo;
   let t: TestNode;
   const workers: WorkerProcess[] = [];
+  let firstJob = '';
 
   const startWorker = async (name: string) => {
     const worker = await startWorkerProcess({ redis: redis.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 });
@@ -70,6 +71,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
     expect(listed.workers[0]).toMatchObject({ blenderVersion: blender.version, threads: 1, state: 'idle' });
 
     const id = await submit(t, scene, {});
+    firstJob = id;
     const done = await waitForJob(t, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 300_000);
     expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
     expect(done.progress).toEqual({ completedFrames: 6, totalFrames: 6 });
@@ -128,5 +130,40 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
     const downloads = (await t.call('GET', `/jobs/${id}/downloads`)).json;
     expect(downloads.frameOutputs.length).toBe(job.progress.completedFrames);
     expect(downloads.frameOutputs.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('takes a worker\'s files only with the chunk\'s signature, for the chunk\'s frames, under their names, while the job renders', async () => {
+    expect(firstJob).not.toBe('');
+    const queue = new Queue(CHUNK_QUEUE, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: REDIS_PREFIX });
+    let chunk: any;
+    try {
+      chunk = (await queue.getJobs(['completed'])).find((j) => j.data.jobId === firstJob && j.data.index === 1)!.data;
+    } finally {
+      await queue.close();
+    }
+    expect(chunk.frames).toEqual([3, 4]);
+    const base = `${t.url}/storage/render/${firstJob}/chunks`;
+    const put = (path: string, query: string, body = Buffer.from('not really a png')) =>
+      fetch(`${base}/${path}?${query}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body });
+    const code = async (res: Response) => ({ status: res.status, code: ((await res.json()) as any).error?.code });
+
+    expect(await code(await put('1/frames/3/sample_0003.png', chunk.get))).toEqual({ status: 403, code: 'signature_invalid' });
+    expect(await code(await put('0/frames/1/sample_0001.png', chunk.put))).toEqual({ status: 403, code: 'signature_invalid' });
+    const tampered = chunk.put.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
+    expect(await code(await put('1/frames/3/sample_0003.png', tampered))).toEqual({ status: 403, code: 'signature_invalid' });
+    expect(await code(await put('1/frames/5/sample_0005.png', chunk.put))).toEqual({ status: 403, code: 'frame_not_in_chunk' });
+    expect(await code(await put('1/frames/3/sample_0004.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
+    expect(await code(await put('1/frames/3/..%2Fsample_0003.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
+    expect(await code(await put('1/composite/..%2F..%2Fpackage/x.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
+    expect(await code(await put('1/frames/3/sample_0003.png', chunk.put))).toEqual({ status: 409, code: 'job_not_rendering' });
+
+    const status = await fetch(`${base}/1/status?${chunk.get}`);
+    expect(await status.json()).toEqual({ active: false, have: [3, 4] });
+    expect((await fetch(`${base}/1/status?${chunk.put}`)).status).toBe(403);
+    const scene = await fetch(`${base}/1/scene?${chunk.get}`);
+    expect(scene.status).toBe(200);
+    expect(Number(scene.headers.get('content-length'))).toBe(chunk.scene.size);
+    const frame3 = await readFile(join(t.dataDir, 'jobs', firstJob, 'frames', 'sample_0003.png'));
+    expect(decodePng(frame3).width).toBe(64);
   });
 });
