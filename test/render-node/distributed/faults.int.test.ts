@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { runCli, startServeProcess } from '../../helpers/cli';
-import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../helpers/node';
+import { startTestNode, waitForJob, type TestNode } from '../../helpers/node';
 import { freePort, requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
 import { blenderProcesses, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
 import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';

@@ -52,7 +52,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
     await stopWorker(running.get(name)!);
     running.delete(name);
   };
-  const submit = async (scene: string, config: Record<string, unknown> = {}) => {
+  const submit = async (scene: string) => {
     const slug = await uploadBytes(t, 'scene.blend', await readFile(scene));
     const job = (await t.call('POST', '/jobs', { slug })).json;
     await t.call('POST', `/jobs/${job.id}/validate`);
