@@ -31,6 +31,7 @@ bench/results/<name>.json. Options go to every benchmark, also as BENCH_<OPTION>
   tracker:  --jobs=50 --ticks=300 --seconds=10
   trace:    --runs=5 --faces=1000000 --big=2G --data-parent=<dir>   (needs Blender)
   pack:     --sizes=256M,1G --runs=4 --data-parent=<dir>   (needs zip)
+  distributed: --runs=2 --frames=16 --samples=64 --percentage=400 --chunk-size=auto   (needs Blender and redis-server)
 Quick run: npm run bench -- --sizes=64M --runs=2 --ticks=30 --seconds=3`);
   process.exit(0);
 }

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { CHUNK_QUEUE, REDIS_PREFIX, type ChunkData } from '../../src/render-node/distributed/protocol';
 import { ROOT } from './cli';
 
 /** A `renderdrop node worker` process started from source for a test. */
@@ -59,4 +62,16 @@ export async function blenderProcesses(marker: string): Promise<number[]> {
     if (/blender/i.test(executable) && cmd.includes(marker) && state !== 'Z') pids.push(Number(entry));
   }
   return pids;
+}
+
+/** The chunks of a job that workers finished, as BullMQ keeps them (data and return value). */
+export async function completedChunks(redisUrl: string, jobId: string): Promise<{ data: ChunkData; returnvalue: any }[]> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(CHUNK_QUEUE, { connection, prefix: REDIS_PREFIX });
+  try {
+    return (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === jobId).map((j) => ({ data: j.data as ChunkData, returnvalue: j.returnvalue }));
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
 }

@@ -3,15 +3,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../helpers/node';
 import { requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
-import { blenderProcesses, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
+import { blenderProcesses, completedChunks, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
 import { decodePng } from '../../helpers/png-pixels';
 import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
-import { CHUNK_QUEUE, REDIS_PREFIX } from '../../../src/render-node/distributed/protocol';
 
 const blenderPath = requireBlender();
 const redisServer = requireRedis();
@@ -80,17 +77,12 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
     const downloads = (await t.call('GET', `/jobs/${id}/downloads`)).json;
     expect(downloads.frameOutputs.map((o: any) => o.fileName)).toEqual([1, 2, 3, 4, 5, 6].map((f) => `sample_000${f}.png`));
 
-    const queue = new Queue(CHUNK_QUEUE, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: REDIS_PREFIX });
-    try {
-      const chunks = (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === id).map((j) => j.returnvalue);
-      expect(chunks).toHaveLength(3);
-      expect(new Set(chunks.map((c) => c.worker))).toEqual(new Set(['alpha', 'beta']));
-      const spans = chunks.map((c) => [c.timings.blenderStartedAt, c.timings.blenderEndedAt] as const);
-      const overlap = spans.some(([a0, a1], i) => spans.some(([b0, b1], j) => i !== j && a0 < b1 && b0 < a1));
-      expect(overlap, 'two chunks rendered at the same time').toBe(true);
-    } finally {
-      await queue.close();
-    }
+    const chunks = (await completedChunks(redis.url, id)).map((j) => j.returnvalue);
+    expect(chunks).toHaveLength(3);
+    expect(new Set(chunks.map((c) => c.worker))).toEqual(new Set(['alpha', 'beta']));
+    const spans = chunks.map((c) => [c.timings.blenderStartedAt, c.timings.blenderEndedAt] as const);
+    const overlap = spans.some(([a0, a1], i) => spans.some(([b0, b1], j) => i !== j && a0 < b1 && b0 < a1));
+    expect(overlap, 'two chunks rendered at the same time').toBe(true);
 
     const bare = join(work, 'bare');
     await bareRender(blenderPath!, scene, bare, [1, 6]);
@@ -134,13 +126,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
 
   it('takes a worker\'s files only with the chunk\'s signature, for the chunk\'s frames, under their names, while the job renders', async () => {
     expect(firstJob).not.toBe('');
-    const queue = new Queue(CHUNK_QUEUE, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: REDIS_PREFIX });
-    let chunk: any;
-    try {
-      chunk = (await queue.getJobs(['completed'])).find((j) => j.data.jobId === firstJob && j.data.index === 1)!.data;
-    } finally {
-      await queue.close();
-    }
+    const chunk = (await completedChunks(redis.url, firstJob)).find((j) => j.data.index === 1)!.data;
     expect(chunk.frames).toEqual([3, 4]);
     const base = `${t.url}/storage/render/${firstJob}/chunks`;
     const put = (path: string, query: string, body = Buffer.from('not really a png')) =>

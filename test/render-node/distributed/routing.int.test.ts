@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../helpers/node';
 import { requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
-import { startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
+import { completedChunks, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
 import { probeBlender } from '../../../src/render-node/blender/probe';
-import { CHUNK_QUEUE, REDIS_PREFIX, redisKeys } from '../../../src/render-node/distributed/protocol';
+import { redisKeys } from '../../../src/render-node/distributed/protocol';
 
 const blenderPath = requireBlender();
 const redisServer = requireRedis();
@@ -40,7 +39,6 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
   let redis: TestRedis;
   let work: string;
   let t: TestNode;
-  let queue: Queue;
   let keys: Redis;
   const running = new Map<string, WorkerProcess>();
 
@@ -64,21 +62,19 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
     await t.call('POST', `/jobs/${id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
     return waitForJob(t, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 300_000);
   };
-  const renderedBy = async (jobId: string) => (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === jobId).map((j) => j.returnvalue.worker as string);
+  const renderedBy = async (jobId: string) => (await completedChunks(redis.url, jobId)).map((j) => j.returnvalue.worker as string);
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'rd-routing-'));
     redis = await startRedis(redisServer!);
     const blender = await probeBlender(blenderPath!, { timeoutMs: 60_000 });
     t = await startTestNode({ blender, distributed: { redis: { url: redis.url }, chunkSize: 1, reconcileMs: 1000 } });
-    queue = new Queue(CHUNK_QUEUE, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: REDIS_PREFIX });
     keys = new Redis(redis.url);
     await Promise.all([start('alpha', blenderPath!), start('broken', await brokenBlender(work, blenderPath!))]);
   });
 
   afterAll(async () => {
     await Promise.allSettled([...running.values()].map((w) => stopWorker(w)));
-    await queue?.close();
     keys?.disconnect();
     await t?.stop();
     await redis?.dispose();
