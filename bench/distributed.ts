@@ -37,6 +37,8 @@ interface Run {
   ms: number;
   /** Sum of Blender's own time per frame (s), from the node's record. */
   frameSeconds: number;
+  /** Commands Redis processed during the render (distributed only). */
+  redisCommands?: number;
   chunks?: ChunkReturn[];
   renderStartedAt: number;
 }
@@ -109,6 +111,12 @@ async function main(): Promise<void> {
     connection.disconnect();
   });
 
+  const commands = async () => Number(/total_commands_processed:(\d+)/.exec(await connection.info('stats'))?.[1]);
+  const idleFrom = await commands();
+  const idleStarted = performance.now();
+  await new Promise((r) => setTimeout(r, 5000));
+  const idlePerSecond = (await commands() - idleFrom) / ((performance.now() - idleStarted) / 1000);
+
   console.log(`${FRAMES} frames at ${PERCENTAGE} % with ${SAMPLES} samples, Blender ${blender.version}, ${cpus().length} CPUs, chunk size ${CHUNK_SIZE}`);
   console.log(loadNote());
   const runs: Run[] = [];
@@ -118,8 +126,12 @@ async function main(): Promise<void> {
       throwIfInterrupted();
       const node = mode === 'embedded' ? embedded : distributed;
       const id = await validated(node, bytes);
+      const before = await commands();
       const run = await render(node, id, mode);
-      if (mode === 'distributed') run.chunks = (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === id).map((j) => j.returnvalue as ChunkReturn);
+      if (mode === 'distributed') {
+        run.redisCommands = (await commands()) - before - idlePerSecond * (run.ms / 1000);
+        run.chunks = (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === id).map((j) => j.returnvalue as ChunkReturn);
+      }
       runs.push(run);
       console.log(`run ${i + 1} ${mode.padEnd(11)} ${(run.ms / 1000).toFixed(2)} s`);
     }
@@ -132,6 +144,7 @@ async function main(): Promise<void> {
   const scheduling = median(overheads.flatMap((o) => o.scheduling));
   const startup = median(overheads.flatMap((o) => o.blenderStartup));
   const chunks = distributedRuns[0]?.chunks?.length ?? 0;
+  const redisPerJob = median(distributedRuns.map((r) => r.redisCommands ?? Number.NaN));
   const ratio = distributedMs / embeddedMs;
   printTable(`render request to completed, median of ${RUNS}`, ['mode', 'wall s', 'ratio'], [
     [`embedded (one Blender, all ${cpus().length} cores)`, fixed(embeddedMs / 1000), '1.00'],
@@ -140,6 +153,9 @@ async function main(): Promise<void> {
   console.log(`\ndistributed / embedded: ${fixed(ratio)} (aim: at most 1.10) ${ratio <= 1.1 ? 'met' : 'NOT met'}`);
   console.log(`scheduling overhead per chunk (median): ${fixed(scheduling, 0)} ms (queue pick-up + scene/status before Blender + uploads after it)`);
   console.log(`Blender start-up and scene load per chunk (median over runs): ${fixed(startup, 0)} ms`);
+  console.log(
+    `Redis commands per job beyond the idle background (${fixed(idlePerSecond, 1)}/s with 2 workers and 2 nodes): ${fixed(redisPerJob, 0)}, ${fixed(redisPerJob / chunks, 1)} per chunk, ${fixed(redisPerJob / FRAMES, 1)} per frame`,
+  );
   console.log(loadNote());
   await writeResults('distributed', {
     frames: FRAMES,
@@ -148,7 +164,8 @@ async function main(): Promise<void> {
     chunkSize: CHUNK_SIZE,
     blender: blender.version,
     runs,
-    medians: { embeddedMs, distributedMs, schedulingOverheadPerChunkMs: scheduling, blenderStartupPerChunkMs: startup },
+    medians: { embeddedMs, distributedMs, schedulingOverheadPerChunkMs: scheduling, blenderStartupPerChunkMs: startup, redisCommandsPerJob: redisPerJob },
+    redisIdleCommandsPerSecond: idlePerSecond,
     ratio,
     goals: { distributedWithin1_1: ratio <= 1.1 },
   });

@@ -54,19 +54,20 @@ export class ChunkIntake {
 
   /** Store and count one rendered frame; a frame the node already has is acknowledged and dropped. */
   async receiveFrame(jobId: string, index: number, frame: number, name: string, file: IncomingFile, seconds: number): Promise<{ counted: boolean }> {
-    const { job, chunk } = this.lookup(jobId, index);
+    const active = this.deps.executor.activeRender(jobId);
+    const chunk = active?.chunks.get(index) ?? this.lookup(jobId, index).chunk;
     if (!chunk.frames.includes(frame)) throw new HttpError(403, 'frame_not_in_chunk', `Frame ${frame} is not part of this chunk.`);
-    const plan = job.renderPlan as RenderPlan;
+    const plan = active?.task.plan ?? (this.lookup(jobId, index).job.renderPlan as RenderPlan);
     const names = expectedFrameNames(plan.fileNamePattern, plan.outputFormat, frame);
     if (!names.includes(name)) {
       throw new HttpError(400, 'unexpected_name', `Frame ${frame} must be named ${names.join(' or ') || '(no name: unknown format)'}, not ${name}.`);
     }
-    this.requireRendering(job);
+    const status = this.deps.chunks.jobStatus(jobId);
+    if (!status || !RENDERING.has(status)) throw new HttpError(409, 'job_not_rendering', `The job is ${status ?? 'gone'}; its frames are no longer taken.`);
     if (this.deps.chunks.hasFrame(jobId, frame)) {
       file.body.resume();
       return { counted: false };
     }
-    const active = this.deps.executor.activeRender(jobId);
     if (!active) throw retryLater('The node is not coordinating this render yet (it may be starting); send the frame again shortly.');
     if (active.receiving.has(frame)) throw retryLater(`Frame ${frame} is being received from another worker; send it again shortly.`);
     active.receiving.add(frame);

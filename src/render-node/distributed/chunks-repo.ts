@@ -42,6 +42,11 @@ export class ChunksRepo {
     return this.get(jobId, index)?.generation ?? 0;
   }
 
+  /** A job's status, read without the rest of its record (frame uploads ask for it often). */
+  jobStatus(jobId: string): string | null {
+    return (this.db.prepare('SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: string } | undefined)?.status ?? null;
+  }
+
   /** Frames of a job the node has counted. */
   recordedFrames(jobId: string): Set<number> {
     const rows = this.db.prepare('SELECT frame FROM frames WHERE job_id = ?').all(jobId) as { frame: number }[];

@@ -69,11 +69,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * A worker's side of the node: a chunk's status, its scene, and the upload of what it renders, each
- * with the URLs the node signed for the chunk. The node's address is looked up for every try, so a
- * node that restarts on another address is found again; network errors and 5xx answers are retried
+ * with the URLs the node signed for the chunk. The node's address is looked up again after a request
+ * could not reach it, so a node that restarts on another address is found again; network errors and 5xx answers are retried
  * for up to `patienceMs`, other refusals are thrown at once.
  */
 export class NodeClient {
+  private known: string | null = null;
+
   constructor(
     private readonly nodeUrl: () => Promise<string>,
     private readonly patienceMs = DEFAULT_PATIENCE_MS,
@@ -134,8 +136,8 @@ export class NodeClient {
     for (let attempt = 0; ; attempt++) {
       let problem: string;
       try {
-        const base = await this.nodeUrl();
-        const res = await send(method, `${base}${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`, headers, body, signal);
+        this.known ??= await this.nodeUrl();
+        const res = await send(method, `${this.known}${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`, headers, body, signal);
         if (res.status >= 200 && res.status < 300) return res.body;
         const error = errorOf(await readText(res.body));
         if (res.status === 409 || res.status === 404) throw new JobStoppedError(error.message);
@@ -144,6 +146,7 @@ export class NodeClient {
       } catch (err) {
         if (err instanceof NodeRefusedError || err instanceof JobStoppedError || signal?.aborted) throw err;
         problem = (err as Error).message;
+        this.known = null;
       }
       if (Date.now() > deadline) throw new Error(`The node could not be reached for ${Math.round(this.patienceMs / 1000)} s (${problem}).`);
       await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)), signal);

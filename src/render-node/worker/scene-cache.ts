@@ -45,7 +45,7 @@ export class SceneCache {
           transform(chunk: Buffer, _encoding, done) {
             hash.update(chunk);
             size += chunk.length;
-            done(null, chunk);
+            done(size > scene.size ? new Error(`The node sent more than the scene's ${scene.size} bytes.`) : null, chunk);
           },
         }),
       );

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { autoChunkSize, describeFrames, MAX_AUTO_CHUNK, splitIntoChunks } from '../../../src/render-node/distributed/chunk-plan';
 
 describe('chunk plan', () => {
-  it('chooses about two chunks per connected worker, within bounds', () => {
-    expect(autoChunkSize(16, 2)).toBe(4);
-    expect(autoChunkSize(16, 0)).toBe(8);
+  it('chooses one chunk per connected worker, within bounds', () => {
+    expect(autoChunkSize(16, 2)).toBe(8);
+    expect(autoChunkSize(17, 2)).toBe(9);
+    expect(autoChunkSize(16, 0)).toBe(16);
     expect(autoChunkSize(3, 10)).toBe(1);
     expect(autoChunkSize(1, 1)).toBe(1);
     expect(autoChunkSize(100_000, 4)).toBe(MAX_AUTO_CHUNK);
