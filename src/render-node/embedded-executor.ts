@@ -18,6 +18,7 @@ export class EmbeddedExecutor implements RenderExecutor {
     const started = startRender({
       blenderPath: this.blender.path,
       scenePath: task.scenePath,
+      sceneRoot: task.sceneRoot,
       plan: task.plan,
       signal: task.signal,
       onEvent: (ev) => {

@@ -8,6 +8,8 @@ export interface RenderTask {
   plan: RenderPlan;
   /** The .blend to open, in the job's scene folder. */
   scenePath: string;
+  /** The job's scene folder: paths of the scene leading outside it are cut off before the render. */
+  sceneRoot: string;
   /** Aborted on cancel and when the node stops. */
   signal: AbortSignal;
   /** Blender has loaded the scene and started on the frames. */

@@ -2,7 +2,7 @@ import type { FailedReason } from '../../shared/api';
 import type { RenderPlan } from '../render-plan';
 import type { UrlSigner } from '../signing';
 import { describeFrames } from './chunk-plan';
-import { chunkPathPrefix, type ChunkData, type ChunkPlan } from './protocol';
+import { CHUNK_SIGNING_KEY, chunkPathPrefix, type ChunkData, type ChunkPlan } from './protocol';
 
 /** The part of a node's render plan a worker needs; folders are the worker's own. */
 export function toChunkPlan(plan: RenderPlan): ChunkPlan {
@@ -57,8 +57,8 @@ export function buildChunkData(input: {
     minBlender: input.minBlender,
     scene: input.scene,
     plan: toChunkPlan(input.plan),
-    get: input.signer.sign('GET', prefix, input.expiresAt),
-    put: input.signer.sign('PUT', prefix, input.expiresAt),
+    get: input.signer.sign('GET', prefix, input.expiresAt, CHUNK_SIGNING_KEY),
+    put: input.signer.sign('PUT', prefix, input.expiresAt, CHUNK_SIGNING_KEY),
   };
 }
 

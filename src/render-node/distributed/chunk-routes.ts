@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, forbidden, notFound } from '../http-error';
 import { serveFile } from '../serve-file';
-import type { UrlSigner } from '../signing';
+import type { SignedQuery, UrlSigner } from '../signing';
 import type { ChunkIntake } from './chunk-intake';
-import { chunkPathPrefix } from './protocol';
+import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -32,10 +32,9 @@ function contentLength(request: FastifyRequest): number {
 export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; intake: ChunkIntake; now: () => Date }): void {
   const authorise = (request: FastifyRequest, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
     const chunk = chunkOf(request.params as ChunkParams);
-    const q = request.query as Record<string, unknown>;
-    const verdict = deps.signer.verify(method, chunkPathPrefix(chunk.jobId, chunk.index), q.expires, q.sig, deps.now());
-    if (verdict === 'expired') throw forbidden('url_expired', 'This chunk\'s signed URLs have expired.');
-    if (verdict === 'invalid') throw forbidden('signature_invalid', 'This URL is not validly signed for this chunk.');
+    const verdict = deps.signer.verify(method, chunkPathPrefix(chunk.jobId, chunk.index), request.query as SignedQuery, deps.now());
+    if (verdict.status === 'expired') throw forbidden('url_expired', 'This chunk\'s signed URLs have expired.');
+    if (verdict.status !== 'ok' || verdict.keyId !== CHUNK_SIGNING_KEY) throw forbidden('signature_invalid', 'This URL is not validly signed for this chunk.');
     return chunk;
   };
 

@@ -45,6 +45,12 @@ export function parseChunkJobId(id: string): { jobId: string; index: number; gen
   return m ? { jobId: m[1]!, index: Number(m[2]), generation: Number(m[3]) } : null;
 }
 
+/**
+ * The key id chunk URLs are signed for. They belong to no API key: they live as long as their job
+ * renders (the node refuses them after), and a signature covers the chunk's path prefix only.
+ */
+export const CHUNK_SIGNING_KEY = 'render-worker';
+
 /** The path prefix a chunk's signed URLs cover: `/storage/render/<job>/chunks/<index>/`. */
 export function chunkPathPrefix(jobId: string, index: number): string {
   return `/storage/render/${jobId}/chunks/${index}/`;

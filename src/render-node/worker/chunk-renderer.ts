@@ -4,6 +4,8 @@ import { join, resolve, sep } from 'node:path';
 import { startRender, type RenderPlan } from '../blender/render';
 import { describeFrames } from '../distributed/chunk-plan';
 import type { ChunkData } from '../distributed/protocol';
+import { acquireFileLock } from '../../node-common/file-lock';
+import { BLENDER_PID_FILE, SCRATCH_LOCK } from './leftovers';
 import { JobStoppedError, type NodeClient } from './node-client';
 import type { SceneCache } from './scene-cache';
 
@@ -62,9 +64,10 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
   const todo = chunk.frames.filter((f) => !have.has(f));
   if (todo.length === 0) return { outcome: 'delivered', rendered: 0, skipped: chunk.frames.length, timings: timings() };
 
-  const scenePath = await ctx.scenes.scenePath(chunk.scene, (target, check) => ctx.client.downloadScene(chunk, target, check, signal));
+  const scene = await ctx.scenes.scene(chunk.scene, (target, check) => ctx.client.downloadScene(chunk, target, check, signal));
   await mkdir(ctx.workDir, { recursive: true });
   const dir = await mkdtemp(join(ctx.workDir, `${chunk.jobId}-${chunk.index}-`));
+  const lock = await acquireFileLock(join(dir, SCRATCH_LOCK));
   const framesDir = join(dir, 'frames');
   const compositeDir = join(dir, 'composite');
   const stop = new AbortController();
@@ -83,7 +86,8 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
     const root = resolve(framesDir) + sep;
     const started = startRender({
       blenderPath: ctx.blenderPath,
-      scenePath,
+      scenePath: scene.path,
+      sceneRoot: scene.root,
       plan,
       signal: stop.signal,
       graceMs: 1000,
@@ -99,7 +103,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
       },
     });
     blenderStartedAt = Date.now();
-    await writeFile(join(dir, 'owner.json'), JSON.stringify({ workerPid: process.pid, blenderPid: started.pid }));
+    await writeFile(join(dir, BLENDER_PID_FILE), String(started.pid));
     const result = await started.done;
     blenderEndedAt = Date.now();
     await uploads.finish();
@@ -114,6 +118,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
   } finally {
     signal.removeEventListener('abort', onAbort);
     ctx.onFrameStarted(null);
+    lock.release();
     await rm(dir, { recursive: true, force: true });
   }
 }

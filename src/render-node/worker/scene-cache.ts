@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { ChunkData } from '../distributed/protocol';
 import { isPlainName } from '../distributed/chunk-intake';
-import { chooseScene, extractZip, safeEntryPath } from '../zip-extract';
+import { entryPath } from '../../shared/zip-entry-name';
+import { chooseScene, extractZip } from '../zip-extract';
 
 /** Scenes kept besides the ones in use: the most recently used first. */
 const KEEP_SCENES = 8;
@@ -22,15 +23,16 @@ type Fetch = (target: string, check: () => Transform) => Promise<void>;
 export class SceneCache {
   constructor(private readonly dir: string) {}
 
-  /** The .blend to open for a chunk, fetching the scene first when it is not here yet. */
-  async scenePath(scene: ChunkData['scene'], fetch: Fetch): Promise<string> {
+  /** The .blend to open for a chunk and the folder of its bundle, fetching the scene first when it is not here yet. */
+  async scene(scene: ChunkData['scene'], fetch: Fetch): Promise<{ path: string; root: string }> {
     const root = join(this.dir, scene.sha256);
     const ready = join(root, '.ready');
     if (!existsSync(ready)) await this.fetch(scene, root, fetch);
     const now = new Date();
     await utimes(ready, now, now).catch(() => {});
     await this.prune(scene.sha256);
-    return join(root, 'scene', scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path));
+    const sceneRoot = join(root, 'scene');
+    return { path: join(sceneRoot, scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path)), root: sceneRoot };
   }
 
   private async fetch(scene: ChunkData['scene'], root: string, fetch: Fetch): Promise<void> {
@@ -81,9 +83,9 @@ export class SceneCache {
 }
 
 function bundlePath(path: string): string {
-  const safe = safeEntryPath(path);
-  if (!safe) throw new Error(`The chunk names a scene outside its bundle (${path}).`);
-  return safe;
+  const safe = entryPath(path);
+  if (!safe.ok) throw new Error(`The chunk names a scene outside its bundle (${path}).`);
+  return safe.path;
 }
 
 function blendName(name: string): string {

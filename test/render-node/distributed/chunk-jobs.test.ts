@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UrlSigner } from '../../../src/render-node/signing';
 import { buildChunkData, chunkFailureReason } from '../../../src/render-node/distributed/chunk-jobs';
-import { chunkDataSchema, chunkJobId, chunkPathPrefix, parseChunkJobId } from '../../../src/render-node/distributed/protocol';
+import { CHUNK_SIGNING_KEY, chunkDataSchema, chunkJobId, chunkPathPrefix, parseChunkJobId } from '../../../src/render-node/distributed/protocol';
 import type { RenderPlan } from '../../../src/render-node/render-plan';
 
 const jobId = '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
@@ -51,11 +51,11 @@ describe('chunk jobs', () => {
     expect(chunkDataSchema.parse(data)).toEqual(data);
     expect(JSON.stringify(data)).not.toContain('/node/jobs');
     expect(data.plan).toMatchObject({ samples: 64, resolutionPercentage: 50, camera: 'Camera', outputSettings: { colorMode: 'RGBA', compression: 15, quality: null } });
-    const q = (qs: string) => new URLSearchParams(qs);
-    expect(signer.verify('GET', chunkPathPrefix(jobId, 1), q(data.get).get('expires'), q(data.get).get('sig'))).toBe('ok');
-    expect(signer.verify('PUT', chunkPathPrefix(jobId, 1), q(data.put).get('expires'), q(data.put).get('sig'))).toBe('ok');
-    expect(signer.verify('PUT', chunkPathPrefix(jobId, 0), q(data.put).get('expires'), q(data.put).get('sig'))).toBe('invalid');
-    expect(signer.verify('PUT', chunkPathPrefix(jobId, 1), q(data.get).get('expires'), q(data.get).get('sig'))).toBe('invalid');
+    const q = (qs: string) => Object.fromEntries(new URLSearchParams(qs));
+    expect(signer.verify('GET', chunkPathPrefix(jobId, 1), q(data.get))).toEqual({ status: 'ok', keyId: CHUNK_SIGNING_KEY });
+    expect(signer.verify('PUT', chunkPathPrefix(jobId, 1), q(data.put))).toEqual({ status: 'ok', keyId: CHUNK_SIGNING_KEY });
+    expect(signer.verify('PUT', chunkPathPrefix(jobId, 0), q(data.put)).status).toBe('invalid');
+    expect(signer.verify('PUT', chunkPathPrefix(jobId, 1), q(data.get)).status).toBe('invalid');
   });
 
   it('explains a failed chunk by its frames, its workers and the last error', () => {
