@@ -10,6 +10,7 @@ import { CommandFailedError } from '../cli-errors';
 import { formatWorkers } from '../output/format-workers';
 import { cliAction } from '../session/cli-action';
 import { listenForInterrupt } from '../session/interrupt';
+import { untilStopped } from './until-stopped';
 
 /** Check a `--redis` URL as commander parses it. */
 export function parseRedisUrl(url: string): string {
@@ -66,17 +67,7 @@ export function registerWorkerCommands(node: Command): void {
         log,
       });
       process.stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)}\n`);
-      await new Promise<void>((done) => {
-        const stop = (signal: string) => {
-          log.info({ signal }, 'worker stopping; a chunk in progress goes back to the queue');
-          worker.close().then(done, (err: unknown) => {
-            log.error({ err }, 'stopping the worker failed');
-            done();
-          });
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
+      await untilStopped(log, 'worker stopping; a chunk in progress goes back to the queue', () => worker.close());
     });
 
   node

@@ -10,6 +10,7 @@ import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor'
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
 import { parseRedisUrl, redisTarget, registerWorkerCommands } from './node-workers';
+import { untilStopped } from './until-stopped';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
 
@@ -57,7 +58,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
     .option('--data <dir>', 'data folder (database, uploads, outputs)', DEFAULT_DATA)
     .option('--blender <path>', 'Blender executable (default: BLENDER_PATH, PATH, usual install folders)')
     .option('--public-url <url>', 'base URL for the links the node hands out (default: the address each request came to)')
-    .option('--renders <n>', 'renders at once', positiveInt('--renders'), 1)
+    .option('--renders <n>', 'renders at once (default 1; with --redis, jobs whose chunks are queued at once, default 32)', positiveInt('--renders'))
     .option('--validations <n>', 'validations at once', positiveInt('--validations'), 2)
     .option('--rate-limit <spec>', 'requests per key, e.g. 1200/60s', '1200/60s')
     .option('--webhook-url <url>', 'POST onRenderComplete events here')
@@ -83,7 +84,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         dataDir: resolve(opts.data),
         blenderPath: opts.blender,
         publicUrl: opts.publicUrl,
-        concurrency: { renders: opts.renders, validations: opts.validations },
+        concurrency: { ...(opts.renders ? { renders: opts.renders } : {}), validations: opts.validations },
         rateLimit: parseRateLimit(opts.rateLimit),
         webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
         logger: log,
@@ -94,17 +95,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
         stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
       }
-      await new Promise<void>((done) => {
-        const stop = (signal: string) => {
-          log.info({ signal }, 'shutting down');
-          node.close().then(done, (err: unknown) => {
-            log.error({ err }, 'shutdown failed');
-            done();
-          });
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
+      await untilStopped(log, 'shutting down', () => node.close());
     });
 
   registerWorkerCommands(node);

@@ -9,6 +9,7 @@ import type { AnalysisWarning, NodeWorkers, SceneAnalysis } from '../../shared/a
 import type { JobRecord, JobsRepo } from '../jobs-repo';
 import type { RenderExecutor, RenderOutcome, RenderTask } from '../render-executor';
 import type { UrlSigner } from '../signing';
+import { HttpError } from '../http-error';
 import { atLeast } from './blender-versions';
 import { autoChunkSize } from './chunk-plan';
 import { buildChunkData, chunkFailureReason } from './chunk-jobs';
@@ -55,6 +56,24 @@ interface Entry extends ActiveRender {
   again: boolean;
 }
 
+/** How long a reading for people (the worker list, the analysis warnings) waits for Redis. */
+const READ_TIMEOUT_MS = 3000;
+
+/** The value of `work`, or the fallback when Redis does not answer within {@link READ_TIMEOUT_MS}. */
+function withinTimeout<T>(work: Promise<T>, fallback: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(fallback());
+      } catch (err) {
+        reject(err);
+      }
+    }, READ_TIMEOUT_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** A chunk entry that finished without delivering its frames is put in the queue again at most this often. */
 const MAX_GENERATIONS = 3;
 /** Signed chunk URLs stay valid this long (a chunk may wait in the queue behind long jobs). */
@@ -75,6 +94,11 @@ export class DistributedExecutor implements RenderExecutor {
   private timer: NodeJS.Timeout | null = null;
   private readonly active = new Map<string, Entry>();
   private lastRedisError = 0;
+  private readonly onRedisError = (error: Error) => {
+    if (Date.now() - this.lastRedisError < 10_000) return;
+    this.lastRedisError = Date.now();
+    this.deps.log.warn({ err: error.message, redis: this.redisLabel }, 'Redis connection problem; retrying');
+  };
 
   constructor(
     private readonly options: DistributedOptions,
@@ -87,11 +111,7 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   async start(): Promise<void> {
-    const onError = (error: Error) => {
-      if (Date.now() - this.lastRedisError < 10_000) return;
-      this.lastRedisError = Date.now();
-      this.deps.log.warn({ err: error.message, redis: this.redisLabel }, 'Redis connection problem; retrying');
-    };
+    const onError = this.onRedisError;
     this.redis = openRedis(this.options.redis, onError);
     this.eventsRedis = openRedis(this.options.redis, onError);
     this.queue = new Queue(CHUNK_QUEUE, { connection: this.redis, prefix: REDIS_PREFIX });
@@ -168,7 +188,7 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   async analysisWarnings(analysis: SceneAnalysis): Promise<AnalysisWarning[]> {
-    const workers = await liveWorkers(this.requireRedis()).catch(() => null);
+    const workers = await withinTimeout(liveWorkers(this.requireRedis()).catch(() => null), () => null);
     if (workers === null) return [];
     if (workers.length === 0) {
       return [{ code: 'no-render-workers', message: 'No render worker is connected to this node right now; the render will wait until one starts.' }];
@@ -189,7 +209,13 @@ export class DistributedExecutor implements RenderExecutor {
   /** The workers connected to Redis and the chunks waiting for them. */
   async workersView(): Promise<NodeWorkers> {
     const queue = this.requireQueue();
-    const [counts, workers] = await Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'), liveWorkers(this.requireRedis())]);
+    const unanswered = (): never => {
+      throw new HttpError(503, 'redis_unavailable', 'The render workers cannot be listed: Redis is not answering. The node keeps retrying.');
+    };
+    const [counts, workers] = await withinTimeout(
+      Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'), liveWorkers(this.requireRedis())]),
+      unanswered,
+    );
     return {
       mode: 'distributed',
       redis: this.redisLabel,
@@ -228,7 +254,7 @@ export class DistributedExecutor implements RenderExecutor {
         try {
           await this.reconcileOnce(entry);
         } catch (err) {
-          this.deps.log.warn({ jobId: entry.task.job.id, err: (err as Error).message }, 'checking the render queue failed; will retry');
+          this.onRedisError(err instanceof Error ? err : new Error(String(err)));
         }
       } while (entry.again && !entry.settled);
       entry.reconciling = null;

@@ -118,6 +118,27 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
       expect(retried?.returnvalue.rendered).toBe(4 - retried?.returnvalue.skipped);
     });
 
+    it('a worker stopped politely mid-chunk (SIGTERM) puts its chunk back at once; the frames it delivered stay', async () => {
+      const id = await submit(api, putFile, scene, SLOW);
+      const beta = workers.get('beta')!;
+      const busy = await until(
+        async () => (await api('GET', '/node/workers')).json.workers.find((w: any) => w.name === 'beta'),
+        (w) => w?.state === 'rendering' && w.current.jobId === id && w.current.frame !== null && w.current.frame !== w.current.frames[0] && w.current.frame !== w.current.frames.at(-1),
+        'beta to be mid-chunk',
+      );
+      const stoppedAt = Date.now();
+      beta.child.kill('SIGTERM');
+      expect(await beta.exited).toBe(0);
+      expect(Date.now() - stoppedAt, 'a polite stop takes seconds, not a lock time-out').toBeLessThan(10_000);
+      const done = await waitForJob(t, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 300_000);
+      expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+      expect(done.progress).toEqual({ completedFrames: 8, totalFrames: 8 });
+      const chunk = (await completedChunks(redis.url, id)).find((j) => j.data.frames.includes(busy.current.frames[0]));
+      expect(chunk?.returnvalue.worker).toBe('alpha');
+      expect(chunk?.returnvalue.skipped).toBeGreaterThanOrEqual(1);
+      await startWorker('beta');
+    });
+
     it('a Redis restart mid-job (its data lost) loses no frame and leaves no job stuck', async () => {
       const longer = await makeSampleScene(join(work, 'twelve'), { frames: 12 });
       const id = await submit(api, putFile, longer, SLOW);
