@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ago, formatWorkers } from '../../src/cli/output/format-workers';
+import { formatWorkers } from '../../src/cli/output/format-workers';
+import { timeAgo } from '../../src/shared/time-ago';
 import type { WorkerInfo } from '../../src/shared/api/workers';
 
 const now = new Date('2025-03-14T10:00:00Z');
@@ -20,9 +21,9 @@ const worker = (over: Partial<WorkerInfo>): WorkerInfo => ({
 
 describe('node workers output', () => {
   it('says how long ago', () => {
-    expect(ago('2025-03-14T09:59:58Z', now)).toBe('2 s ago');
-    expect(ago('2025-03-14T09:55:00Z', now)).toBe('5 min ago');
-    expect(ago('2025-03-14T07:00:00Z', now)).toBe('3 h ago');
+    expect(timeAgo('2025-03-14T09:59:58Z', now)).toBe('2 s ago');
+    expect(timeAgo('2025-03-14T09:55:00Z', now)).toBe('5 min ago');
+    expect(timeAgo('2025-03-14T07:00:00Z', now)).toBe('3 h ago');
   });
 
   it('lists each worker with what it is doing under a summary', () => {

@@ -1,15 +1,7 @@
 import type { NodeWorkers, WorkerInfo } from '../../shared/api/workers';
-import { describeFrames } from '../../render-node/distributed/chunk-plan';
+import { describeFrames } from '../../shared/frame-ranges';
+import { timeAgo } from '../../shared/time-ago';
 import { formatTable } from './table';
-
-/** "3 s ago", "5 min ago": how long since a time, for a list that is read at once. */
-export function ago(iso: string, now: Date): string {
-  const seconds = Math.max(0, Math.round((now.getTime() - new Date(iso).getTime()) / 1000));
-  if (!Number.isFinite(seconds)) return iso;
-  if (seconds < 60) return `${seconds} s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  return `${Math.floor(seconds / 3600)} h ago`;
-}
 
 function activity(worker: WorkerInfo): string {
   if (!worker.current) return 'idle';
@@ -27,7 +19,7 @@ export function formatWorkers(view: NodeWorkers, now = new Date()): string[] {
   if (view.workers.length === 0) return [summary, 'Start one on each render machine: renderdrop node worker --redis <url>'];
   const rows = [['NAME', 'HOST', 'BLENDER', 'DEVICES', 'LAST SEEN', 'FRAMES', 'DOING']];
   for (const w of view.workers) {
-    rows.push([w.name, w.host, w.blenderVersion, w.devices.join(','), ago(w.lastSeenAt, now), String(w.framesRendered), activity(w)]);
+    rows.push([w.name, w.host, w.blenderVersion, w.devices.join(','), timeAgo(w.lastSeenAt, now), String(w.framesRendered), activity(w)]);
   }
   return [summary, ...formatTable(rows, ['left', 'left', 'left', 'left', 'left', 'right', 'left'])];
 }

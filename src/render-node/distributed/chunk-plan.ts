@@ -1,3 +1,5 @@
+export { describeFrames } from '../../shared/frame-ranges';
+
 /** The most frames one chunk gets when the size is chosen automatically. */
 export const MAX_AUTO_CHUNK = 25;
 
@@ -18,17 +20,4 @@ export function splitIntoChunks(frames: readonly number[], size: number): number
   const chunks: number[][] = [];
   for (let i = 0; i < frames.length; i += size) chunks.push(frames.slice(i, i + size));
   return chunks;
-}
-
-/** Frames as short ranges for people: `1-4, 7, 9-11`. */
-export function describeFrames(frames: readonly number[]): string {
-  const sorted = [...new Set(frames)].sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
-    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
 }

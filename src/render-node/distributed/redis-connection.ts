@@ -74,7 +74,7 @@ export async function checkRedis(target: RedisTarget, timeoutMs = 5000): Promise
     const info = await client.info('server');
     return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
   } catch (error) {
-    throw new RedisUnavailableError(`Redis at ${redactRedisUrl(target.url)} is unreachable (${describe(cause ?? error)}): start it, or check the --redis address and password.`);
+    throw new RedisUnavailableError(`Redis at ${redactRedisUrl(target.url)} is unreachable (${describe(cause ?? error)}): start it, or check its address and password.`);
   } finally {
     client.disconnect();
   }

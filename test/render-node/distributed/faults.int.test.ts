@@ -195,9 +195,9 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
     const closed = `redis://127.0.0.1:${await freePort()}`;
     const serve = await runCli(['node', 'serve', '--port', '0', '--data', join(work, 'unused'), '--redis', closed]);
     expect(serve.code).toBe(1);
-    expect(serve.stderr.trim().split('\n')).toEqual([`renderdrop: Redis at ${closed} is unreachable (connection refused): start it, or check the --redis address and password.`]);
+    expect(serve.stderr.trim().split('\n')).toEqual([`renderdrop: Redis at ${closed} is unreachable (connection refused): start it, or check its address and password.`]);
     const worker = await runCli(['node', 'worker', '--redis', closed, '--cache', join(work, 'unused-cache')]);
     expect(worker.code).toBe(1);
-    expect(worker.stderr.trim().split('\n')).toEqual([`renderdrop: Redis at ${closed} is unreachable (connection refused): start it, or check the --redis address and password.`]);
+    expect(worker.stderr.trim().split('\n')).toEqual([`renderdrop: Redis at ${closed} is unreachable (connection refused): start it, or check its address and password.`]);
   });
 });
