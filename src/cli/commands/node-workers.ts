@@ -8,8 +8,8 @@ import { detectBlender } from '../../render-node/server';
 import { startRenderWorker } from '../../render-node/worker/render-worker';
 import { CommandFailedError } from '../cli-errors';
 import { formatWorkers } from '../output/format-workers';
+import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
-import { listenForInterrupt } from '../session/interrupt';
 import { untilStopped } from './until-stopped';
 
 /** Check a `--redis` URL as commander parses it. */
@@ -41,7 +41,8 @@ export function defaultWorkerCache(env: NodeJS.ProcessEnv): string {
 }
 
 /** `renderdrop node worker` and `renderdrop node workers`. */
-export function registerWorkerCommands(node: Command): void {
+export function registerWorkerCommands(node: Command, deps: CliDeps): void {
+  const { stdout, stderr, env } = deps.io;
   node
     .command('worker')
     .description('Render frame chunks for a node in distributed mode (node serve --redis), with this machine\'s Blender.')
@@ -53,9 +54,9 @@ export function registerWorkerCommands(node: Command): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .action(async (opts: { redis: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
       const log = createLogger({ level: opts.logLevel });
-      const redis = redisTarget(opts.redis, process.env, (line) => process.stderr.write(`${line}\n`));
+      const redis = redisTarget(opts.redis, env, (line) => stderr.write(`${line}\n`));
       await checkRedis(redis);
-      const blender = await detectBlender({ blenderPath: opts.blender, env: process.env }, log);
+      const blender = await detectBlender({ blenderPath: opts.blender, env }, log);
       if (!blender) throw new Error('No Blender found on this machine: install Blender, or point --blender or BLENDER_PATH at it.');
       const name = (opts.name ?? hostname()).trim() || 'worker';
       const worker = await startRenderWorker({
@@ -63,10 +64,10 @@ export function registerWorkerCommands(node: Command): void {
         name,
         blender,
         threads: opts.threads ?? null,
-        cacheDir: resolve(opts.cache ?? defaultWorkerCache(process.env)),
+        cacheDir: resolve(opts.cache ?? defaultWorkerCache(env)),
         log,
       });
-      process.stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)}\n`);
+      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)}\n`);
       await untilStopped(log, 'worker stopping; a chunk in progress goes back to the queue', () => worker.close());
     });
 
@@ -75,9 +76,9 @@ export function registerWorkerCommands(node: Command): void {
     .description('List the render workers of the active profile\'s node: name, host, Blender, devices, what each is doing.')
     .option('--json', 'machine-readable output')
     .action(
-      cliAction(async (ctx, opts: { json?: boolean }) => {
+      cliAction(deps, async (ctx, opts: { json?: boolean }) => {
         const client = await ctx.client();
-        const interrupt = listenForInterrupt();
+        const interrupt = deps.listenForInterrupt();
         try {
           const view = await client.getNodeWorkers({ signal: interrupt.signal }).catch((error: unknown) => {
             if (error instanceof NotFoundError) throw new CommandFailedError(`${client.baseUrl} does not list render workers: it is not a Renderdrop node, or an older one.`);

@@ -26,11 +26,13 @@ interface ServeOptions {
   data: string;
   blender?: string;
   publicUrl?: string;
-  renders: number;
+  renders?: number;
   validations: number;
   rateLimit: string;
   webhookUrl?: string;
   webhookSecret?: string;
+  redis?: string;
+  chunkSize?: number;
   logLevel: string;
 }
 
@@ -76,9 +78,9 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       const webhookUrl = opts.webhookUrl;
       const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
       if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
-      const redisUrl = opts.redis as string | undefined;
+      const redisUrl = opts.redis;
       const distributed = redisUrl
-        ? { redis: redisTarget(redisUrl, process.env, (line) => process.stderr.write(`${line}\n`)), chunkSize: (opts.chunkSize as number | undefined) ?? null }
+        ? { redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)), chunkSize: opts.chunkSize ?? null }
         : null;
       const node = await createRenderNode({
         dataDir: resolve(opts.data),
@@ -98,7 +100,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       await untilStopped(log, 'shutting down', () => node.close());
     });
 
-  registerWorkerCommands(node);
+  registerWorkerCommands(node, deps);
 
   const keys = node.command('keys').description('Manage the API keys of a node.');
   keys
