@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
-import { checkRedis, checkRedisUrl, redactRedisUrl, urlHasPassword, type RedisTarget } from '../../render-node/distributed/redis-connection';
+import { checkRedis, checkRedisUrl, redactRedisUrl, RedisUnavailableError, urlHasPassword, type RedisTarget } from '../../render-node/distributed/redis-connection';
 import { createLogger } from '../../render-node/logger';
 import { detectBlender } from '../../render-node/server';
 import { startRenderWorker } from '../../render-node/worker/render-worker';
@@ -11,6 +11,16 @@ import { formatWorkers } from '../output/format-workers';
 import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import { untilStopped } from './until-stopped';
+
+/** Redis not answering is the person's to fix: say so in the command's own words, not as an unexpected error. */
+export async function withRedisNamed<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) throw new CommandFailedError(error.message);
+    throw error;
+  }
+}
 
 /** Check a `--redis` URL as commander parses it. */
 export function parseRedisUrl(url: string): string {
@@ -55,18 +65,18 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .action(async (opts: { redis: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
       const log = createLogger({ level: opts.logLevel });
       const redis = redisTarget(opts.redis, env, (line) => stderr.write(`${line}\n`));
-      await checkRedis(redis);
+      await withRedisNamed(checkRedis(redis));
       const blender = await detectBlender({ blenderPath: opts.blender, env }, log);
-      if (!blender) throw new Error('No Blender found on this machine: install Blender, or point --blender or BLENDER_PATH at it.');
+      if (!blender) throw new CommandFailedError('No Blender found on this machine: install Blender, or point --blender or BLENDER_PATH at it.');
       const name = (opts.name ?? hostname()).trim() || 'worker';
-      const worker = await startRenderWorker({
+      const worker = await withRedisNamed(startRenderWorker({
         redis,
         name,
         blender,
         threads: opts.threads ?? null,
         cacheDir: resolve(opts.cache ?? defaultWorkerCache(env)),
         log,
-      });
+      }));
       stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)}\n`);
       await untilStopped(log, 'worker stopping; a chunk in progress goes back to the queue', () => worker.close());
     });

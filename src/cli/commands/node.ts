@@ -9,7 +9,7 @@ import { parseRateLimit } from '../../render-node/rate-limit';
 import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
-import { parseRedisUrl, redisTarget, registerWorkerCommands } from './node-workers';
+import { parseRedisUrl, redisTarget, registerWorkerCommands, withRedisNamed } from './node-workers';
 import { untilStopped } from './until-stopped';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
@@ -82,7 +82,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       const distributed = redisUrl
         ? { redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)), chunkSize: opts.chunkSize ?? null }
         : null;
-      const node = await createRenderNode({
+      const node = await withRedisNamed(createRenderNode({
         dataDir: resolve(opts.data),
         blenderPath: opts.blender,
         publicUrl: opts.publicUrl,
@@ -91,7 +91,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
         logger: log,
         distributed,
-      });
+      }));
       const url = await node.listen(host, opts.port);
       stdout.write(`listening on ${url}\n`);
       if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
