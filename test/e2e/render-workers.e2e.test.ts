@@ -55,7 +55,7 @@ describe.skipIf(!ready)('Settings lists the render workers when "This computer" 
     const [submitted] = await host.handlers['submissions.submit']({ files: [{ path: scene }] });
     if (!submitted?.ok) throw new Error(`submit failed: ${JSON.stringify(submitted)}`);
     await expect.poll(async () => (await host.handlers['submissions.list']({})).find((s) => s.id === submitted.submissionId)?.phase, { timeout: 60_000 }).toBe('review');
-    await host.handlers['submissions.startRender']({ submissionId: submitted.submissionId, renderConfig: { colorManagementPreset: 'default', resolutionPercentage: 400, sampleCount: 64 } });
+    await host.handlers['submissions.startRender']({ submissionId: submitted.submissionId, renderConfig: { colorManagementPreset: 'default', resolutionPercentage: 400, sampleCount: 2048 } });
     await list.getByText(/Frames 1-4(, on \d)? of job/).waitFor({ timeout: 60_000 });
     await list.getByText(/Frames 5-8(, on \d)? of job/).waitFor({ timeout: 60_000 });
     for (const width of [800, 1024, 1440]) {
@@ -65,5 +65,7 @@ describe.skipIf(!ready)('Settings lists the render workers when "This computer" 
       const box = await list.boundingBox();
       expect(box!.x + box!.width, `the list fits at ${width} px`).toBeLessThanOrEqual(width);
     }
+    const job = (await host.handlers['jobs.list']({})).jobs.find((j) => j.fileName === submitted.name);
+    if (job) await host.handlers['jobs.cancel']({ jobId: job.id });
   });
 });
