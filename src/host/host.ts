@@ -198,6 +198,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
 
   const handlers: ContractHandlers = {
     'app.getState': () => state(),
+    'app.renderWorkers': async () => (node ? node.workers() : null),
     'app.runDoctor': async () => {
       const report = await (options.doctor ?? (() => runDoctor({ env, platform: process.platform })))();
       return toDoctorView(report, new Date(clock.now()));

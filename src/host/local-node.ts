@@ -4,7 +4,11 @@ import type { SecretStore } from '../core/secrets/secret-store';
 import type { BlenderInfo } from '../render-node/blender/probe';
 import { createLogger } from '../render-node/logger';
 import { startNodeFacade, type NodeFacade } from '../render-node/node-facade';
+import type { RenderNodeOptions } from '../render-node/server';
 import { localKeyAccount, THIS_COMPUTER_PORT } from '../core/secrets/local-node-key';
+import type { NodeWorkers } from '../shared/api';
+import { ConfigError } from '../core/errors';
+import { RedisUnavailableError } from '../render-node/distributed/redis-connection';
 
 export { localKeyAccount };
 
@@ -19,6 +23,8 @@ export interface LocalNode {
   blender: BlenderInfo | null;
   /** Where the key is kept between runs. */
   keyStorage: 'store' | 'memory';
+  /** How the node renders and, when it renders on workers, the workers. */
+  workers(): Promise<NodeWorkers>;
   close(): Promise<void>;
 }
 
@@ -42,24 +48,41 @@ export interface LocalNodeOptions {
  */
 export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNode> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const node = await startNodeFacade({
-    dataDir: options.dataDir,
-    ...(options.blender !== undefined ? { blender: options.blender } : {}),
-    env: options.env ?? process.env,
-    logger: options.logger ?? createLogger({ level: 'warn' }),
-    concurrency: { renders: options.renders ?? 1, validations: 2 },
-  });
+  let node: NodeFacade;
+  try {
+    node = await startNodeFacade({
+      dataDir: options.dataDir,
+      ...(options.blender !== undefined ? { blender: options.blender } : {}),
+      env: options.env ?? process.env,
+      logger: options.logger ?? createLogger({ level: 'warn' }),
+      ...(options.renders ? { concurrency: { renders: options.renders, validations: 2 } } : {}),
+      distributed: distributedFrom(options.env ?? process.env),
+    });
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) throw new ConfigError(error.message, { code: 'redis-unavailable' });
+    throw error;
+  }
   try {
     const { apiKey, keyStorage } = await ensureKey(node, options.secrets, localKeyAccount(options.dataDir));
     const url = await node.listen('127.0.0.1', options.port ?? THIS_COMPUTER_PORT).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') throw error;
       return node.listen('127.0.0.1', 0);
     });
-    return { url, apiKey, blender: node.blender, keyStorage, close: () => node.close() };
+    return { url, apiKey, blender: node.blender, keyStorage, workers: () => node.workers(), close: () => node.close() };
   } catch (error) {
     await node.close();
     throw error;
   }
+}
+
+/**
+ * With RENDERDROP_REDIS_URL set (password in RENDERDROP_REDIS_PASSWORD), the app's node renders on
+ * the render workers of that Redis (docs/studio.md), as `renderdrop node serve --redis` does.
+ */
+function distributedFrom(env: NodeJS.ProcessEnv): RenderNodeOptions['distributed'] {
+  const url = env.RENDERDROP_REDIS_URL;
+  if (!url) return null;
+  return { redis: { url, ...(env.RENDERDROP_REDIS_PASSWORD ? { password: env.RENDERDROP_REDIS_PASSWORD } : {}) }, chunkSize: null };
 }
 
 async function ensureKey(node: NodeFacade, secrets: SecretStore, account: string): Promise<{ apiKey: string; keyStorage: 'store' | 'memory' }> {

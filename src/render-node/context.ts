@@ -9,6 +9,7 @@ import type { JobRunner } from './job-runner';
 import type { NodeCapabilities } from './render-plan';
 import type { RenderLimits } from './render-limits';
 import type { ApiKeyInfo } from './keys';
+import type { NodeWorkers } from '../shared/api';
 
 /** Everything the routes share. */
 export interface NodeContext {
@@ -32,6 +33,8 @@ export interface NodeContext {
   /** The base URL links are built on, from the option or the request. */
   baseUrl: (request?: FastifyRequest) => string;
   now: () => Date;
+  /** How the node renders and, in distributed mode, its render workers. */
+  workers: () => Promise<NodeWorkers>;
 }
 
 declare module 'fastify' {

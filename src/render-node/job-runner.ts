@@ -12,6 +12,8 @@ import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './render-limits';
 import { runRenderStep } from './render-step';
 import { runValidateStep } from './validate-step';
 import { finalizeJob } from './finalize-step';
+import type { RenderExecutor } from './render-executor';
+import { EmbeddedExecutor } from './embedded-executor';
 
 /** The Blender the node renders with, and what it can do. */
 export interface BlenderRuntime {
@@ -44,6 +46,8 @@ export interface JobRunnerOptions {
   /** Resolves an upload slug to the stored file. */
   uploadPath: (slug: string) => string;
   now?: () => number;
+  /** Where renders run; default: the node's own Blender ({@link EmbeddedExecutor}). */
+  executor?: RenderExecutor;
 }
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
@@ -71,11 +75,13 @@ export class JobRunner {
   private readonly limits: RenderLimits;
   private readonly env: NodeJS.ProcessEnv;
   private readonly now: () => number;
+  private readonly executor: RenderExecutor;
 
   constructor(private readonly o: JobRunnerOptions) {
     this.limits = o.limits ?? DEFAULT_RENDER_LIMITS;
     this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
     this.now = o.now ?? Date.now;
+    this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir });
   }
 
   /**
@@ -92,6 +98,7 @@ export class JobRunner {
     }
     await rm(this.o.storage.tempDir, { recursive: true, force: true });
     await mkdir(this.o.storage.tempDir, { recursive: true });
+    await this.executor.start();
     this.pump();
   }
 
@@ -110,6 +117,7 @@ export class JobRunner {
       }),
     );
     await Promise.allSettled(works.map((w) => w.task));
+    await this.executor.stop();
   }
 
   /** Whether a job currently has a process working on it. */
@@ -132,6 +140,7 @@ export class JobRunner {
 
   /** Stop whatever runs for a job whose status has already been set to `canceled`. */
   async abort(jobId: string): Promise<void> {
+    await this.executor.cancel(jobId);
     const work = this.running.get(jobId);
     if (!work) return;
     work.abort.abort(new Error('canceled'));
@@ -252,6 +261,7 @@ export class JobRunner {
         tempDir: this.o.storage.tempDir,
         analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
+        warningsOfRenderers: (analysis) => this.executor.analysisWarnings(analysis),
         sceneDir: this.o.storage.sceneDir(job.id),
         source: this.o.uploadPath(job.uploadSlug),
         maxExtractedBytes: this.limits.maxExtractedBytes,
@@ -264,25 +274,25 @@ export class JobRunner {
   }
 
   private async render(job: JobRecord, work: Work): Promise<void> {
-    const blender = this.requireBlender(job.id);
-    if (!blender) return;
     const outcome = await runRenderStep(
       {
         jobs: this.o.jobs,
         log: this.o.log,
-        blenderPath: blender.path,
+        executor: this.executor,
         sceneRoot: this.o.storage.sceneDir(job.id),
-        env: this.env,
-        tempDir: this.o.storage.tempDir,
         headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
         jobTimeLimitMs: this.limits.jobTimeLimitMs,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
-        shouldYield: () => this.shouldGiveWay(job.id, work),
+        shouldYield: () => this.executor.mode === 'embedded' && this.shouldGiveWay(job.id, work),
       },
       job,
       work.abort.signal,
     );
-    if (outcome.kind === 'failed') return this.fail(job.id, outcome.reason);
+    if (outcome.kind === 'failed') {
+      this.fail(job.id, outcome.reason);
+      await this.executor.cancel(job.id);
+      return;
+    }
     if (outcome.kind === 'yielded') this.o.log.info({ jobId: job.id }, "render gave its slot to another key's render; it continues later");
     if (outcome.kind !== 'rendered') return;
     const moved = this.o.jobs.transition(job.id, RENDER_QUEUE, 'finalizing');

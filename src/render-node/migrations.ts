@@ -86,4 +86,18 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX jobs_status;
   CREATE INDEX jobs_status_seq ON jobs(status, seq);
   `,
+  `
+  CREATE TABLE render_chunks (
+    job_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    frames TEXT NOT NULL,
+    generation INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (job_id, idx)
+  );
+  CREATE TABLE render_scenes (
+    job_id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL
+  );
+  `,
 ];

@@ -1,3 +1,4 @@
+import type { NodeWorkers } from '../shared/api';
 import type { BlenderInfo } from './blender/probe';
 import { createKey, listKeys, revokeKey, verifyKey, type ApiKeyInfo } from './keys';
 import { createRenderNode, type RenderNode, type RenderNodeOptions } from './server';
@@ -19,6 +20,8 @@ export interface NodeFacade {
   blender: BlenderInfo | null;
   /** Listens and starts the job runner; resolves to the node's URL. */
   listen(host: string, port: number): Promise<string>;
+  /** How the node renders and, when it renders on workers, the workers. */
+  workers(): Promise<NodeWorkers>;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export function nodeFacade(node: RenderNode): NodeFacade {
     },
     blender: node.blender,
     listen: (host, port) => node.listen(host, port),
+    workers: () => node.workers(),
     close: () => node.close(),
   };
 }

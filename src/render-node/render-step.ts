@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import type { FailedReason } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { RenderPlan } from './render-plan';
-import type { RenderEvent } from './blender/event-lines';
-import { startRender, type RenderResult } from './blender/render';
+import type { RenderExecutor, RenderOutcome as ExecutorOutcome } from './render-executor';
 import { withoutDirectories } from './blender/analyze';
 import { acceptFrame, removeIncompleteFrames } from './frames/frame-acceptance';
 import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from './disk-space';
@@ -15,17 +14,14 @@ import { estimateRenderBytes } from './output-estimate';
 export interface RenderStepDeps {
   jobs: JobsRepo;
   log: Logger;
-  blenderPath: string;
+  /** Where the frames are made: the node's own Blender, or render workers. */
+  executor: RenderExecutor;
   /** The job's scene folder (the uploaded files): the scene's paths leading outside it are cut off. */
   sceneRoot: string;
-  /** Environment of Blender (its temp folder inside the node's data folder). */
-  env: NodeJS.ProcessEnv;
-  /** Scratch folder of the run (plan file). */
-  tempDir: string;
   /** Disk space kept free beyond a render's estimated output (database, preview). */
   headroomBytes: number;
   jobTimeLimitMs: number;
-  /** Told Blender's process id. */
+  /** Told the process id of a Blender the node started. */
   onSpawn: (pid: number) => void;
   /** Asked after each frame: give the slot to another key's render now? */
   shouldYield: () => boolean;
@@ -95,49 +91,56 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
   const planned = new Set(plan.frames);
   const outputRoot = resolve(plan.outputDir) + sep;
 
-  const handle = async (ev: RenderEvent): Promise<void> => {
-    if (ev.event === 'ready') {
-      deps.jobs.transition(job.id, ['booting'], 'rendering');
-      return;
-    }
-    if (ev.event !== 'frame') return;
-    if (!planned.has(ev.frame) || !resolve(ev.path).startsWith(outputRoot)) {
-      deps.log.warn({ jobId: job.id, frame: ev.frame }, 'ignoring a frame report outside the plan or the output folder');
-      return;
+  const count = async (frame: { frame: number; path: string; seconds: number }): Promise<boolean> => {
+    if (!planned.has(frame.frame) || !resolve(frame.path).startsWith(outputRoot)) {
+      deps.log.warn({ jobId: job.id, frame: frame.frame }, 'ignoring a frame report outside the plan or the output folder');
+      return false;
     }
     deps.jobs.transition(job.id, ['booting'], 'rendering');
-    const accepted = await acceptFrame(deps.jobs, { jobId: job.id, frame: ev.frame, path: ev.path, seconds: ev.skipped ? 0 : ev.seconds });
-    if (!accepted.accepted) return stopFor({ kind: 'rejected', frame: ev.frame, reason: accepted.reason });
+    const accepted = await acceptFrame(deps.jobs, { jobId: job.id, ...frame });
+    if (!accepted.accepted) {
+      stopFor({ kind: 'rejected', frame: frame.frame, reason: accepted.reason });
+      return false;
+    }
     if (deps.shouldYield()) stopFor({ kind: 'yield' });
+    return true;
   };
-  let events = Promise.resolve();
-  let result: RenderResult;
+  let events: Promise<unknown> = Promise.resolve();
+  let outcome: ExecutorOutcome;
   try {
-    const started = startRender({
-      blenderPath: deps.blenderPath,
+    outcome = await deps.executor.render({
+      job,
+      plan,
       scenePath,
       sceneRoot: deps.sceneRoot,
-      plan,
-      env: deps.env,
-      tempDir: deps.tempDir,
       signal: stop.signal,
-      onEvent: (ev) => {
-        events = events.then(() => (cause ? undefined : handle(ev))).catch((error: unknown) => stopFor({ kind: 'error', error }));
+      onStarted: () => deps.jobs.transition(job.id, ['booting'], 'rendering'),
+      onFrame: (frame) => {
+        const counted = events.then(() => (cause ? false : count(frame)));
+        events = counted.catch((error: unknown) => stopFor({ kind: 'error', error }));
+        return counted.catch(() => false);
       },
+      onPid: deps.onSpawn,
     });
-    deps.onSpawn(started.pid);
-    result = await started.done;
     await events;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
   }
   if (signal.aborted) return { kind: 'aborted' };
-  return judge(deps, job, plan, result, cause);
+  if (!cause && outcome.kind === 'failed') return outcome;
+  if (!cause && outcome.kind === 'stopped') return { kind: 'aborted' };
+  return judge(deps, job, plan, outcome.kind === 'finished' ? outcome : null, cause);
 }
 
 /** Turn how Blender ended, and why the node stopped it, into the step's outcome. */
-async function judge(deps: RenderStepDeps, job: JobRecord, plan: RenderPlan, result: RenderResult, cause: StopCause | null): Promise<RenderOutcome> {
+async function judge(
+  deps: RenderStepDeps,
+  job: JobRecord,
+  plan: RenderPlan,
+  result: { exitCode: number | null; errorTail: string; error?: string } | null,
+  cause: StopCause | null,
+): Promise<RenderOutcome> {
   const written = new Set(deps.jobs.frames(job.id).map((f) => f.frame));
   const missing = plan.frames.filter((f) => !written.has(f));
   if (missing.length === 0) return { kind: 'rendered' };
@@ -157,16 +160,16 @@ async function judge(deps: RenderStepDeps, job: JobRecord, plan: RenderPlan, res
         reason: { name: 'RenderFailed', type: 'render', message: `Blender wrote frame ${cause.frame} incompletely (${cause.reason}); it was removed.` },
       };
   }
-  if (isDiskFullError(result.error) || isDiskFullError(result.stderrTail) || (await lowOnSpace())) {
+  if (isDiskFullError(result?.error) || isDiskFullError(result?.errorTail) || (await lowOnSpace())) {
     return { kind: 'failed', reason: diskFullReason(`${missing.length} of ${plan.frames.length} frames could not be written`) };
   }
-  const tail = result.stderrTail.trim().split('\n').slice(-3).map(withoutDirectories).join(' | ');
+  const tail = (result?.errorTail ?? '').trim().split('\n').slice(-3).map(withoutDirectories).join(' | ');
   return {
     kind: 'failed',
     reason: {
       name: 'RenderFailed',
       type: 'render',
-      message: `Blender stopped (exit code ${result.exitCode}) with ${missing.length} of ${plan.frames.length} frames not written${tail ? `: ${tail}` : ''}.`,
+      message: `Blender stopped (exit code ${result?.exitCode ?? 'unknown'}) with ${missing.length} of ${plan.frames.length} frames not written${tail ? `: ${tail}` : ''}.`,
     },
   };
 }

@@ -23,6 +23,13 @@ import type { NodeContext } from './context';
 import type { NodeCapabilities } from './render-plan';
 import { findBlender } from './blender/locate';
 import { probeBlender, type BlenderInfo } from './blender/probe';
+import type { NodeWorkers } from '../shared/api';
+import { checkRedis } from './distributed/redis-connection';
+import { DistributedExecutor, type DistributedOptions } from './distributed/distributed-executor';
+import { ChunksRepo } from './distributed/chunks-repo';
+import { ChunkIntake } from './distributed/chunk-intake';
+import { registerChunkRoutes } from './distributed/chunk-routes';
+import { workerFacingUrl } from './distributed/node-address';
 
 /** How to run a render node. */
 export interface RenderNodeOptions {
@@ -50,6 +57,8 @@ export interface RenderNodeOptions {
   logger?: Logger;
   logLevel?: string;
   now?: () => Date;
+  /** Render on workers through BullMQ on Redis instead of with this node's Blender. */
+  distributed?: DistributedOptions | null;
 }
 
 /** A running (or ready to listen) render node. */
@@ -62,6 +71,8 @@ export interface RenderNode {
   listen(host?: string, port?: number): Promise<string>;
   /** Stop accepting requests and stop work (jobs resume on the next start). */
   close(): Promise<void>;
+  /** How the node renders and, in distributed mode, its render workers. */
+  workers(): Promise<NodeWorkers>;
 }
 
 export const DEFAULT_RATE_LIMIT = { limit: 1200, windowMs: 60_000 };
@@ -92,6 +103,7 @@ export async function detectBlender(opts: { blenderPath?: string; env?: NodeJS.P
 export async function createRenderNode(options: RenderNodeOptions): Promise<RenderNode> {
   const log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
   const now = options.now ?? (() => new Date());
+  if (options.distributed) await checkRedis(options.distributed.redis);
   const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
   const { lock, db, storage, reserve } = await openNodeData(options.dataDir, now(), options.reserveBytes);
   reserve.ensure();
@@ -108,13 +120,19 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   let listenUrl = options.publicUrl ?? 'http://127.0.0.1';
   const ws = workspaceId(db);
   const downloadUrlTtlMs = options.downloadUrlTtlMs ?? 6 * 3600_000;
+  let workerUrl = listenUrl;
+  const chunks = new ChunksRepo(db);
+  const distributed = options.distributed
+    ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), nodeUrl: () => workerUrl, log, now })
+    : null;
 
   const runner = new JobRunner({
     jobs,
     storage,
     log,
     blender: runtime,
-    concurrency: { renders: options.concurrency?.renders ?? 1, validations: options.concurrency?.validations ?? 2 },
+    ...(distributed ? { executor: distributed } : {}),
+    concurrency: { renders: options.concurrency?.renders ?? (distributed ? 32 : 1), validations: options.concurrency?.validations ?? 2 },
     reserve,
     limits,
     headroomBytes,
@@ -153,6 +171,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     downloadUrlTtlMs,
     baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : listenUrl),
     now,
+    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded' }),
   };
 
   const fastifyLogger: FastifyBaseLogger = log;
@@ -185,6 +204,10 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   app.get('/healthz', async () => ({ ok: true, blender: blender?.version ?? null }));
   registerApiRoutes(app, ctx, await createRequestLimiter(app, rate));
   registerStorageRoutes(app, ctx);
+  if (distributed) {
+    const intake = new ChunkIntake({ executor: distributed, jobs, chunks, storage, uploadPath: (slug) => storage.uploadPath(slug) });
+    registerChunkRoutes(app, { signer, intake, now });
+  }
 
   let closed = false;
   let cleanupTimer: NodeJS.Timeout | null = null;
@@ -214,6 +237,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
         const actualPort = typeof address === 'object' && address ? address.port : port;
         const shownHost = host.includes(':') ? `[${host}]` : host;
         listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
+        workerUrl = workerFacingUrl({ publicUrl: options.publicUrl, host, port: actualPort });
         cleanupTimer = setInterval(() => void clean(false).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
         cleanupTimer.unref();
         await runner.start();
@@ -225,5 +249,6 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
       }
     },
     close,
+    workers: () => ctx.workers(),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FailedReason, SceneAnalysis } from '../shared/api';
+import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { BlenderRuntime } from './job-runner';
 import { analyzeScene, SceneAnalysisError } from './blender/analyze';
@@ -15,6 +15,8 @@ export interface ValidateStepDeps extends ScenePrepareDeps {
   tempDir: string;
   analysisTimeoutMs: number;
   onSpawn: (pid: number) => void;
+  /** Warnings from where the scene will render (render workers: none connected, older Blenders). */
+  warningsOfRenderers?: (analysis: SceneAnalysis) => Promise<AnalysisWarning[]>;
 }
 
 /** How a validation ended: the job is validated, failed with a reason, or was stopped. */
@@ -51,6 +53,8 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
     throw err;
   }
   analysis = withNodeWarnings(analysis, deps.blender);
+  const elsewhere = (await deps.warningsOfRenderers?.(analysis)) ?? [];
+  if (elsewhere.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...elsewhere] };
   deps.jobs.transition(job.id, ['validating'], 'validated', {
     analysis,
     analysisId: randomUUID(),

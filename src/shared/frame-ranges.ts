@@ -57,3 +57,8 @@ export function formatFrames(frames: readonly number[]): string {
   }
   return parts.join(',');
 }
+
+/** Frames in any order as short ranges for people: `1-4, 7, 9-11`. */
+export function describeFrames(frames: readonly number[]): string {
+  return formatFrames([...new Set(frames)].sort((a, b) => a - b)).split(',').join(', ');
+}

@@ -11,6 +11,8 @@ import { parseByteSize, parseDuration, parsePixelCount } from '../../render-node
 import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
+import { parseRedisUrl, redisTarget, registerWorkerCommands, withRedisNamed } from './node-workers';
+import { untilStopped } from './until-stopped';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
 
@@ -40,7 +42,7 @@ interface ServeOptions {
   data: string;
   blender?: string;
   publicUrl?: string;
-  renders: number;
+  renders?: number;
   validations: number;
   rateLimit: string;
   maxFrames?: number;
@@ -51,6 +53,8 @@ interface ServeOptions {
   renderTurn?: number;
   webhookUrl?: string;
   webhookSecret?: string;
+  redis?: string;
+  chunkSize?: number;
   logLevel: string;
 }
 
@@ -78,7 +82,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
     .option('--data <dir>', 'data folder (database, uploads, outputs)', DEFAULT_DATA)
     .option('--blender <path>', 'Blender executable (default: BLENDER_PATH, PATH, usual install folders)')
     .option('--public-url <url>', 'base URL for the links the node hands out (default: the address each request came to)')
-    .option('--renders <n>', 'renders at once', positiveInt('--renders'), 1)
+    .option('--renders <n>', 'renders at once (default 1; with --redis, jobs whose chunks are queued at once, default 32)', positiveInt('--renders'))
     .option('--validations <n>', 'validations at once', positiveInt('--validations'), 2)
     .option('--rate-limit <spec>', 'requests per key, e.g. 1200/60s', '1200/60s')
     .option('--max-frames <n>', 'frames per job; more is refused (default: 10000)', positiveInt('--max-frames'))
@@ -89,6 +93,8 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
     .option('--render-turn <duration>', "time a render keeps its slot before giving way, after a frame, to another key's waiting render (default: 60s)", limitOption((v) => parseDuration(v, '--render-turn')))
     .option('--webhook-url <url>', 'POST onRenderComplete events here')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
+    .option('--redis <url>', 'render on workers (renderdrop node worker) through Redis: redis://host:6379', parseRedisUrl)
+    .option('--chunk-size <n>', 'frames per chunk in distributed mode (default: chosen per job)', positiveInt('--chunk-size'))
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .action(async (opts: ServeOptions) => {
       const log = createLogger({ level: opts.logLevel });
@@ -100,11 +106,15 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
       const webhookUrl = opts.webhookUrl;
       const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
       if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
-      const node = await createRenderNode({
+      const redisUrl = opts.redis;
+      const distributed = redisUrl
+        ? { redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)), chunkSize: opts.chunkSize ?? null }
+        : null;
+      const node = await withRedisNamed(createRenderNode({
         dataDir: resolve(opts.data),
         blenderPath: opts.blender,
         publicUrl: opts.publicUrl,
-        concurrency: { renders: opts.renders, validations: opts.validations },
+        concurrency: { ...(opts.renders ? { renders: opts.renders } : {}), validations: opts.validations },
         rateLimit: parseRateLimit(opts.rateLimit),
         limits: definedLimits({
           maxFramesPerJob: opts.maxFrames,
@@ -116,21 +126,17 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         renderTurnMs: opts.renderTurn,
         webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
         logger: log,
-      });
+        distributed,
+      }));
       const url = await node.listen(host, opts.port);
       stdout.write(`listening on ${url}\n`);
-      await new Promise<void>((done) => {
-        const stop = (signal: string) => {
-          log.info({ signal }, 'shutting down');
-          node.close().then(done, (err: unknown) => {
-            log.error({ err }, 'shutdown failed');
-            done();
-          });
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
+      if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
+        stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
+      }
+      await untilStopped(log, 'shutting down', () => node.close());
     });
+
+  registerWorkerCommands(node, deps);
 
   const keys = node.command('keys').description('Manage the API keys of a node.');
   keys

@@ -15,6 +15,7 @@ import {
 import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
 import { trimBaseUrl } from '../../shared/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
+import { nodeWorkersSchema, type NodeWorkers } from '../../shared/api/workers';
 import { AbortError, errorCode, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
@@ -213,6 +214,14 @@ export class ApiClient {
   async getDownloads(id: string, options: CallOptions = {}): Promise<Downloads> {
     return this.#call(
       { name: 'GET /jobs/{id}/downloads', method: 'GET', path: `jobs/${segment(id)}/downloads`, safety: 'read', subject: `job ${id}`, action: `get the downloads of job ${id}`, schema: downloadsSchema },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `GET /node/workers`: a Renderdrop node's render workers (an extension; other servers answer 404). */
+  async getNodeWorkers(options: CallOptions = {}): Promise<NodeWorkers> {
+    return this.#call(
+      { name: 'GET /node/workers', method: 'GET', path: 'node/workers', safety: 'read', subject: 'the render workers', action: 'list the render workers', schema: nodeWorkersSchema },
       options,
     ).then((r) => r.value);
   }

@@ -12,6 +12,7 @@ import { buildDownloads } from './downloads';
 import { guardApi } from './api-guard';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
 import { cancelBody, createJobBody, jobParams, listQuery, renderBody, uploadBody, validateBody } from './request-schemas';
+import { registerWorkerRoutes } from './worker-routes';
 
 const CANCELABLE = ['created', 'validating', 'validated', 'booting', 'rendering', 'finalizing', 'debugging', 'suspended'] as const;
 
@@ -172,6 +173,8 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
         const keyId = keyOf(request).id;
         return buildDownloads(job, ctx, (rel) => signedJobFileUrl(ctx.signer, base, job.id, rel, expiresAt, keyId));
       });
+
+      registerWorkerRoutes(api, ctx);
     },
     { prefix: '/api/external/v1' },
   );

@@ -3,6 +3,7 @@ import type { AppState, ConnectionTest, DoctorView, ProfileView, Theme } from '.
 import type { CallRequest } from '../../shared/contract/calls';
 import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
+import { RenderWorkers } from './render-workers';
 
 const KEY_PLACES: Record<ProfileView['keyStorage'], string> = {
   keychain: 'stored in the system keychain',
@@ -86,6 +87,7 @@ function LocalProfile(props: { state: AppState }) {
         {running ? 'Checking Blender…' : 'Check Blender (doctor)'}
       </button>
       {error && <p className="hint hint-error">{error}</p>}
+      <RenderWorkers />
       {doctor && (
         <section aria-label="Doctor report" className="doctor">
           <p>{doctor.ok ? 'This computer can render with Renderdrop.' : 'This computer cannot render yet.'}</p>

@@ -4,3 +4,4 @@ export * from './downloads';
 export * from './errors';
 export * from './render-config';
 export * from './analysis';
+export * from './workers';

@@ -6,6 +6,7 @@ import type { JobCounts, JobDetail, JobSummary } from './job-views';
 import { JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { RenderConfig } from '../api/render-config';
+import type { NodeWorkers } from '../api/workers';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
 export interface CallSpec<S extends z.ZodType, R> {
@@ -68,6 +69,8 @@ export interface JobPage {
 export const CALLS = {
   'app.getState': returns<AppState>()(none),
   'app.runDoctor': returns<DoctorView>()(none),
+  /** The render workers of "This computer"'s node (null when it does not run). */
+  'app.renderWorkers': returns<NodeWorkers | null>()(none),
 
   'profiles.add': returns<ProfileView>()(z.object({ name: z.string().trim().min(1).max(100), baseUrl, apiKey: apiKey.optional() }).strict()),
   'profiles.update': returns<ProfileView>()(z.object({ profileId: id, name: z.string().trim().min(1).max(100).optional(), baseUrl: baseUrl.optional() }).strict()),

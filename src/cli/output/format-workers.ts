@@ -1,0 +1,25 @@
+import type { NodeWorkers, WorkerInfo } from '../../shared/api/workers';
+import { describeFrames } from '../../shared/frame-ranges';
+import { timeAgo } from '../../shared/time-ago';
+import { formatTable } from './table';
+
+function activity(worker: WorkerInfo): string {
+  if (!worker.current) return 'idle';
+  const frame = worker.current.frame === null ? '' : ` (on ${worker.current.frame})`;
+  return `job ${worker.current.jobId.slice(0, 8)} frames ${describeFrames(worker.current.frames)}${frame}`;
+}
+
+/** The node's render workers as a table with a summary line, or what to do when there are none. */
+export function formatWorkers(view: NodeWorkers, now = new Date()): string[] {
+  if (view.mode === 'embedded') {
+    return ['This node renders with its own Blender; it has no render workers. Start it with --redis <url> to render on workers.'];
+  }
+  const { chunks } = view;
+  const summary = `${view.workers.length} render worker${view.workers.length === 1 ? '' : 's'} on ${view.redis}; chunks: ${chunks.waiting} waiting, ${chunks.active} rendering, ${chunks.delayed} to retry.`;
+  if (view.workers.length === 0) return [summary, 'Start one on each render machine: renderdrop node worker --redis <url>'];
+  const rows = [['NAME', 'HOST', 'BLENDER', 'DEVICES', 'LAST SEEN', 'FRAMES', 'DOING']];
+  for (const w of view.workers) {
+    rows.push([w.name, w.host, w.blenderVersion, w.devices.join(','), timeAgo(w.lastSeenAt, now), String(w.framesRendered), activity(w)]);
+  }
+  return [summary, ...formatTable(rows, ['left', 'left', 'left', 'left', 'left', 'right', 'left'])];
+}

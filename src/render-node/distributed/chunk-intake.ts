@@ -1,0 +1,129 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { MAX_UPLOAD_BYTES } from '../../shared/api';
+import { HttpError, notFound } from '../http-error';
+import type { JobRecord, JobsRepo } from '../jobs-repo';
+import type { RenderPlan } from '../render-plan';
+import type { Storage } from '../storage';
+import type { ChunkRecord, ChunksRepo } from './chunks-repo';
+import type { DistributedExecutor } from './distributed-executor';
+import { expectedFrameNames } from './frame-names';
+import type { ChunkStatus } from './protocol';
+
+/** A file a worker sends: its bytes and their announced length. */
+export interface IncomingFile {
+  body: Readable;
+  length: number;
+}
+
+const RENDERING = new Set(['booting', 'rendering']);
+const PLAIN_NAME = /^[^/\\\0]+$/;
+
+/** Whether a name is one plain file name (no folders, not hidden, not too long). */
+export function isPlainName(name: string): boolean {
+  return PLAIN_NAME.test(name) && !name.startsWith('.') && Buffer.byteLength(name) <= 255;
+}
+
+const retryLater = (message: string) => new HttpError(503, 'retry_later', message, { 'Retry-After': '2' });
+
+/**
+ * What the node accepts from workers for a chunk: its status, its scene, and the files it renders.
+ * Frames are accepted only for the chunk's frames under the names Blender gives them, written aside
+ * and moved into place, and counted through the runner like the node's own frames.
+ */
+export class ChunkIntake {
+  constructor(
+    private readonly deps: { executor: DistributedExecutor; jobs: JobsRepo; chunks: ChunksRepo; storage: Storage; uploadPath: (slug: string) => string },
+  ) {}
+
+  status(jobId: string, index: number): ChunkStatus {
+    const { job, chunk } = this.lookup(jobId, index);
+    const have = this.deps.chunks.recordedFrames(jobId);
+    return { active: RENDERING.has(job.status), have: chunk.frames.filter((f) => have.has(f)) };
+  }
+
+  /** The stored file of the job's scene (its upload). */
+  scenePath(jobId: string, index: number): string {
+    const { job } = this.lookup(jobId, index);
+    return this.deps.uploadPath(job.uploadSlug);
+  }
+
+  /** Store and count one rendered frame; a frame the node already has is acknowledged and dropped. */
+  async receiveFrame(jobId: string, index: number, frame: number, name: string, file: IncomingFile, seconds: number): Promise<{ counted: boolean }> {
+    const active = this.deps.executor.activeRender(jobId);
+    const chunk = active?.chunks.get(index) ?? this.lookup(jobId, index).chunk;
+    if (!chunk.frames.includes(frame)) throw new HttpError(403, 'frame_not_in_chunk', `Frame ${frame} is not part of this chunk.`);
+    const plan = active?.task.plan ?? (this.lookup(jobId, index).job.renderPlan as RenderPlan);
+    const names = expectedFrameNames(plan.fileNamePattern, plan.outputFormat, frame);
+    if (!names.includes(name)) {
+      throw new HttpError(400, 'unexpected_name', `Frame ${frame} must be named ${names.join(' or ') || '(no name: unknown format)'}, not ${name}.`);
+    }
+    const status = this.deps.chunks.jobStatus(jobId);
+    if (!status || !RENDERING.has(status)) throw new HttpError(409, 'job_not_rendering', `The job is ${status ?? 'gone'}; its frames are no longer taken.`);
+    if (this.deps.chunks.hasFrame(jobId, frame)) {
+      file.body.resume();
+      return { counted: false };
+    }
+    if (!active) throw retryLater('The node is not coordinating this render yet (it may be starting); send the frame again shortly.');
+    if (active.receiving.has(frame)) throw retryLater(`Frame ${frame} is being received from another worker; send it again shortly.`);
+    active.receiving.add(frame);
+    try {
+      const target = join(plan.outputDir, name);
+      await receiveFile(file, target);
+      const counted = await active.task.onFrame({ frame, path: target, seconds });
+      if (!counted) throw new HttpError(422, 'frame_incomplete', `Frame ${frame} is not a whole image file; it was not counted.`);
+    } finally {
+      active.receiving.delete(frame);
+    }
+    this.deps.executor.frameCounted(jobId);
+    return { counted: true };
+  }
+
+  /** Store a compositor File Output file of the chunk in the job's composite folder. */
+  async receiveComposite(jobId: string, index: number, node: string, name: string, file: IncomingFile): Promise<void> {
+    const { job } = this.lookup(jobId, index);
+    if (!isPlainName(node) || !isPlainName(name)) throw new HttpError(400, 'unexpected_name', 'Compositor outputs must be one folder and one plain file name.');
+    this.requireRendering(job);
+    await receiveFile(file, join(this.deps.storage.compositeDir(jobId), node, name));
+  }
+
+  private lookup(jobId: string, index: number): { job: JobRecord; chunk: ChunkRecord } {
+    const job = this.deps.jobs.get(jobId);
+    const chunk = job ? this.deps.chunks.get(jobId, index) : null;
+    if (!job || !chunk) throw notFound('No such chunk.');
+    return { job, chunk };
+  }
+
+  private requireRendering(job: JobRecord): void {
+    if (!RENDERING.has(job.status)) throw new HttpError(409, 'job_not_rendering', `The job is ${job.status}; its frames are no longer taken.`);
+  }
+}
+
+/** Write a body of exactly `length` bytes beside `target`, then move it into place. */
+async function receiveFile(file: IncomingFile, target: string): Promise<void> {
+  if (!Number.isSafeInteger(file.length) || file.length <= 0) throw new HttpError(411, 'length_required', 'Send the file with its exact Content-Length.');
+  if (file.length >= MAX_UPLOAD_BYTES) throw new HttpError(413, 'too_large', 'Rendered files must be smaller than 5 GiB.');
+  await mkdir(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `.incoming-${randomBytes(6).toString('hex')}`);
+  let received = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      done(received > file.length ? new HttpError(400, 'length_mismatch', 'More bytes arrived than Content-Length announced.') : null, chunk);
+    },
+  });
+  try {
+    await pipeline(file.body, count, createWriteStream(temp));
+    if (received !== file.length) throw new HttpError(400, 'length_mismatch', `Received ${received} of ${file.length} bytes; send the file again.`);
+    await rename(temp, target);
+  } catch (err) {
+    await rm(temp, { force: true });
+    if (err instanceof HttpError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw new HttpError(507, 'disk_full', 'The node is out of disk space; the frame will be sent again.');
+    throw new HttpError(400, 'upload_incomplete', `The file stopped after ${received} of ${file.length} bytes; send it again.`);
+  }
+}

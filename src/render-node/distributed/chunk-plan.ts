@@ -1,0 +1,23 @@
+export { describeFrames } from '../../shared/frame-ranges';
+
+/** The most frames one chunk gets when the size is chosen automatically. */
+export const MAX_AUTO_CHUNK = 25;
+
+/**
+ * Frames per chunk when none was asked for: one chunk per connected worker, so every worker starts at
+ * once and pays for starting Blender and loading the scene once per job, with at most
+ * {@link MAX_AUTO_CHUNK} frames so long jobs still spread over workers that join later. Frames are
+ * uploaded one by one, so a bigger chunk does not lose more work when a worker dies; a slow worker
+ * does keep its chunk to the end, which a smaller `--chunk-size` evens out on mixed machines.
+ */
+export function autoChunkSize(frameCount: number, liveWorkers: number): number {
+  return Math.min(MAX_AUTO_CHUNK, Math.max(1, Math.ceil(frameCount / Math.max(1, liveWorkers))));
+}
+
+/** Split a job's frames (in render order) into chunks of at most `size` frames. */
+export function splitIntoChunks(frames: readonly number[], size: number): number[][] {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a whole number of at least 1, got ${size}`);
+  const chunks: number[][] = [];
+  for (let i = 0; i < frames.length; i += size) chunks.push(frames.slice(i, i + size));
+  return chunks;
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError, forbidden, notFound } from '../http-error';
+import { serveFile } from '../serve-file';
+import type { SignedQuery, UrlSigner } from '../signing';
+import type { ChunkIntake } from './chunk-intake';
+import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface ChunkParams {
+  jobId: string;
+  index: string;
+}
+
+function chunkOf(params: ChunkParams): { jobId: string; index: number } {
+  if (!UUID.test(params.jobId) || !/^\d{1,6}$/.test(params.index)) throw notFound('No such chunk.');
+  return { jobId: params.jobId, index: Number(params.index) };
+}
+
+function contentLength(request: FastifyRequest): number {
+  if (request.headers['transfer-encoding']) throw new HttpError(411, 'length_required', 'Send the file with its exact Content-Length, not chunked.');
+  const header = request.headers['content-length'];
+  if (header === undefined || !/^\d+$/.test(header)) throw new HttpError(411, 'length_required', 'Content-Length is required.');
+  return Number(header);
+}
+
+/**
+ * The routes render workers use, each authorised by a signature over the chunk's path prefix (the
+ * node signs one GET and one PUT per chunk when it puts the chunk in the queue): the chunk's status,
+ * its scene, and the upload of its frames and compositor outputs. No API key is involved.
+ */
+export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; intake: ChunkIntake; now: () => Date }): void {
+  const authorise = (request: FastifyRequest, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
+    const chunk = chunkOf(request.params as ChunkParams);
+    const verdict = deps.signer.verify(method, chunkPathPrefix(chunk.jobId, chunk.index), request.query as SignedQuery, deps.now());
+    if (verdict.status === 'expired') throw forbidden('url_expired', 'This chunk\'s signed URLs have expired.');
+    if (verdict.status !== 'ok' || verdict.keyId !== CHUNK_SIGNING_KEY) throw forbidden('signature_invalid', 'This URL is not validly signed for this chunk.');
+    return chunk;
+  };
+
+  app.register(async (routes) => {
+    routes.removeAllContentTypeParsers();
+    routes.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const base = '/storage/render/:jobId/chunks/:index';
+
+    routes.get(`${base}/status`, async (request) => {
+      const { jobId, index } = authorise(request, 'GET');
+      return deps.intake.status(jobId, index);
+    });
+
+    routes.get(`${base}/scene`, async (request, reply) => {
+      const { jobId, index } = authorise(request, 'GET');
+      await serveFile(request, reply, deps.intake.scenePath(jobId, index));
+      return reply;
+    });
+
+    routes.put(`${base}/frames/:frame/:name`, async (request) => {
+      const { jobId, index } = authorise(request, 'PUT');
+      const { frame, name } = request.params as { frame: string; name: string };
+      if (!/^\d{1,7}$/.test(frame)) throw new HttpError(400, 'frame_not_in_chunk', 'The frame must be a number.');
+      const seconds = Number(request.headers['x-render-seconds']);
+      const file = { body: request.raw, length: contentLength(request) };
+      return deps.intake.receiveFrame(jobId, index, Number(frame), name, file, Number.isFinite(seconds) && seconds >= 0 ? seconds : 0);
+    });
+
+    routes.put(`${base}/composite/:node/:name`, async (request) => {
+      const { jobId, index } = authorise(request, 'PUT');
+      const { node, name } = request.params as { node: string; name: string };
+      await deps.intake.receiveComposite(jobId, index, node, name, { body: request.raw, length: contentLength(request) });
+      return { stored: true };
+    });
+  });
+}

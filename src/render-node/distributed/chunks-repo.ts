@@ -1,0 +1,73 @@
+import type { Db } from '../db';
+import { splitIntoChunks } from './chunk-plan';
+
+/** One chunk of a distributed render as the node records it. */
+export interface ChunkRecord {
+  index: number;
+  frames: number[];
+  /** Bumped when the chunk is put in the queue anew (its earlier queue entry finished without its frames). */
+  generation: number;
+}
+
+/** The chunks of distributed renders and the fingerprint of each job's scene, kept in SQLite. */
+export class ChunksRepo {
+  constructor(private readonly db: Db) {}
+
+  /** A job's chunks, made from its frames the first time (so a restarted node keeps the same split). */
+  ensure(jobId: string, frames: readonly number[], size: number): ChunkRecord[] {
+    return this.db.transaction(() => {
+      const existing = this.list(jobId);
+      if (existing.length > 0) return existing;
+      const insert = this.db.prepare('INSERT INTO render_chunks (job_id, idx, frames) VALUES (?, ?, ?)');
+      splitIntoChunks(frames, size).forEach((chunk, index) => insert.run(jobId, index, JSON.stringify(chunk)));
+      return this.list(jobId);
+    })();
+  }
+
+  list(jobId: string): ChunkRecord[] {
+    const rows = this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? ORDER BY idx').all(jobId) as { idx: number; frames: string; generation: number }[];
+    return rows.map((r) => ({ index: r.idx, frames: JSON.parse(r.frames) as number[], generation: r.generation }));
+  }
+
+  get(jobId: string, index: number): ChunkRecord | null {
+    const r = this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? AND idx = ?').get(jobId, index) as
+      | { idx: number; frames: string; generation: number }
+      | undefined;
+    return r ? { index: r.idx, frames: JSON.parse(r.frames) as number[], generation: r.generation } : null;
+  }
+
+  /** Move a chunk to its next generation and return it. */
+  nextGeneration(jobId: string, index: number): number {
+    this.db.prepare('UPDATE render_chunks SET generation = generation + 1 WHERE job_id = ? AND idx = ?').run(jobId, index);
+    return this.get(jobId, index)?.generation ?? 0;
+  }
+
+  /** A job's status, read without the rest of its record (frame uploads ask for it often). */
+  jobStatus(jobId: string): string | null {
+    return (this.db.prepare('SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: string } | undefined)?.status ?? null;
+  }
+
+  /** Frames of a job the node has counted. */
+  recordedFrames(jobId: string): Set<number> {
+    const rows = this.db.prepare('SELECT frame FROM frames WHERE job_id = ?').all(jobId) as { frame: number }[];
+    return new Set(rows.map((r) => r.frame));
+  }
+
+  /** How many frames of a job the node has counted. */
+  recordedCount(jobId: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(jobId) as { n: number }).n;
+  }
+
+  /** Whether the node has counted a frame. */
+  hasFrame(jobId: string, frame: number): boolean {
+    return this.db.prepare('SELECT 1 FROM frames WHERE job_id = ? AND frame = ?').get(jobId, frame) !== undefined;
+  }
+
+  scene(jobId: string): { sha256: string; size: number } | null {
+    return (this.db.prepare('SELECT sha256, size FROM render_scenes WHERE job_id = ?').get(jobId) as { sha256: string; size: number } | undefined) ?? null;
+  }
+
+  setScene(jobId: string, sha256: string, size: number): void {
+    this.db.prepare('INSERT OR REPLACE INTO render_scenes (job_id, sha256, size) VALUES (?, ?, ?)').run(jobId, sha256, size);
+  }
+}

@@ -1,0 +1,361 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { AnalysisWarning, NodeWorkers, SceneAnalysis } from '../../shared/api';
+import type { JobRecord, JobsRepo } from '../jobs-repo';
+import type { RenderExecutor, RenderOutcome, RenderTask } from '../render-executor';
+import type { UrlSigner } from '../signing';
+import { HttpError } from '../http-error';
+import { atLeast } from './blender-versions';
+import { autoChunkSize } from './chunk-plan';
+import { buildChunkData, chunkFailureReason } from './chunk-jobs';
+import type { ChunkRecord, ChunksRepo } from './chunks-repo';
+import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, type ChunkData } from './protocol';
+import { openRedis, redactRedisUrl, type RedisTarget } from './redis-connection';
+import { liveWorkers } from './worker-registry';
+
+/** How the node renders on workers. */
+export interface DistributedOptions {
+  redis: RedisTarget;
+  /** Frames per chunk; null chooses from the job's frames and the connected workers. */
+  chunkSize: number | null;
+  /** How often each render's chunks are checked against the queue (ms; default 5000). */
+  reconcileMs?: number;
+}
+
+/** What the executor needs from the node. */
+export interface DistributedExecutorDeps {
+  workspaceId: string;
+  jobs: JobsRepo;
+  chunks: ChunksRepo;
+  signer: UrlSigner;
+  uploadPath: (slug: string) => string;
+  /** The address workers reach this node at (known once it listens). */
+  nodeUrl: () => string;
+  log: Logger;
+  now: () => Date;
+}
+
+/** A render the node is coordinating right now. */
+export interface ActiveRender {
+  task: RenderTask;
+  chunks: Map<number, ChunkRecord>;
+  scene: ChunkData['scene'];
+  /** Frames being received, so two uploads of one frame never race. */
+  receiving: Set<number>;
+}
+
+interface Entry extends ActiveRender {
+  settle: (outcome: RenderOutcome) => void;
+  settled: boolean;
+  reconciling: Promise<void> | null;
+  again: boolean;
+}
+
+/** How long a reading for people (the worker list, the analysis warnings) waits for Redis. */
+const READ_TIMEOUT_MS = 3000;
+
+/** The value of `work`, or the fallback when Redis does not answer within {@link READ_TIMEOUT_MS}. */
+function withinTimeout<T>(work: Promise<T>, fallback: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(fallback());
+      } catch (err) {
+        reject(err);
+      }
+    }, READ_TIMEOUT_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** A chunk entry that finished without delivering its frames is put in the queue again at most this often. */
+const MAX_GENERATIONS = 3;
+/** Signed chunk URLs stay valid this long (a chunk may wait in the queue behind long jobs). */
+const CHUNK_URL_TTL_MS = 7 * 24 * 3600_000;
+
+/**
+ * Renders on workers through BullMQ: splits a job's frames into chunks (kept in SQLite so a restart
+ * keeps the split), puts each in the queue under an id per chunk, and waits until every frame has
+ * been uploaded. The queue is checked against the node's own record on events and every few seconds,
+ * so chunks lost with a Redis restart are put back and a chunk that failed for good fails the job.
+ */
+export class DistributedExecutor implements RenderExecutor {
+  readonly mode = 'distributed';
+  private redis: Redis | null = null;
+  private eventsRedis: Redis | null = null;
+  private queue: Queue | null = null;
+  private events: QueueEvents | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly active = new Map<string, Entry>();
+  private lastRedisError = 0;
+  private readonly onRedisError = (error: Error) => {
+    if (Date.now() - this.lastRedisError < 10_000) return;
+    this.lastRedisError = Date.now();
+    this.deps.log.warn({ err: error.message, redis: this.redisLabel }, 'Redis connection problem; retrying');
+  };
+
+  constructor(
+    private readonly options: DistributedOptions,
+    private readonly deps: DistributedExecutorDeps,
+  ) {}
+
+  /** The Redis the node uses, without its password. */
+  get redisLabel(): string {
+    return redactRedisUrl(this.options.redis.url);
+  }
+
+  async start(): Promise<void> {
+    const onError = this.onRedisError;
+    this.redis = openRedis(this.options.redis, onError);
+    this.eventsRedis = openRedis(this.options.redis, onError);
+    this.queue = new Queue(CHUNK_QUEUE, { connection: this.redis, prefix: REDIS_PREFIX });
+    this.queue.on('error', onError);
+    this.events = new QueueEvents(CHUNK_QUEUE, { connection: this.eventsRedis, prefix: REDIS_PREFIX });
+    this.events.on('error', onError);
+    const touched = ({ jobId }: { jobId: string }) => {
+      const parsed = parseChunkJobId(jobId);
+      const entry = parsed && this.active.get(parsed.jobId);
+      if (entry) void this.reconcile(entry);
+    };
+    this.events.on('failed', touched);
+    this.events.on('completed', touched);
+    this.events.on('progress', ({ jobId, data }) => {
+      const parsed = parseChunkJobId(jobId);
+      const entry = parsed && this.active.get(parsed.jobId);
+      if (entry && typeof data === 'object' && data !== null && 'stage' in data && data.stage === 'rendering') entry.task.onStarted();
+    });
+    await this.publishUrl();
+    this.timer = setInterval(() => void this.tick(), this.options.reconcileMs ?? 5000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (const entry of this.active.values()) this.finish(entry, { kind: 'stopped' });
+    await Promise.allSettled([this.events?.close(), this.queue?.close()]);
+    await Promise.allSettled([this.redis?.quit(), this.eventsRedis?.quit()]);
+  }
+
+  async render(task: RenderTask): Promise<RenderOutcome> {
+    const { job, plan } = task;
+    if (!job.sceneFile?.scenePath) return { kind: 'failed', reason: { name: 'InternalError', type: 'internal', message: 'The job has no scene to render.' } };
+    const workers = await liveWorkers(this.requireRedis()).catch(() => []);
+    const size = this.options.chunkSize ?? autoChunkSize(plan.frames.length, workers.length);
+    const chunks = this.deps.chunks.ensure(job.id, plan.frames, size);
+    const scene = await this.sceneOf(job);
+    return new Promise<RenderOutcome>((resolve) => {
+      const entry: Entry = {
+        task,
+        chunks: new Map(chunks.map((c) => [c.index, c])),
+        scene,
+        receiving: new Set(),
+        settled: false,
+        reconciling: null,
+        again: false,
+        settle: resolve,
+      };
+      if (task.signal.aborted) return resolve({ kind: 'stopped' });
+      task.signal.addEventListener('abort', () => this.finish(entry, { kind: 'stopped' }), { once: true });
+      this.active.set(job.id, entry);
+      this.deps.log.info({ jobId: job.id, chunks: chunks.length, chunkSize: size, workers: workers.length }, 'render handed to workers');
+      void this.reconcile(entry);
+    });
+  }
+
+  /** The render of a job the node is coordinating now, if any (for frame uploads). */
+  activeRender(jobId: string): ActiveRender | null {
+    return this.active.get(jobId) ?? null;
+  }
+
+  /** Told after a frame was counted: completes the render once every frame is in. */
+  frameCounted(jobId: string): void {
+    const entry = this.active.get(jobId);
+    if (entry && this.deps.chunks.recordedCount(jobId) >= entry.task.plan.frames.length) {
+      this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
+    }
+  }
+
+  async cancel(jobId: string): Promise<void> {
+    const entry = this.active.get(jobId);
+    if (entry) this.finish(entry, { kind: 'stopped' });
+    await this.stopEverywhere(jobId).catch((err: unknown) => this.deps.log.warn({ jobId, err }, 'could not tell the workers to stop'));
+  }
+
+  async analysisWarnings(analysis: SceneAnalysis): Promise<AnalysisWarning[]> {
+    const workers = await withinTimeout(liveWorkers(this.requireRedis()).catch(() => null), () => null);
+    if (workers === null) return [];
+    if (workers.length === 0) {
+      return [{ code: 'no-render-workers', message: 'No render worker is connected to this node right now; the render will wait until one starts.' }];
+    }
+    const saved = analysis.savedWithBlender;
+    if (saved && !workers.some((w) => atLeast(w.blenderVersion, saved))) {
+      const versions = [...new Set(workers.map((w) => w.blenderVersion))].sort().join(', ');
+      return [
+        {
+          code: 'no-worker-new-enough',
+          message: `The scene was saved with Blender ${saved}, but every connected render worker has an older Blender (${versions}): newer features may be missing or render differently.`,
+        },
+      ];
+    }
+    return [];
+  }
+
+  /** The workers connected to Redis and the chunks waiting for them. */
+  async workersView(): Promise<NodeWorkers> {
+    const queue = this.requireQueue();
+    const unanswered = (): never => {
+      throw new HttpError(503, 'redis_unavailable', 'The render workers cannot be listed: Redis is not answering. The node keeps retrying.');
+    };
+    const [counts, workers] = await withinTimeout(
+      Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'), liveWorkers(this.requireRedis())]),
+      unanswered,
+    );
+    return {
+      mode: 'distributed',
+      redis: this.redisLabel,
+      chunks: { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0 },
+      workers,
+    };
+  }
+
+  private finish(entry: Entry, outcome: RenderOutcome): void {
+    if (entry.settled) return;
+    entry.settled = true;
+    if (this.active.get(entry.task.job.id) === entry) this.active.delete(entry.task.job.id);
+    entry.settle(outcome);
+  }
+
+  private async tick(): Promise<void> {
+    await this.publishUrl();
+    for (const entry of this.active.values()) await this.reconcile(entry);
+  }
+
+  private async publishUrl(): Promise<void> {
+    await this.requireRedis()
+      .set(redisKeys.nodeUrl(this.deps.workspaceId), this.deps.nodeUrl())
+      .catch((err: unknown) => this.deps.log.debug({ err }, 'could not publish the node address'));
+  }
+
+  /** Check a render's chunks against the queue; runs once at a time per render, again when asked meanwhile. */
+  private reconcile(entry: Entry): Promise<void> {
+    if (entry.reconciling) {
+      entry.again = true;
+      return entry.reconciling;
+    }
+    entry.reconciling = (async () => {
+      do {
+        entry.again = false;
+        try {
+          await this.reconcileOnce(entry);
+        } catch (err) {
+          this.onRedisError(err instanceof Error ? err : new Error(String(err)));
+        }
+      } while (entry.again && !entry.settled);
+      entry.reconciling = null;
+    })();
+    return entry.reconciling;
+  }
+
+  private async reconcileOnce(entry: Entry): Promise<void> {
+    const jobId = entry.task.job.id;
+    const have = this.deps.chunks.recordedFrames(jobId);
+    const unfinished = [...entry.chunks.values()].filter((c) => c.frames.some((f) => !have.has(f)));
+    if (unfinished.length === 0) return this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
+    const queue = this.requireQueue();
+    for (const chunk of unfinished) {
+      if (entry.settled) return;
+      const id = chunkJobId(jobId, chunk.index, chunk.generation);
+      const state = await queue.getJobState(id);
+      if (state === 'unknown') {
+        await this.enqueue(entry, chunk);
+      } else if (state === 'failed') {
+        const failed = await queue.getJob(id);
+        const failures = await this.requireRedis().hgetall(redisKeys.failures(jobId));
+        const reason = chunkFailureReason({
+          frames: chunk.frames,
+          lastError: failed?.failedReason ?? null,
+          attempts: failed?.attemptsMade ?? CHUNK_ATTEMPTS,
+          failures: Object.fromEntries(Object.entries(failures).map(([name, n]) => [name, Number(n)])),
+        });
+        this.deps.log.warn({ jobId, chunk: chunk.index, reason: reason.message }, 'a chunk failed for good');
+        await this.stopEverywhere(jobId).catch(() => {});
+        return this.finish(entry, { kind: 'failed', reason });
+      } else if (state === 'completed') {
+        const generation = this.deps.chunks.nextGeneration(jobId, chunk.index);
+        if (generation >= MAX_GENERATIONS) {
+          return this.finish(entry, {
+            kind: 'failed',
+            reason: chunkFailureReason({ frames: chunk.frames.filter((f) => !have.has(f)), lastError: 'the workers finished without delivering these frames', attempts: generation, failures: {} }),
+          });
+        }
+        const next = { ...chunk, generation };
+        entry.chunks.set(chunk.index, next);
+        await this.enqueue(entry, next);
+      }
+    }
+  }
+
+  private async enqueue(entry: Entry, chunk: ChunkRecord): Promise<void> {
+    const { job, plan } = entry.task;
+    const analysis = job.analysis as SceneAnalysis | null;
+    const data = buildChunkData({
+      workspaceId: this.deps.workspaceId,
+      jobId: job.id,
+      index: chunk.index,
+      frames: chunk.frames,
+      minBlender: analysis?.savedWithBlender ?? null,
+      scene: entry.scene,
+      plan,
+      signer: this.deps.signer,
+      expiresAt: new Date(this.deps.now().getTime() + CHUNK_URL_TTL_MS),
+    });
+    await this.requireQueue().add('chunk', data, {
+      jobId: chunkJobId(job.id, chunk.index, chunk.generation),
+      attempts: CHUNK_ATTEMPTS,
+      backoff: { type: 'fixed', delay: 1000 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: JOB_KEY_TTL_SECONDS },
+    });
+  }
+
+  /** Tell every worker to stop the job, and take its chunks that no worker holds off the queue. */
+  private async stopEverywhere(jobId: string): Promise<void> {
+    const redis = this.requireRedis();
+    await redis.set(redisKeys.canceled(jobId), '1', 'EX', JOB_KEY_TTL_SECONDS);
+    await redis.publish(redisKeys.cancelChannel, jobId);
+    const queue = this.requireQueue();
+    for (const chunk of this.deps.chunks.list(jobId)) {
+      await queue.remove(chunkJobId(jobId, chunk.index, chunk.generation)).catch(() => 0);
+    }
+  }
+
+  /** The fingerprint of a job's scene (its uploaded file), computed once. */
+  private async sceneOf(job: JobRecord): Promise<ChunkData['scene']> {
+    const sceneFile = job.sceneFile!;
+    let known = this.deps.chunks.scene(job.id);
+    if (!known) {
+      const path = this.deps.uploadPath(job.uploadSlug);
+      const hash = createHash('sha256');
+      await pipeline(createReadStream(path), hash);
+      known = { sha256: hash.digest('hex'), size: (await stat(path)).size };
+      this.deps.chunks.setScene(job.id, known.sha256, known.size);
+    }
+    return { sha256: known.sha256, size: known.size, kind: sceneFile.fileType, path: sceneFile.scenePath! };
+  }
+
+  private requireRedis(): Redis {
+    if (!this.redis) throw new Error('The distributed executor has not started.');
+    return this.redis;
+  }
+
+  private requireQueue(): Queue {
+    if (!this.queue) throw new Error('The distributed executor has not started.');
+    return this.queue;
+  }
+}

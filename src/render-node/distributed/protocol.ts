@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * What the node and its render workers agree on in Redis: the BullMQ queue of frame chunks, the keys
+ * beside it, and the shape of a chunk. Anyone who can write to this Redis can make workers render, so
+ * Redis must be private to the studio (see docs/studio.md).
+ */
+export const REDIS_PREFIX = 'renderdrop';
+export const CHUNK_QUEUE = 'chunks';
+
+export const redisKeys = {
+  /** The address workers reach a node at, by the node's workspace id. */
+  nodeUrl: (workspaceId: string) => `${REDIS_PREFIX}:node:${workspaceId}:url`,
+  /** Sorted set of worker ids by when each was last seen (ms). */
+  workers: `${REDIS_PREFIX}:workers`,
+  /** One worker's record (JSON), expiring when it stops reporting. */
+  worker: (id: string) => `${REDIS_PREFIX}:worker:${id}`,
+  /** Hash: worker name -> chunks of this job it failed. */
+  failures: (jobId: string) => `${REDIS_PREFIX}:failures:${jobId}`,
+  /** Set when a job is canceled, for workers that pick up one of its chunks later. */
+  canceled: (jobId: string) => `${REDIS_PREFIX}:canceled:${jobId}`,
+  /** Pub/sub channel: a job id, published when the job must stop on every worker. */
+  cancelChannel: `${REDIS_PREFIX}:cancel`,
+} as const;
+
+/** A worker is live while it reported within this time. */
+export const WORKER_LIVE_MS = 30_000;
+/** How often a worker reports that it is alive. */
+export const WORKER_HEARTBEAT_MS = 5_000;
+/** A worker that failed this many chunks of one job stops taking that job's chunks while others can. */
+export const MAX_FAILURES_PER_WORKER = 2;
+/** Tries of one chunk before the job fails. */
+export const CHUNK_ATTEMPTS = 3;
+/** How long the per-job keys (failures, canceled) are kept. */
+export const JOB_KEY_TTL_SECONDS = 7 * 24 * 3600;
+
+/** The BullMQ job id of chunk `index` of a job, in its `generation` (bumped when a chunk is enqueued anew). */
+export function chunkJobId(jobId: string, index: number, generation: number): string {
+  return `${jobId}_${index}_${generation}`;
+}
+
+/** The parts of a chunk job id, or null for an id that is not one. */
+export function parseChunkJobId(id: string): { jobId: string; index: number; generation: number } | null {
+  const m = /^([0-9a-f-]{36})_(\d+)_(\d+)$/.exec(id);
+  return m ? { jobId: m[1]!, index: Number(m[2]), generation: Number(m[3]) } : null;
+}
+
+/**
+ * The key id chunk URLs are signed for. They belong to no API key: they live as long as their job
+ * renders (the node refuses them after), and a signature covers the chunk's path prefix only.
+ */
+export const CHUNK_SIGNING_KEY = 'render-worker';
+
+/** The path prefix a chunk's signed URLs cover: `/storage/render/<job>/chunks/<index>/`. */
+export function chunkPathPrefix(jobId: string, index: number): string {
+  return `/storage/render/${jobId}/chunks/${index}/`;
+}
+
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/** The render plan a worker applies (the node's plan; the worker chooses the folders itself). */
+export const chunkPlanSchema = z.object({
+  fileNamePattern: nullable(z.string()),
+  outputFormat: nullable(z.string()),
+  outputSettings: nullable(
+    z.object({
+      colorMode: nullable(z.string()),
+      colorDepth: nullable(z.string()),
+      exrCodec: nullable(z.string()),
+      tiffCodec: nullable(z.string()),
+      compression: nullable(z.number()),
+      quality: nullable(z.number()),
+    }),
+  ),
+  engine: nullable(z.string()),
+  samples: nullable(z.number().int()),
+  resolution: nullable(z.tuple([z.number().int(), z.number().int()])),
+  resolutionPercentage: nullable(z.number().int()),
+  fps: nullable(z.number()),
+  camera: nullable(z.string()),
+  viewLayer: nullable(z.string()),
+  denoise: nullable(z.object({ enabled: z.boolean(), denoiser: nullable(z.string()) })),
+  device: nullable(z.string()),
+  useTiling: nullable(z.boolean()),
+  tileSize: nullable(z.number().int()),
+  colorManagement: nullable(z.object({ viewTransform: nullable(z.string()), look: nullable(z.string()) })),
+});
+export type ChunkPlan = z.infer<typeof chunkPlanSchema>;
+
+/** The data of one chunk job in the queue. */
+export const chunkDataSchema = z.object({
+  v: z.literal(1),
+  /** Workspace id of the node that owns the job; its address is at {@link redisKeys.nodeUrl}. */
+  node: z.string().min(1),
+  jobId: z.string().uuid(),
+  index: z.number().int().min(0),
+  frames: z.array(z.number().int().min(0)).min(1),
+  /** The Blender that saved the scene ("major.minor"), when known. */
+  minBlender: z.string().nullable(),
+  scene: z.object({
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    size: z.number().int().positive(),
+    kind: z.enum(['blend', 'zip']),
+    /** The .blend to open: inside the bundle for a zip, else the file name to give it. */
+    path: z.string().min(1),
+  }),
+  plan: chunkPlanSchema,
+  /** Signed query strings for GET and PUT under the chunk's path prefix. */
+  get: z.string(),
+  put: z.string(),
+});
+export type ChunkData = z.infer<typeof chunkDataSchema>;
+
+/** What `GET .../chunks/<index>/status` tells a worker. */
+export const chunkStatusSchema = z.object({
+  /** False once the job is canceled, failed or done: the worker stops. */
+  active: z.boolean(),
+  /** Frames of the chunk the node already has. */
+  have: z.array(z.number().int()),
+});
+export type ChunkStatus = z.infer<typeof chunkStatusSchema>;

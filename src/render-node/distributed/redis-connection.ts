@@ -1,0 +1,91 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** Where the node and its workers find Redis. */
+export interface RedisTarget {
+  /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
+  url: string;
+  /** Overrides a password in the URL (from RENDERDROP_REDIS_PASSWORD, so it need not be on a command line). */
+  password?: string;
+}
+
+/** Redis could not be reached or refused us. */
+export class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
+}
+
+/** A Redis URL without its password, for messages and logs. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return 'redis://(unreadable URL)';
+  }
+}
+
+/** Whether a Redis URL carries a password (so it should not be given on a command line). */
+export function urlHasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Check a Redis URL's form: `redis://` or `rediss://`, a host, and a database number when given. */
+export function checkRedisUrl(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `"${redactRedisUrl(url)}" is not a URL; use redis://host:6379 (or rediss:// for TLS).`;
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') return `The Redis URL must start with redis:// or rediss://, not ${u.protocol}//.`;
+  if (!u.hostname) return 'The Redis URL has no host; use redis://host:6379.';
+  if (u.pathname !== '' && u.pathname !== '/' && !/^\/\d{1,2}$/.test(u.pathname)) return `The Redis URL's path must be a database number (/0 to /15), not ${u.pathname}.`;
+  return null;
+}
+
+function options(target: RedisTarget, extra: RedisOptions): RedisOptions {
+  return { ...(target.password ? { password: target.password } : {}), connectionName: 'renderdrop', ...extra };
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { message?: string };
+  const message = e?.message ?? String(error);
+  if (e?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'connection refused';
+  if (e?.code === 'ENOTFOUND' || /ENOTFOUND|EAI_AGAIN/.test(message)) return 'unknown host';
+  if (/ETIMEDOUT|timed? ?out/i.test(message)) return 'no answer in time';
+  if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(message)) return 'password refused or missing';
+  return message.split('\n')[0]!;
+}
+
+/**
+ * Connect once to check that Redis answers, failing fast with one line that names Redis (no
+ * retrying: a wrong address should say so at once). Resolves to the server's version.
+ */
+export async function checkRedis(target: RedisTarget, timeoutMs = 5000): Promise<string> {
+  const client = new Redis(target.url, options(target, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, enableOfflineQueue: false }));
+  let cause: unknown = null;
+  client.on('error', (error: unknown) => (cause ??= error));
+  try {
+    await client.connect();
+    const info = await client.info('server');
+    return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+  } catch (error) {
+    throw new RedisUnavailableError(`Redis at ${redactRedisUrl(target.url)} is unreachable (${describe(cause ?? error)}): start it, or check its address and password.`);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * A lasting connection for BullMQ and Renderdrop's keys: it reconnects forever (a Redis restart is
+ * waited out) and never gives up on a command (BullMQ's blocking reads need that).
+ */
+export function openRedis(target: RedisTarget, onError: (error: Error) => void): Redis {
+  const client = new Redis(target.url, options(target, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(500 * times, 5000) }));
+  client.on('error', onError);
+  return client;
+}

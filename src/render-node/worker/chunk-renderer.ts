@@ -1,0 +1,201 @@
+import { readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { startRender, type RenderPlan } from '../blender/render';
+import { describeFrames } from '../distributed/chunk-plan';
+import type { ChunkData } from '../distributed/protocol';
+import { acquireFileLock } from '../../node-common/file-lock';
+import { BLENDER_PID_FILE, SCRATCH_LOCK } from './leftovers';
+import { JobStoppedError, type NodeClient } from './node-client';
+import type { SceneCache } from './scene-cache';
+
+/** What a worker brings to every chunk. */
+export interface ChunkContext {
+  name: string;
+  blenderPath: string;
+  /** Blender threads, or null for all cores. */
+  threads: number | null;
+  /** Folder for the chunks' scratch folders. */
+  workDir: string;
+  scenes: SceneCache;
+  client: NodeClient;
+  /** Blender started on a frame (null: between frames). */
+  onFrameStarted: (frame: number | null) => void;
+  /** A frame was delivered to the node. */
+  onFrameDelivered: () => void;
+  /** Blender has loaded the scene and begins rendering. */
+  onRendering: () => void;
+}
+
+/** When each step of a chunk happened (ms since the epoch), for the scheduling figures. */
+export interface ChunkTimings {
+  startedAt: number;
+  blenderStartedAt: number | null;
+  blenderEndedAt: number | null;
+  endedAt: number;
+}
+
+/** How a chunk ended: its frames delivered, or stopped (job stopped, or the signal's reason). */
+export type ChunkResult =
+  | { outcome: 'delivered'; rendered: number; skipped: number; timings: ChunkTimings }
+  | { outcome: 'stopped'; rendered: number; timings: ChunkTimings };
+
+/** A chunk could not be rendered here; the message names the frames and this worker. */
+export class ChunkRenderError extends Error {
+  override readonly name = 'ChunkRenderError';
+}
+
+/**
+ * Render one chunk: ask the node which of its frames it still needs, get the scene (cached by
+ * content), render those frames with this worker's Blender under the node's plan, and upload each
+ * frame (and compositor output) as soon as it is written. Stops when `signal` is aborted.
+ */
+export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: AbortSignal): Promise<ChunkResult> {
+  const startedAt = Date.now();
+  const timings = (): ChunkTimings => ({ startedAt, blenderStartedAt, blenderEndedAt, endedAt: Date.now() });
+  let blenderStartedAt: number | null = null;
+  let blenderEndedAt: number | null = null;
+  const status = await ctx.client.status(chunk, signal).catch((err: unknown) => {
+    if (err instanceof JobStoppedError) return null;
+    throw err;
+  });
+  if (!status?.active) return { outcome: 'stopped', rendered: 0, timings: timings() };
+  const have = new Set(status.have);
+  const todo = chunk.frames.filter((f) => !have.has(f));
+  if (todo.length === 0) return { outcome: 'delivered', rendered: 0, skipped: chunk.frames.length, timings: timings() };
+
+  const scene = await ctx.scenes.scene(chunk.scene, (target, check) => ctx.client.downloadScene(chunk, target, check, signal));
+  await mkdir(ctx.workDir, { recursive: true });
+  const dir = await mkdtemp(join(ctx.workDir, `${chunk.jobId}-${chunk.index}-`));
+  const lock = await acquireFileLock(join(dir, SCRATCH_LOCK));
+  const framesDir = join(dir, 'frames');
+  const compositeDir = join(dir, 'composite');
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const uploads = new Uploads(chunk, ctx, compositeDir, stop);
+  try {
+    const plan: RenderPlan = {
+      ...chunk.plan,
+      frames: todo,
+      outputDir: framesDir,
+      compositeOutputDir: compositeDir,
+      threads: ctx.threads,
+    };
+    const wanted = new Set(todo);
+    const root = resolve(framesDir) + sep;
+    const started = startRender({
+      blenderPath: ctx.blenderPath,
+      scenePath: scene.path,
+      sceneRoot: scene.root,
+      plan,
+      signal: stop.signal,
+      graceMs: 1000,
+      onEvent: (ev) => {
+        if (ev.event === 'ready') {
+          ctx.onRendering();
+          ctx.onFrameStarted(todo[0] ?? null);
+        } else if (ev.event === 'frame' && wanted.has(ev.frame) && resolve(ev.path).startsWith(root)) {
+          wanted.delete(ev.frame);
+          ctx.onFrameStarted(todo.find((f) => wanted.has(f)) ?? null);
+          uploads.frame(ev.frame, ev.path, ev.seconds);
+        }
+      },
+    });
+    blenderStartedAt = Date.now();
+    await writeFile(join(dir, BLENDER_PID_FILE), String(started.pid));
+    const result = await started.done;
+    blenderEndedAt = Date.now();
+    await uploads.finish();
+    if (uploads.stopped || signal.aborted) return { outcome: 'stopped', rendered: uploads.delivered, timings: timings() };
+    const missing = todo.filter((f) => !uploads.deliveredFrames.has(f));
+    if (uploads.error || result.exitCode !== 0 || missing.length > 0) {
+      const tail = result.stderrTail.trim().split('\n').slice(-3).join(' | ');
+      const detail = uploads.error ?? `Blender stopped (exit code ${result.exitCode})${tail ? `: ${tail}` : ''}`;
+      throw new ChunkRenderError(`Worker "${ctx.name}" could not render frames ${describeFrames(missing.length ? missing : todo)}: ${detail}`);
+    }
+    return { outcome: 'delivered', rendered: uploads.delivered, skipped: have.size, timings: timings() };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    ctx.onFrameStarted(null);
+    lock.release();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Uploads of one chunk, one at a time in the order frames were written, beside the render. */
+class Uploads {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly composites = new Set<string>();
+  readonly deliveredFrames = new Set<number>();
+  delivered = 0;
+  stopped = false;
+  error: string | null = null;
+
+  constructor(
+    private readonly chunk: ChunkData,
+    private readonly ctx: ChunkContext,
+    private readonly compositeDir: string,
+    private readonly stop: AbortController,
+  ) {}
+
+  /**
+   * Upload a frame Blender has just finished, and the compositor files present now: File Output
+   * nodes write straight to their files while a frame composites, so only files listed between
+   * frames are complete.
+   */
+  frame(frame: number, path: string, seconds: number): void {
+    const composites = this.listComposites();
+    this.enqueue(async () => {
+      const name = path.split(/[\\/]/).pop()!;
+      const counted = await this.ctx.client.putFrame(this.chunk, frame, name, path, seconds, this.stop.signal);
+      this.deliveredFrames.add(frame);
+      if (counted) {
+        this.delivered++;
+        this.ctx.onFrameDelivered();
+      }
+      await rm(path, { force: true });
+      await this.sendComposites(composites);
+    });
+  }
+
+  /** Wait for every upload, then send compositor files written after the last frame (Blender has exited). */
+  async finish(): Promise<void> {
+    const composites = this.listComposites();
+    this.enqueue(() => this.sendComposites(composites));
+    await this.chain;
+  }
+
+  private enqueue(step: () => Promise<void>): void {
+    this.chain = this.chain.then(async () => {
+      if (this.stopped || this.error) return;
+      try {
+        await step();
+      } catch (err) {
+        if (err instanceof JobStoppedError) this.stopped = true;
+        else if (!this.stop.signal.aborted) this.error = `the node did not take its output: ${(err as Error).message}`;
+        this.stop.abort(err);
+      }
+    });
+  }
+
+  private listComposites(): { node: string; name: string }[] {
+    const list = (dir: string) => {
+      try {
+        return readdirSync(dir);
+      } catch {
+        return [];
+      }
+    };
+    return list(this.compositeDir).flatMap((node) => list(join(this.compositeDir, node)).map((name) => ({ node, name })));
+  }
+
+  private async sendComposites(files: { node: string; name: string }[]): Promise<void> {
+    for (const { node, name } of files) {
+      const key = `${node}/${name}`;
+      if (this.composites.has(key)) continue;
+      await this.ctx.client.putComposite(this.chunk, node, name, join(this.compositeDir, node, name), this.stop.signal);
+      this.composites.add(key);
+    }
+  }
+}

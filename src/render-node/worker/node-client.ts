@@ -1,0 +1,155 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { pipeline } from 'node:stream/promises';
+import type { Transform } from 'node:stream';
+import { chunkPathPrefix, chunkStatusSchema, type ChunkData, type ChunkStatus } from '../distributed/protocol';
+
+/** The node refused a request for a reason retrying cannot fix. */
+export class NodeRefusedError extends Error {
+  override readonly name = 'NodeRefusedError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The node no longer takes the job's frames (canceled, failed or done). */
+export class JobStoppedError extends Error {
+  override readonly name = 'JobStoppedError';
+}
+
+/** How long requests are retried while the node cannot be reached (it may be restarting). */
+const DEFAULT_PATIENCE_MS = 10 * 60_000;
+
+interface Answer {
+  status: number;
+  body: IncomingMessage;
+}
+
+function send(method: string, url: string, headers: Record<string, string>, body: (() => NodeJS.ReadableStream) | null, signal?: AbortSignal): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method, headers, signal, timeout: 60_000 });
+    req.on('response', (res) => resolve({ status: res.statusCode ?? 0, body: res }));
+    req.on('timeout', () => req.destroy(new Error('the node did not answer in time')));
+    req.on('error', reject);
+    if (body) pipeline(body(), req).catch(reject);
+    else req.end();
+  });
+}
+
+async function readText(res: IncomingMessage): Promise<string> {
+  let text = '';
+  res.setEncoding('utf8');
+  for await (const chunk of res) text += chunk as string;
+  return text;
+}
+
+function errorOf(text: string): { code: string; message: string } {
+  try {
+    const json = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    return { code: String(json.error?.code ?? 'error'), message: String(json.error?.message ?? text) };
+  } catch {
+    return { code: 'error', message: text.slice(0, 200) };
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    }, { once: true });
+  });
+
+/**
+ * A worker's side of the node: a chunk's status, its scene, and the upload of what it renders, each
+ * with the URLs the node signed for the chunk. The node's address is looked up again after a request
+ * could not reach it, so a node that restarts on another address is found again; network errors and 5xx answers are retried
+ * for up to `patienceMs`, other refusals are thrown at once.
+ */
+export class NodeClient {
+  private known: string | null = null;
+
+  constructor(
+    private readonly nodeUrl: () => Promise<string>,
+    private readonly patienceMs = DEFAULT_PATIENCE_MS,
+  ) {}
+
+  async status(chunk: ChunkData, signal?: AbortSignal): Promise<ChunkStatus> {
+    const res = await this.call('GET', chunk, 'status', chunk.get, {}, null, signal);
+    return chunkStatusSchema.parse(JSON.parse(await readText(res)));
+  }
+
+  /** Download the chunk's scene into `target`, passing the bytes through `check` (e.g. a hash). */
+  async downloadScene(chunk: ChunkData, target: string, check: () => Transform, signal?: AbortSignal): Promise<void> {
+    const res = await this.call('GET', chunk, 'scene', chunk.get, {}, null, signal);
+    await pipeline(res, check(), createWriteStream(target), { signal });
+  }
+
+  /** Upload a frame; false when the node already had it. */
+  async putFrame(chunk: ChunkData, frame: number, name: string, path: string, seconds: number, signal?: AbortSignal): Promise<boolean> {
+    const size = (await stat(path)).size;
+    const res = await this.call(
+      'PUT',
+      chunk,
+      `frames/${frame}/${encodeURIComponent(name)}`,
+      chunk.put,
+      { 'content-type': 'application/octet-stream', 'content-length': String(size), 'x-render-seconds': String(seconds) },
+      () => createReadStream(path),
+      signal,
+    );
+    const answer = JSON.parse(await readText(res)) as { counted?: unknown };
+    return answer.counted === true;
+  }
+
+  /** Upload a compositor File Output file of the chunk. */
+  async putComposite(chunk: ChunkData, node: string, name: string, path: string, signal?: AbortSignal): Promise<void> {
+    const size = (await stat(path)).size;
+    const res = await this.call(
+      'PUT',
+      chunk,
+      `composite/${encodeURIComponent(node)}/${encodeURIComponent(name)}`,
+      chunk.put,
+      { 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      () => createReadStream(path),
+      signal,
+    );
+    res.resume();
+  }
+
+  private async call(
+    method: 'GET' | 'PUT',
+    chunk: ChunkData,
+    rest: string,
+    query: string,
+    headers: Record<string, string>,
+    body: (() => NodeJS.ReadableStream) | null,
+    signal?: AbortSignal,
+  ): Promise<IncomingMessage> {
+    const deadline = Date.now() + this.patienceMs;
+    for (let attempt = 0; ; attempt++) {
+      let problem: string;
+      try {
+        this.known ??= await this.nodeUrl();
+        const res = await send(method, `${this.known}${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`, headers, body, signal);
+        if (res.status >= 200 && res.status < 300) return res.body;
+        const error = errorOf(await readText(res.body));
+        if (res.status === 409 || res.status === 404) throw new JobStoppedError(error.message);
+        if (res.status < 500) throw new NodeRefusedError(res.status, error.code, error.message);
+        problem = `${res.status} ${error.message}`;
+      } catch (err) {
+        if (err instanceof NodeRefusedError || err instanceof JobStoppedError || signal?.aborted) throw err;
+        problem = (err as Error).message;
+        this.known = null;
+      }
+      if (Date.now() > deadline) throw new Error(`The node could not be reached for ${Math.round(this.patienceMs / 1000)} s (${problem}).`);
+      await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)), signal);
+    }
+  }
+}

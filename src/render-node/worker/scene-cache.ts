@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import type { ChunkData } from '../distributed/protocol';
+import { isPlainName } from '../distributed/chunk-intake';
+import { entryPath } from '../../shared/zip-entry-name';
+import { chooseScene, extractZip } from '../zip-extract';
+
+/** Scenes kept besides the ones in use: the most recently used first. */
+const KEEP_SCENES = 8;
+/** A scene used this recently is never removed (another worker sharing the cache may be on it). */
+const IN_USE_MS = 3600_000;
+
+type Fetch = (target: string, check: () => Transform) => Promise<void>;
+
+/**
+ * A worker's scenes, by the SHA-256 of the file the artist uploaded: each is fetched once (and
+ * checked against its hash), unpacked safely when it is a zip, and reused by every chunk of the job
+ * and by any later job with the same file. Several workers may share one cache folder.
+ */
+export class SceneCache {
+  constructor(private readonly dir: string) {}
+
+  /** The .blend to open for a chunk and the folder of its bundle, fetching the scene first when it is not here yet. */
+  async scene(scene: ChunkData['scene'], fetch: Fetch): Promise<{ path: string; root: string }> {
+    const root = join(this.dir, scene.sha256);
+    const ready = join(root, '.ready');
+    if (!existsSync(ready)) await this.fetch(scene, root, fetch);
+    const now = new Date();
+    await utimes(ready, now, now).catch(() => {});
+    await this.prune(scene.sha256);
+    const sceneRoot = join(root, 'scene');
+    return { path: join(sceneRoot, scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path)), root: sceneRoot };
+  }
+
+  private async fetch(scene: ChunkData['scene'], root: string, fetch: Fetch): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const stage = join(this.dir, `.stage-${randomBytes(6).toString('hex')}`);
+    const download = `${stage}.download`;
+    try {
+      const hash = createHash('sha256');
+      let size = 0;
+      await fetch(download, () =>
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            hash.update(chunk);
+            size += chunk.length;
+            done(size > scene.size ? new Error(`The node sent more than the scene's ${scene.size} bytes.`) : null, chunk);
+          },
+        }),
+      );
+      const digest = hash.digest('hex');
+      if (digest !== scene.sha256 || size !== scene.size) {
+        throw new Error(`The scene from the node is not the one the chunk names (${size} bytes, SHA-256 ${digest.slice(0, 12)}…).`);
+      }
+      const sceneDir = join(stage, 'scene');
+      await mkdir(sceneDir, { recursive: true });
+      if (scene.kind === 'zip') chooseScene(await extractZip(download, sceneDir), scene.path);
+      else await rename(download, join(sceneDir, blendName(scene.path)));
+      await writeFile(join(stage, '.ready'), '');
+      await rename(stage, root).catch(async (err: NodeJS.ErrnoException) => {
+        if (!existsSync(join(root, '.ready'))) throw err;
+      });
+    } finally {
+      await rm(stage, { recursive: true, force: true });
+      await rm(download, { force: true });
+    }
+  }
+
+  /** Remove scenes beyond the most recent few that nothing used for an hour. */
+  private async prune(keep: string): Promise<void> {
+    const entries = (await readdir(this.dir).catch(() => [])).filter((name) => /^[0-9a-f]{64}$/.test(name) && name !== keep);
+    const dated = await Promise.all(
+      entries.map(async (name) => ({ name, used: (await stat(join(this.dir, name, '.ready')).catch(() => null))?.mtimeMs ?? 0 })),
+    );
+    dated.sort((a, b) => b.used - a.used);
+    for (const old of dated.slice(KEEP_SCENES - 1)) {
+      if (Date.now() - old.used > IN_USE_MS) await rm(join(this.dir, old.name), { recursive: true, force: true });
+    }
+  }
+}
+
+function bundlePath(path: string): string {
+  const safe = entryPath(path);
+  if (!safe.ok) throw new Error(`The chunk names a scene outside its bundle (${path}).`);
+  return safe.path;
+}
+
+function blendName(name: string): string {
+  return isPlainName(name) && name.toLowerCase().endsWith('.blend') ? name : 'scene.blend';
+}

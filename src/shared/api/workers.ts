@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** What a render worker is doing: nothing, or frames of one job. */
+export const workerActivitySchema = z.object({
+  jobId: z.string(),
+  /** The frames of the chunk it works on. */
+  frames: z.array(z.number().int()),
+  /** The frame Blender is on, when it has started one. */
+  frame: z.number().int().nullable(),
+});
+
+/** A render worker connected to a Renderdrop node in distributed mode. */
+export const workerInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  host: z.string(),
+  /** Version of the worker's Blender, e.g. "4.2.3". */
+  blenderVersion: z.string(),
+  /** Cycles device types it can render on; "CPU" first. */
+  devices: z.array(z.string()),
+  /** Blender threads per render, or null for all cores. */
+  threads: z.number().int().nullable(),
+  state: z.enum(['idle', 'rendering']),
+  current: workerActivitySchema.nullable(),
+  startedAt: z.string(),
+  lastSeenAt: z.string(),
+  /** Frames it has rendered and delivered since it started. */
+  framesRendered: z.number().int(),
+});
+export type WorkerInfo = z.infer<typeof workerInfoSchema>;
+
+/**
+ * `GET /api/external/v1/node/workers`, an extension of the Renderdrop node (not part of the Render
+ * Job API): how the node renders, and its workers when they are render workers on Redis.
+ */
+export const nodeWorkersSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('embedded') }),
+  z.object({
+    mode: z.literal('distributed'),
+    /** The Redis the node uses, without its password. */
+    redis: z.string(),
+    /** Frame chunks waiting for a worker, being rendered, and waiting to be retried. */
+    chunks: z.object({ waiting: z.number().int(), active: z.number().int(), delayed: z.number().int() }),
+    workers: z.array(workerInfoSchema),
+  }),
+]);
+export type NodeWorkers = z.infer<typeof nodeWorkersSchema>;

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { makeSampleScene, requireBlender } from '../helpers/blender';
+import { requireRedis, startRedis, type TestRedis } from '../helpers/redis';
+import { tempDir } from '../helpers/scene-files';
+import { startWorkerProcess, stopWorker, type WorkerProcess } from '../helpers/workers';
+import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
+import { launchChromium, requireChromium } from './chromium';
+
+const blender = requireBlender();
+const redisServer = requireRedis();
+const ready = requireChromium() && blender !== null && redisServer !== null;
+
+describe.skipIf(!ready)('Settings lists the render workers when "This computer" renders on workers', () => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  let redis: TestRedis;
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis(redisServer!);
+    const caches = await tempDir('rd-e2e-workers-');
+    for (const name of ['render-01', 'render-02']) {
+      workers.push(await startWorkerProcess({ redis: redis.url, name, cacheDir: join(caches, name), blender: blender!, threads: 1 }));
+    }
+    browser = await launchChromium();
+    app = await openApp(browser, { env: { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_REDIS_URL: redis.url } });
+    await mkdir(ARTIFACTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+    await Promise.allSettled(workers.map((w) => stopWorker(w)));
+    await redis?.dispose();
+  });
+
+  it('shows each worker with its Blender and what it does, at 800, 1024 and 1440 px', async () => {
+    const { page, host } = app;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const list = page.getByRole('region', { name: 'Render workers' });
+    await list.getByText('2 connected').waitFor({ timeout: 30_000 });
+    const rows = list.locator('tbody tr');
+    expect(await rows.count()).toBe(2);
+    const first = await rows.nth(0).innerText();
+    expect(first).toContain('render-01');
+    expect(first).toMatch(/\d+\.\d+\.\d+/);
+    expect(first).toContain('CPU');
+    expect(first).toContain('Idle');
+    expect(await list.innerText()).toContain('chunks: 0 waiting, 0 rendering');
+
+    const scene = await makeSampleScene(await tempDir('rd-e2e-slow-'), { frames: 8 });
+    const [submitted] = await host.handlers['submissions.submit']({ files: [{ path: scene }] });
+    if (!submitted?.ok) throw new Error(`submit failed: ${JSON.stringify(submitted)}`);
+    await expect.poll(async () => (await host.handlers['submissions.list']({})).find((s) => s.id === submitted.submissionId)?.phase, { timeout: 60_000 }).toBe('review');
+    await host.handlers['submissions.startRender']({ submissionId: submitted.submissionId, renderConfig: { colorManagementPreset: 'default', resolutionPercentage: 400, sampleCount: 2048 } });
+    await list.getByText(/Frames 1-4(, on \d)? of job/).waitFor({ timeout: 60_000 });
+    await list.getByText(/Frames 5-8(, on \d)? of job/).waitFor({ timeout: 60_000 });
+    for (const width of [800, 1024, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await list.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `render-workers-${width}.png`), fullPage: true });
+      const box = await list.boundingBox();
+      expect(box!.x + box!.width, `the list fits at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    const job = (await host.handlers['jobs.list']({})).jobs.find((j) => j.fileName === submitted.name);
+    if (job) await host.handlers['jobs.cancel']({ jobId: job.id });
+  });
+});
