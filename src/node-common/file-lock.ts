@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -46,15 +46,16 @@ export class LockError extends Error {
 
 const WRITE_GRACE_TRIES = 5;
 const WRITE_GRACE_MS = 20;
+/** How long (in tries of WRITE_GRACE_MS) to wait for another process breaking the same stale lock. */
+const BREAK_TRIES = 50;
 
 const errnoOf = (error: unknown): string | undefined =>
   error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 
 /**
  * Take the exclusive lock `path` for this process: the file is created with `wx` and holds the pid, the
- * host name and a random token. A lock whose process is gone (same host) is taken over without a race:
- * it is moved aside and compared first, so a fresh lock another process took meanwhile is put back, not
- * deleted. A lock held by a live process throws {@link LockBusyError}; anything else {@link LockError}.
+ * host name and a random token. A lock whose process is gone (same host) is taken over without a race
+ * (see {@link takeOver}). A lock held by a live process throws {@link LockBusyError}; anything else {@link LockError}.
  */
 export async function acquireFileLock(path: string): Promise<FileLock> {
   const self: LockHolder = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), since: new Date().toISOString() };
@@ -69,7 +70,7 @@ export async function acquireFileLock(path: string): Promise<FileLock> {
     const seen = await readHolder(path);
     if (seen === null) continue;
     if (seen.holder !== null && isHeld(seen.holder)) throw new LockBusyError(path, seen.holder);
-    await takeOver(path, seen.raw, self.token);
+    await takeOver(path, seen.raw, self);
   }
   throw new LockError(path, 'contended', undefined);
 }
@@ -132,15 +133,30 @@ export function parseHolder(raw: string): LockHolder | null {
   return { pid, host, token, since: typeof since === 'string' ? since : '' };
 }
 
-async function takeOver(path: string, staleContent: string, token: string): Promise<void> {
-  const aside = `${path}.${token}.stale`;
-  try {
-    await rename(path, aside);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return;
-    throw new LockError(path, 'take-over', errnoOf(error));
+/**
+ * Remove a lock whose holder is gone, while holding the lock's breaker (`<path>.break`, taken with
+ * `wx` like the lock): the file is removed only if it still holds the stale content, so a fresh lock
+ * that another process took meanwhile is never touched. A breaker left by a process that died is removed.
+ */
+async function takeOver(path: string, staleContent: string, self: LockHolder): Promise<void> {
+  const breaker = `${path}.break`;
+  const mine = JSON.stringify(self);
+  for (let tries = 0; ; tries++) {
+    try {
+      await writeFile(breaker, mine, { flag: 'wx', mode: 0o600 });
+      break;
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST') throw new LockError(path, 'take-over', errnoOf(error));
+    }
+    const other = await readHolder(breaker);
+    if (other?.holder && !isHeld(other.holder)) await unlink(breaker).catch(() => undefined);
+    else if (tries >= BREAK_TRIES) return;
+    else await sleep(WRITE_GRACE_MS);
   }
-  const moved = await readFile(aside, 'utf8').catch(() => null);
-  if (moved !== staleContent) await link(aside, path).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  try {
+    const current = await readFile(path, 'utf8').catch(() => null);
+    if (current === staleContent) await unlink(path).catch(() => undefined);
+  } finally {
+    heldLock(breaker, self.token).release();
+  }
 }

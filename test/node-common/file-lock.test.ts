@@ -32,12 +32,28 @@ const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.
 
 describe('acquireFileLock', () => {
   it('gives exactly one of several processes the lock of a holder that died', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dir = await mkdtemp(join(tmpdir(), 'rd-file-lock-'));
+      const path = join(dir, 'x.lock');
+      await writeFile(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead0000', since: '' }));
+      const answers = await Promise.all(Array.from({ length: 8 }, () => contender(path)));
+      expect(answers.filter((a) => a === 'held')).toHaveLength(1);
+      expect(parseHolder(await readFile(path, 'utf8'))?.token).not.toBe('dead0000');
+      expect(existsSync(`${path}.break`)).toBe(false);
+      for (const child of children.splice(0)) child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('removes a breaker left by a process that died while breaking a stale lock', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rd-file-lock-'));
     const path = join(dir, 'x.lock');
-    await writeFile(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead0000', since: '' }));
-    const answers = await Promise.all(Array.from({ length: 6 }, () => contender(path)));
-    expect(answers.filter((a) => a === 'held')).toHaveLength(1);
-    expect(parseHolder(await readFile(path, 'utf8'))?.token).not.toBe('dead0000');
+    const dead = { pid: deadPid(), host: hostname(), since: '' };
+    await writeFile(path, JSON.stringify({ ...dead, token: 'dead0000' }));
+    await writeFile(`${path}.break`, JSON.stringify({ ...dead, token: 'dead0001' }));
+    const lock = await acquireFileLock(path);
+    expect(parseHolder(await readFile(path, 'utf8'))?.pid).toBe(process.pid);
+    expect(existsSync(`${path}.break`)).toBe(false);
+    lock.release();
   });
 
   it('refuses a lock held by a live process, naming it', async () => {
