@@ -17,6 +17,7 @@ import {
   parsePercentage,
   parsePresetOption,
   parseSamples,
+  parseViewLayerOption,
 } from '../options/parse-options';
 import { renderConfigFrom, type RenderOverrides } from '../options/render-overrides';
 import { formatTimestamp } from '../output/format-jobs';
@@ -64,6 +65,7 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--samples <n>', 'render samples (default: the scene\'s)', parseSamples)
     .option('--percentage <n>', 'resolution percentage, 1-1000 (default: the scene\'s)', parsePercentage)
     .option('--camera <name>', 'camera to render from (default: the scene\'s active camera)', parseCameraOption)
+    .option('--view-layer <name>', 'view layer to render (default: those the scene renders)', parseViewLayerOption)
     .option('--preset <preset>', 'colour management preset: default or aces', parsePresetOption, 'default')
     .option('--format <fmt>', 'output format: PNG, JPEG, OPEN_EXR, OPEN_EXR_MULTILAYER, TIFF, BMP, TARGA, WEBP (default: the scene\'s)', parseFormatOption)
     .option('-y, --yes', 'render without asking; continue an unfinished submission of the same file')
@@ -89,6 +91,7 @@ async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Pr
     ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
     ...(opts.percentage !== undefined ? { percentage: opts.percentage } : {}),
     ...(opts.camera !== undefined ? { camera: opts.camera } : {}),
+    ...(opts.viewLayer !== undefined ? { viewLayer: opts.viewLayer } : {}),
     ...(opts.format !== undefined ? { format: opts.format } : {}),
   });
   const canPrompt = Boolean(ctx.io.stdin.isTTY);

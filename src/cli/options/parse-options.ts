@@ -68,6 +68,12 @@ export function parseCameraOption(value: string): string {
   return value;
 }
 
+/** `--view-layer <name>`: a non-empty view layer name. */
+export function parseViewLayerOption(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('--view-layer needs the name of a view layer of the scene.');
+  return value;
+}
+
 /** `--status <s>`: a job status. */
 export function parseStatusOption(value: string): JobStatus {
   const status = jobStatusSchema.safeParse(value.trim().toLowerCase());
