@@ -171,3 +171,17 @@ describe('requests and words of the job commands', () => {
     expect(t.stdout()).toContain('1 job.');
   });
 });
+
+describe('messages built on the server\'s words', () => {
+  it('end a job failure whose reason ends in a full stop with one full stop, not two', async () => {
+    await api.server.close();
+    const reason = { name: 'AmbiguousScene', type: 'scene', message: 'The zip holds several scenes (a.blend, b.blend). Keep one .blend at its top, or validate with {"scenePath": "<one of them>"}.' };
+    api = await FakeApi.start({ failValidation: true, failedReason: reason });
+    t = testDeps({ RENDERDROP_BASE_URL: api.server.url, RENDERDROP_API_KEY: 'RJ-odd-answers', RENDERDROP_CONFIG_DIR: await tempDir() });
+    expect(await run('submit', scene, '--yes', '--json')).toBe(EXIT.jobFailed);
+    const [result] = parseSubmissions(t.stdout());
+    expect(result.error.message).toMatch(/^Job \S+ failed: AmbiguousScene \(scene\): The zip holds several scenes/);
+    expect(result.error.message).toMatch(/"<one of them>"\}\.$/);
+    expect(output()).not.toMatch(/\.\./);
+  });
+});

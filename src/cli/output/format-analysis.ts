@@ -3,6 +3,7 @@ import type { RenderConfig } from '../../shared/api/render-config';
 import { formatFrames, parseFrameRanges } from '../../shared/frame-ranges';
 import { isPlainRecord } from '../../shared/plain-record';
 import { safeText } from './safe-text';
+import { shellWord } from './shell-word';
 import { formatPairs } from './table';
 
 /** What the analysis summary is about. */
@@ -152,11 +153,6 @@ function choiceWarnings(missing: MissingChoices): string[] {
     out.push(`No view layer of the scene is enabled for rendering. Its view layers: ${names.join(', ')}. Choose one with --view-layer, e.g. --view-layer ${shellWord(names[0]!)}.`);
   }
   return out;
-}
-
-/** A name as one word of a shell command line: as it is when plain, else in double quotes. */
-function shellWord(name: string): string {
-  return /^[\w.@%+=:,/-]+$/.test(name) ? name : `"${name.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
 function describeOutput(a: Record<string, unknown>, config: RenderConfig): string | null {
