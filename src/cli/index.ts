@@ -19,8 +19,11 @@ export function buildProgram(deps: CliDeps): Command {
   const program = new Command('renderdrop')
     .description('Send Blender scenes to a render farm, watch them render, get the frames on your disk.')
     .version(VERSION)
-    .configureOutput({ writeOut: (text) => void deps.io.stdout.write(text), writeErr: (text) => void deps.io.stderr.write(text) })
-    .showHelpAfterError()
+    .configureOutput({
+      writeOut: (text) => void deps.io.stdout.write(text),
+      writeErr: (text) => void deps.io.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, 'renderdrop: ')),
+    })
     .exitOverride();
   registerSubmitCommands(program, deps);
   registerPackCommand(program, deps);
@@ -31,7 +34,19 @@ export function buildProgram(deps: CliDeps): Command {
   registerProfileCommands(program, deps);
   registerNodeCommands(program, deps);
   registerWebCommand(program, deps);
+  showUsageAfterErrors(program);
   return program;
+}
+
+/**
+ * After a wrong command line, each command prints the one-line error, its usage line and where the
+ * whole help is, rather than the whole help.
+ */
+function showUsageAfterErrors(command: Command, parents: readonly string[] = []): void {
+  const path = [...parents, command.name()].join(' ');
+  const what = command.commands.length > 0 ? 'its commands' : 'every option';
+  command.showHelpAfterError(`Usage: ${path} ${command.usage()}\nSee \`${path} --help\` for ${what}.`);
+  for (const sub of command.commands) showUsageAfterErrors(sub, [...parents, command.name()]);
 }
 
 /**

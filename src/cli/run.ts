@@ -1,12 +1,4 @@
-import { errorMessage } from './session/cli-action';
 import { main } from './index';
+import { runGuarded } from './session/process-guards';
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`renderdrop: ${errorMessage(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+runGuarded(process, () => main(process.argv));

@@ -134,7 +134,8 @@ export type PreflightCode =
   | 'zip-corrupt'
   | 'zip-no-blend'
   | 'zip-unsafe-entry'
-  | 'zip-symlink';
+  | 'zip-symlink'
+  | 'scene-not-in-zip';
 
 /** The render settings ask for something the scene cannot do (a camera it lacks); nothing was sent. */
 export class RenderRefusedError extends RenderdropError {

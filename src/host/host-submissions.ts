@@ -3,7 +3,9 @@ import type { ApiClient } from '../core/api/api-client';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../core/errors';
 import { isFinished, recordedRenderConfig, type SubmissionRecord } from '../core/journal/submission-record';
 import type { RenderProposal } from '../core/lifecycle/lifecycle-events';
+import { awaitsDecision, stopReached } from '../core/lifecycle/lifecycle-states';
 import { recordForFile } from '../core/lifecycle/record-for-file';
+import { chosenScene, scenesToChooseFrom } from '../core/lifecycle/scene-choice';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
 import { trackerWaiter } from '../core/lifecycle/wait-for-job';
 import type { JobTracker } from '../core/tracking/tracker';
@@ -55,8 +57,12 @@ export class HostSubmissions {
     for (const record of records) if (!isFinished(record)) this.#launch(this.#track(record, false), { leaveIfBusy: true });
   }
 
-  /** Records and starts one submission per file (a file that fails its checks is answered on its own). */
-  async submit(files: { path: string; name: string }[], renderConfig?: RenderConfig): Promise<SubmitFileResult[]> {
+  /**
+   * Records and starts one submission per file (a file that fails its checks is answered on its own).
+   * A zip that holds several scenes is uploaded meanwhile and waits for `chooseScene`, unless
+   * `scenePath` names its scene.
+   */
+  async submit(files: { path: string; name: string }[], renderConfig?: RenderConfig, scenePath?: string): Promise<SubmitFileResult[]> {
     const results: SubmitFileResult[] = [];
     for (const file of files) {
       try {
@@ -66,6 +72,7 @@ export class HostSubmissions {
           profileId: this.#deps.profileId,
           renderConfig: renderConfig ?? null,
           download: { wanted: this.#deps.autoDownload(), dir: null, root: this.#deps.downloadRoot() },
+          ...(scenePath !== undefined ? { scenePath } : {}),
         });
         this.#launch(this.#track(record, renderConfig !== undefined));
         results.push({ ok: true, name: file.name, submissionId: record.id });
@@ -114,11 +121,44 @@ export class HostSubmissions {
     return toSubmissionView(tracked);
   }
 
-  /** Drops a submission: at review nothing is rendered and its job is canceled on the server; else its run stops. */
+  /**
+   * Records which scene of a zip that holds several renders, and lets the submission go on: at once
+   * when it was waiting for the choice, else when its upload ends (the upload is never repeated).
+   */
+  async chooseScene(submissionId: string, scenePath: string): Promise<SubmissionView> {
+    const tracked = this.#require(submissionId);
+    if (scenesToChooseFrom(tracked.record) === null) throw new InvalidStateError(`${tracked.record.file.name} has no scene left to choose.`);
+    const held = tracked.claimed;
+    const claimed = held ?? (await this.#claim(tracked));
+    try {
+      tracked.record = await claimed.chooseScene(scenePath);
+    } catch (error) {
+      if (!held && !tracked.running) this.#release(tracked);
+      throw error;
+    }
+    if (tracked.running) this.#emit(tracked);
+    else if (tracked.error === null) this.#launch(tracked);
+    else {
+      this.#release(tracked);
+      this.#emit(tracked);
+    }
+    return toSubmissionView(tracked);
+  }
+
+  /**
+   * Drops a submission: at review nothing is rendered and its job is canceled on the server; waiting
+   * for its scene to be chosen it ends there; else its run stops.
+   */
   async discard(submissionId: string): Promise<SubmissionView> {
     const tracked = this.#require(submissionId);
     const claimed = tracked.claimed;
-    if (tracked.proposal && claimed) {
+    if (claimed && awaitsDecision(claimed.record)) {
+      try {
+        tracked.record = await claimed.decline();
+      } finally {
+        this.#release(tracked);
+      }
+    } else if (tracked.proposal && claimed) {
       const jobId = tracked.proposal.job.id;
       tracked.proposal = null;
       tracked.awaitingReview = false;
@@ -172,7 +212,7 @@ export class HostSubmissions {
     const job = await this.#deps.client.getJob(jobId);
     const requested = renderConfigSchema.safeParse(job.requestedConfig);
     const config = (requested.success ? requested.data : null) ?? recordedRenderConfig(record) ?? undefined;
-    const [result] = await this.submit([{ path: record.file.path, name: record.file.name }], config);
+    const [result] = await this.submit([{ path: record.file.path, name: record.file.name }], config, chosenScene(record) ?? undefined);
     return result!;
   }
 
@@ -201,7 +241,10 @@ export class HostSubmissions {
     return tracked;
   }
 
-  /** Runs a submission up to review (none when it starts straight away or is past it), then to the end. */
+  /**
+   * Runs a submission up to review (none when it starts straight away or is past it), then to the end;
+   * one waiting for its scene to be chosen stops there, holding its claim.
+   */
   #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
     tracked.running = true;
     this.#emit(tracked);
@@ -209,7 +252,12 @@ export class HostSubmissions {
     void this.#drive(
       tracked,
       async (claimed) => {
-        await claimed.advance({ until: tracked.autoStart ? 'done' : 'validated', signal });
+        const until = tracked.autoStart ? 'done' : 'validated';
+        let record = await claimed.advance({ until, signal });
+        while (!stopReached(record, until)) {
+          if (awaitsDecision(record)) return 'decide';
+          record = await claimed.advance({ until, signal });
+        }
         if (claimed.record.step === 'validated' && !isFinished(claimed.record)) {
           const proposal = await claimed.review({ signal });
           if (proposal !== null) {
@@ -225,15 +273,23 @@ export class HostSubmissions {
     );
   }
 
-  /** Claims the submission when needed, runs `work`, and shows where it stopped; `hold` keeps the claim (review). */
-  async #drive(tracked: Tracked, work: (claimed: ClaimedSubmission) => Promise<'hold' | void>, options: { leaveIfBusy?: boolean } = {}): Promise<void> {
+  /**
+   * Claims the submission when needed, runs `work`, and shows where it stopped. `hold` (review) and
+   * `decide` (waiting for the scene of a zip) keep the claim; a decision that arrived while the run
+   * was stopping for it starts the run again.
+   */
+  async #drive(tracked: Tracked, work: (claimed: ClaimedSubmission) => Promise<'hold' | 'decide' | void>, options: { leaveIfBusy?: boolean } = {}): Promise<void> {
     const id = tracked.record.id;
     try {
       const claimed = tracked.claimed ?? (await this.#claim(tracked));
       const outcome = await work(claimed);
       tracked.record = claimed.record;
       tracked.running = false;
-      if (outcome !== 'hold') this.#release(tracked);
+      if (outcome === 'decide' && !isFinished(tracked.record) && !awaitsDecision(tracked.record)) {
+        this.#launch(tracked);
+        return;
+      }
+      if (outcome === undefined) this.#release(tracked);
       const { jobId, downloadedTo } = tracked.record;
       if (tracked.record.step === 'downloaded' && jobId && downloadedTo) this.#deps.downloads.done(jobId, downloadedTo);
       this.#emit(tracked);

@@ -304,6 +304,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'submissions.list': async () => (await active()).submissions(),
     'submissions.review': async ({ submissionId }) => (await services()).submissions.review(submissionId),
     'submissions.startRender': async ({ submissionId, renderConfig }) => (await services()).submissions.startRender(submissionId, renderConfig),
+    'submissions.chooseScene': async ({ submissionId, scenePath }) => (await services()).submissions.chooseScene(submissionId, scenePath),
     'submissions.discard': async ({ submissionId }) => (await services()).submissions.discard(submissionId),
     'submissions.retry': async ({ submissionId }) => (await services()).submissions.retry(submissionId),
     'submissions.dismiss': async ({ submissionId }) => (await services()).submissions.dismiss(submissionId),

@@ -1,5 +1,6 @@
 import type { SubmissionRecord } from '../core/journal/submission-record';
 import { lifecyclePhase } from '../core/lifecycle/lifecycle-states';
+import { scenesToChooseFrom } from '../core/lifecycle/scene-choice';
 import type { SerializedError } from '../shared/client-error';
 import type { SubmissionPhase, SubmissionView } from '../shared/contract/submission-views';
 
@@ -24,6 +25,8 @@ export function phaseOf(state: SubmissionState): SubmissionPhase {
   switch (phase) {
     case 'creating':
       return 'validating';
+    case 'choosing-scene':
+      return 'choose-scene';
     case 'review':
       return state.awaitingReview ? 'review' : 'starting';
     default:
@@ -46,5 +49,6 @@ export function toSubmissionView(state: SubmissionState): SubmissionView {
     createdAt: record.createdAt,
     error,
     canRetry: !ended && state.error !== null && state.error.kind !== 'preflight' && !state.running,
+    scenes: ended ? null : scenesToChooseFrom(record),
   };
 }

@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import { entryPath, isMacMetadataEntry } from '../shared/zip-entry-name';
+import { blendFilesOf, defaultScene, namedScene } from '../shared/zip-scenes';
 import { entryName, isSymlinkEntry } from '../node-common/zip-entry';
 
 /** Limits applied while extracting a bundle. */
@@ -143,24 +144,22 @@ function writeError(err: unknown, rel: string): Error {
 }
 
 /**
- * Which `.blend` of a bundle to render: `requested` when given (it must exist), else the only
- * `.blend` at the top of the bundle, else the only `.blend` anywhere in it.
+ * Which `.blend` of a bundle to render: `requested` when given (it must exist), else the one the shared
+ * rule picks (the only `.blend` at the top of the bundle, else the only one anywhere in it).
  */
 export function chooseScene(files: readonly string[], requested?: string): string {
-  const blends = files.filter((f) => f.toLowerCase().endsWith('.blend'));
+  const blends = blendFilesOf(files);
   if (requested !== undefined) {
-    const want = entryPath(requested);
-    if (want.ok && blends.includes(want.path)) return want.path;
+    const named = namedScene(blends, requested);
+    if (named !== null) return named;
     throw new ZipError('SceneNotInZip', `The zip has no scene "${requested}". It holds: ${list(blends)}.`);
   }
-  if (blends.length === 0) throw new ZipError('NoSceneInZip', 'The zip holds no .blend file.');
-  const top = blends.filter((f) => !f.includes('/'));
-  if (top.length === 1) return top[0]!;
-  if (top.length === 0 && blends.length === 1) return blends[0]!;
-  const candidates = top.length > 1 ? top : blends;
+  const scene = defaultScene(blends);
+  if (scene.kind === 'one') return scene.path;
+  if (scene.kind === 'none') throw new ZipError('NoSceneInZip', 'The zip holds no .blend file.');
   throw new ZipError(
     'AmbiguousScene',
-    `The zip holds several scenes (${list(candidates)}). Keep one .blend at its top, or validate with {"scenePath": "<one of them>"}.`,
+    `The zip holds several scenes (${list(scene.candidates)}). Keep one .blend at its top, or validate with {"scenePath": "<one of them>"}.`,
   );
 }
 

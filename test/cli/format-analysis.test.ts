@@ -74,4 +74,39 @@ describe('analysis summary', () => {
     const other = summarizeAnalysis({ engine: 'BLENDER_EEVEE', resolution: 'big', frameStart: 10, frameEnd: 40, frameStep: 10 }, { colorManagementPreset: 'default' });
     expect(Object.fromEntries(other.rows)).toMatchObject({ Engine: 'Eevee', Frames: '10-40 every 10 (4 frames)' });
   });
+
+  it('says a camera must be chosen, names the cameras and the option, instead of the server\'s advice', () => {
+    const analysis = sampleAnalysis({
+      activeCamera: null,
+      cameras: ['Camera', 'Close Up'],
+      warnings: [{ code: 'no-active-camera', message: 'The scene has no active camera. Choose the camera to render from: "Camera", "Close Up".' }],
+    });
+    const lines = formatAnalysisSummary({ fileName: 'shot.blend', jobId: 'job-1', analysis, renderConfig: { colorManagementPreset: 'default' } });
+    expect(lines).toContain('  Camera      none active (the scene has: Camera, Close Up)');
+    expect(lines).toContain('  1 warning:');
+    expect(lines).toContain('  ! The scene has no active camera, so nothing can be rendered. Its cameras: Camera, Close Up. Choose one with --camera, e.g. --camera Camera.');
+    const chosen = summarizeAnalysis(analysis, { colorManagementPreset: 'default', activeCamera: 'Close Up' });
+    expect(chosen.warnings).toEqual([]);
+    expect(Object.fromEntries(chosen.rows).Camera).toBe('Close Up; also in the scene: Camera');
+    const quoted = summarizeAnalysis(sampleAnalysis({ activeCamera: null, cameras: ['Close Up'] }), { colorManagementPreset: 'default' });
+    expect(quoted.warnings[0]).toContain('e.g. --camera "Close Up".');
+  });
+
+  it('says a scene has no camera at all, and that no view layer renders with the option that chooses one', () => {
+    const analysis = sampleAnalysis({
+      activeCamera: null,
+      cameras: [],
+      viewLayers: [{ name: 'ViewLayer', useForRender: false }, { name: 'Background', useForRender: false }],
+      warnings: [{ code: 'no-view-layer-for-render', message: 'No view layer of the scene is enabled for rendering.' }],
+    });
+    const { rows, warnings } = summarizeAnalysis(analysis, { colorManagementPreset: 'default' });
+    expect(warnings).toEqual([
+      'The scene has no camera, so nothing can be rendered. Add a camera in Blender, make it the active camera and save the scene.',
+      'No view layer of the scene is enabled for rendering. Its view layers: ViewLayer, Background. Choose one with --view-layer, e.g. --view-layer ViewLayer.',
+    ]);
+    expect(Object.fromEntries(rows)['View layer']).toBe('none enabled for rendering (the scene has: ViewLayer, Background)');
+    const chosen = summarizeAnalysis(analysis, { colorManagementPreset: 'default', activeViewLayer: 'Background' });
+    expect(Object.fromEntries(chosen.rows)['View layer']).toBe('Background (scene: ViewLayer)');
+    expect(chosen.warnings).toHaveLength(1);
+  });
 });

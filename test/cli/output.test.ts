@@ -10,6 +10,7 @@ import { formatSubmissionLine, type SubmissionLineState } from '../../src/cli/su
 import { firstLine, readSecret } from '../../src/cli/terminal/read-secret';
 import { parseYesNo } from '../../src/cli/terminal/prompt';
 import type { Job } from '../../src/shared/api/job';
+import { submissionRecordAt } from '../fixtures/submission-record';
 
 const MiB = 1024 * 1024;
 
@@ -106,9 +107,13 @@ describe('job output', () => {
   });
 
   it('describes where an unfinished submission stopped', () => {
-    expect(describeStep({ step: 'upload-target', jobId: null })).toBe('not uploaded yet');
-    expect(describeStep({ step: 'render-requested', jobId: 'j1' })).toBe('rendering job j1');
-    expect(describeStep({ step: 'completed', jobId: 'j1' })).toBe('job j1 rendered, not downloaded yet');
+    expect(describeStep(submissionRecordAt('upload-target'))).toBe('not uploaded yet');
+    expect(describeStep(submissionRecordAt('render-requested', { jobId: 'j1' }))).toBe('rendering job j1');
+    expect(describeStep(submissionRecordAt('completed', { jobId: 'j1' }))).toBe('job j1 rendered, not downloaded yet');
+    const zip = submissionRecordAt('uploaded');
+    const several = { ...zip, file: { ...zip.file, fileType: 'zip' as const, blendFiles: ['a.blend', 'b.blend'] } };
+    expect(describeStep(several)).toBe('uploaded; the scene of the zip is still to be chosen');
+    expect(describeStep({ ...several, validateBody: { scenePath: 'b.blend' } })).toBe('uploaded; job not created yet');
   });
 });
 

@@ -34,3 +34,22 @@ describe('renderdrop exit codes of the command line itself', () => {
     expect((await run('jobs', '--frob')).code).toBe(EXIT.usage);
   });
 });
+
+describe('a wrong command line', () => {
+  it('prints one line and the usage of the command, not its whole help', async () => {
+    const { code, written } = await run('submit', 'shot.blend', '--samples', 'abc');
+    expect(code).toBe(EXIT.usage);
+    expect(written.trimEnd().split('\n')).toEqual([
+      'renderdrop: option \'--samples <n>\' argument \'abc\' is invalid. --samples takes a whole number from 1 to 1000000, not "abc".',
+      'Usage: renderdrop submit [options] <files...>',
+      'See `renderdrop submit --help` for every option.',
+    ]);
+  });
+
+  it('names the nested command whose line was wrong', async () => {
+    const { code, written } = await run('jobs', '--frob');
+    expect(code).toBe(EXIT.usage);
+    expect(written).toContain("renderdrop: unknown option '--frob'\nUsage: renderdrop jobs [options]\n");
+    expect(written).not.toContain('Options:');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/cli-errors';
+import { CommandFailedError, UsageError } from '../../src/cli/cli-errors';
 import { resolveJobId } from '../../src/cli/session/resolve-job-id';
 
 const ids = ['1f2e3d4c-0000-4000-8000-000000000001', '1f2e9999-0000-4000-8000-000000000002', 'abcdef01-0000-4000-8000-000000000003'];
@@ -28,10 +28,11 @@ describe('job ids typed by a person', () => {
     expect(source.calls).toEqual([{ page: 1, pageSize: 100 }, { page: 1, pageSize: 100 }]);
   });
 
-  it('refuse an ambiguous prefix and pass unknown ones to the server', async () => {
+  it('refuse an ambiguous prefix and one no job has, and pass text that is no id to the server', async () => {
     await expect(resolveJobId(lister(), '1f2e')).rejects.toThrow(UsageError);
     await expect(resolveJobId(lister(), '1f2e')).rejects.toThrow(/2 job ids/);
-    await expect(resolveJobId(lister(), 'ffff')).resolves.toBe('ffff');
+    await expect(resolveJobId(lister(), 'ffff')).rejects.toThrow(CommandFailedError);
+    await expect(resolveJobId(lister(), 'ffff')).rejects.toThrow('No job starts with "ffff" among the 100 newest jobs');
     await expect(resolveJobId(lister(), 'job-42')).resolves.toBe('job-42');
     await expect(resolveJobId(lister(), '  ')).rejects.toThrow(UsageError);
   });

@@ -42,6 +42,7 @@ function setup(options: { signal?: AbortSignal; yes?: boolean; stdin?: CliIo['st
   const display = new LiveDisplay({ write: (chunk: string) => lines.push(chunk) }, { live: false });
   runner = new SubmissionRunner({
     confirm: terminalPrompt(io).confirm,
+    choose: terminalPrompt(io).choose,
     journal,
     display,
     signal: options.signal ?? new AbortController().signal,

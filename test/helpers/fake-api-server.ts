@@ -11,6 +11,7 @@ interface ApiJob {
   completed: number;
   total: number;
   reads: number;
+  validateBodies: unknown[];
   renderBodies: unknown[];
 }
 
@@ -24,8 +25,11 @@ export interface FakeApiOptions {
   conflictOnDuplicateSlug?: boolean;
   /** Leave `sceneFile` empty (nothing to recognise a job by). */
   bareSceneFile?: boolean;
-  /** Validation ends in failure. */
+  /** Validation ends in failure (with `failedReason` when given). */
   failValidation?: boolean;
+  failedReason?: { name: string; type: string; message: string };
+  /** The analysis a validated job carries (default: a scene named Scene without warnings). */
+  analysis?: unknown;
 }
 
 /**
@@ -130,7 +134,7 @@ export class FakeApi {
       updatedAt: now,
       sceneFile: this.options.bareSceneFile ? null : { fileName: upload.fileName, ...(this.options.slugInSceneFile ? { slug } : {}) },
     };
-    this.jobs.set(job.id, { job, slug, completed: 0, total: this.options.frames ?? 3, reads: 0, renderBodies: [] });
+    this.jobs.set(job.id, { job, slug, completed: 0, total: this.options.frames ?? 3, reads: 0, validateBodies: [], renderBodies: [] });
     if (this.dropNextCreateAnswer) {
       this.dropNextCreateAnswer = false;
       req.socket.destroy();
@@ -172,8 +176,8 @@ export class FakeApi {
   #advance(entry: ApiJob) {
     const s = entry.job.status;
     if (s === 'validating') {
-      if (this.options.failValidation) this.#set(entry, 'failed', { failedReason: { name: 'SceneUnreadable', type: 'scene', message: 'Cannot open the scene' } });
-      else this.#set(entry, 'validated', { analysis: { scene: 'Scene', warnings: [] } });
+      if (this.options.failValidation) this.#set(entry, 'failed', { failedReason: this.options.failedReason ?? { name: 'SceneUnreadable', type: 'scene', message: 'Cannot open the scene' } });
+      else this.#set(entry, 'validated', { analysis: this.options.analysis ?? { scene: 'Scene', warnings: [] } });
     } else if (s === 'booting') this.#set(entry, 'rendering');
     else if (s === 'finalizing') this.#set(entry, 'completed');
   }
@@ -183,8 +187,9 @@ export class FakeApi {
   }
 
   async #validate(req: IncomingMessage, res: ServerResponse) {
-    await readBody(req);
+    const body = await readJson(req);
     const entry = this.#entry(req)!;
+    entry.validateBodies.push(body);
     if (entry.job.status !== 'created') return sendJson(res, 400, { error: { code: 'invalid_state', message: `Job is ${entry.job.status}` } });
     this.#set(entry, 'validating');
     sendJson(res, 200, entry.job);

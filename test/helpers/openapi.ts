@@ -17,7 +17,7 @@ type Doc = {
 /** A response as the test saw it. */
 export interface SeenResponse {
   method: string;
-  /** The URL path: under the API base for API calls (`/jobs/...`), from the root for storage (`/storage/...`). */
+  /** The URL path from the server's root: `/api/external/v1/jobs/...` for API calls, `/storage/...` for storage. */
   path: string;
   status: number;
   contentType: string | null;

@@ -8,6 +8,7 @@ import type { CallName, CallRequest, CallResponse } from '../../src/shared/contr
 import { dispatchCall } from '../../src/shared/contract/dispatch';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { Result } from '../../src/shared/contract/result';
+import { FakeApi } from '../helpers/fake-api-server';
 
 /** A host on a fresh config folder with keys in memory, recording every event. */
 export interface HostHarness {
@@ -99,4 +100,16 @@ export async function configWithFarm(baseUrl: string, prefix: string): Promise<{
   await first.value('profiles.use', { profileId: profile.id });
   await first.close();
   return { dir, secrets, profileId: profile.id };
+}
+
+/** A running host whose active profile is a fake farm; each is stopped by the function pushed on `cleanup`. */
+export async function startFarmHost(cleanup: (() => Promise<void>)[]): Promise<{ h: HostHarness; fake: FakeApi }> {
+  const fake = await FakeApi.start();
+  cleanup.push(() => fake.server.close());
+  const h = await startHost();
+  cleanup.push(() => h.close());
+  const profile = await h.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
+  await h.value('profiles.use', { profileId: profile.id });
+  await h.host.ready();
+  return { h, fake };
 }

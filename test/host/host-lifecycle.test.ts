@@ -12,7 +12,7 @@ import type { SubmissionView } from '../../src/shared/contract/submission-views'
 import { FakeApi } from '../helpers/fake-api-server';
 import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
-import { configWithFarm, startHost, type HostHarness } from './host-harness';
+import { configWithFarm, startFarmHost, startHost, type HostHarness } from './host-harness';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,15 +20,8 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function farmHost(): Promise<{ h: HostHarness; fake: FakeApi }> {
-  const fake = await FakeApi.start();
-  cleanup.push(() => fake.server.close());
-  const h = await startHost();
-  cleanup.push(() => h.close());
-  const profile = await h.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
-  await h.value('profiles.use', { profileId: profile.id });
-  await h.host.ready();
-  return { h, fake };
+function farmHost(): Promise<{ h: HostHarness; fake: FakeApi }> {
+  return startFarmHost(cleanup);
 }
 
 async function submitScene(h: HostHarness, name = 'shot.blend'): Promise<string> {

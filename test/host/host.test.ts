@@ -54,7 +54,7 @@ async function cloudHost(options: ConstructorParameters<typeof FakeApi>[1] = {})
 function addFarmJob(fake: FakeApi, fields: Partial<Job> = {}): Job {
   const now = new Date().toISOString();
   const job: Job = { id: `farm-${Math.random().toString(36).slice(2)}`, status: 'completed', workspaceId: 'w-1', createdAt: now, updatedAt: now, sceneFile: { fileName: 'elsewhere.blend' }, ...fields };
-  fake.jobs.set(job.id, { job, slug: `slug-${job.id}`, completed: 2, total: 2, reads: 0, renderBodies: [] });
+  fake.jobs.set(job.id, { job, slug: `slug-${job.id}`, completed: 2, total: 2, reads: 0, validateBodies: [], renderBodies: [] });
   return job;
 }
 

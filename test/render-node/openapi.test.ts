@@ -27,11 +27,12 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     const contentType = res.headers.get('content-type');
     const body = contentType?.startsWith('application/json') && text ? JSON.parse(text) : text;
     const u = new URL(absolute);
-    const path = u.pathname.startsWith('/api/external/v1') ? u.pathname.slice('/api/external/v1'.length) : u.pathname;
-    problems.push(...checker.problems({ method, path, status: res.status, contentType, body }));
+    problems.push(...checker.problems({ method, path: u.pathname, status: res.status, contentType, body }));
     return { status: res.status, body, headers: res.headers };
   }
   const json = (value: unknown) => JSON.stringify(value);
+  /** A signed URL with the first character of its signature changed. */
+  const tampered = (url: string) => url.replace(/sig=(.)/, (_all, first: string) => `sig=${first === '0' ? '1' : '0'}`);
 
   beforeAll(async () => {
     t = await startTestNode({ blender: null });
@@ -46,7 +47,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
   });
 
   it('finds answers that do not match it', () => {
-    const seen = { method: 'GET', path: '/jobs/progress', contentType: 'application/json' };
+    const seen = { method: 'GET', path: '/api/external/v1/jobs/progress', contentType: 'application/json' };
     expect(checker.problems({ ...seen, status: 200, body: [{ jobId: crypto.randomUUID(), completedFrames: 1, totalFrames: 2 }] })).toEqual([]);
     expect(checker.problems({ ...seen, status: 200, body: [{ jobId: crypto.randomUUID(), completedFrames: 1 }] })).not.toEqual([]);
     expect(checker.problems({ ...seen, status: 418, body: {} })).not.toEqual([]);
@@ -59,7 +60,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     const target = (await send('POST', '/uploads', { body: json({ fileName: 'shot.blend', fileType: 'blend' }) })).body;
     expect((await send('PUT', target.uploadUrl, { key: null, body: 'BLENDER-v304 scene', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(200);
     expect((await send('PUT', target.uploadUrl, { key: null, body: 'BLENDER-v304 again', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(409);
-    expect((await send('PUT', target.uploadUrl.replace(/sig=./, 'sig=0'), { key: null, body: 'x', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(403);
+    expect((await send('PUT', tampered(target.uploadUrl), { key: null, body: 'x', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(403);
     const zipTarget = (await send('POST', '/uploads', { body: json({ fileName: 'b.zip', fileType: 'zip' }) })).body;
     expect((await send('PUT', zipTarget.uploadUrl, { key: null, body: 'PK', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
     expect((await send('POST', '/uploads', { body: json({ fileName: 'a.zip', fileType: 'blend' }) })).status).toBe(400);
@@ -120,7 +121,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     expect((await send('GET', downloads.frames[0], { key: null })).status).toBe(200);
     expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=100-' } })).status).toBe(206);
     expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=99999-' } })).status).toBe(416);
-    expect((await send('GET', downloads.frames[0].replace(/sig=./, 'sig=0'), { key: null })).status).toBe(403);
+    expect((await send('GET', tampered(downloads.frames[0]), { key: null })).status).toBe(403);
 
     expect(problems).toEqual([]);
     const coveredOperations = new Set([...checker.covered].map((c) => c.split(' ').slice(0, 2).join(' ')));
@@ -132,7 +133,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     const check = async (method: string, path: string, body: unknown) => {
       const res = await fetch(`${limited.api}${path}`, { method, headers: { authorization: `Bearer ${limited.key}`, 'content-type': 'application/json' }, body: json(body) });
       const answer: any = await res.json();
-      problems.push(...checker.problems({ method, path, status: res.status, contentType: res.headers.get('content-type'), body: answer }));
+      problems.push(...checker.problems({ method, path: `/api/external/v1${path}`, status: res.status, contentType: res.headers.get('content-type'), body: answer }));
       return { status: res.status, code: answer?.error?.code };
     };
     try {
@@ -148,7 +149,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
       expect((await limited.call('GET', `/jobs/${job.id}`)).json.data.status).toBe('validated');
       limited.node.ctx.jobs.transition(job.id, ['validated'], 'failed', { failedReason: diskFullReason('the frames zip could not be written') });
       const failed = await fetch(`${limited.api}/jobs/${job.id}`, { headers: { authorization: `Bearer ${limited.key}` } });
-      problems.push(...checker.problems({ method: 'GET', path: `/jobs/${job.id}`, status: failed.status, contentType: failed.headers.get('content-type'), body: await failed.json() }));
+      problems.push(...checker.problems({ method: 'GET', path: `/api/external/v1/jobs/${job.id}`, status: failed.status, contentType: failed.headers.get('content-type'), body: await failed.json() }));
       expect(problems).toEqual([]);
     } finally {
       await limited.stop();
@@ -161,7 +162,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
       await limited.call('GET', '/jobs');
       const res = await fetch(`${limited.api}/jobs`, { headers: { authorization: `Bearer ${limited.key}` } });
       const body = await res.json();
-      expect(checker.problems({ method: 'GET', path: '/jobs', status: res.status, contentType: res.headers.get('content-type'), body })).toEqual([]);
+      expect(checker.problems({ method: 'GET', path: '/api/external/v1/jobs', status: res.status, contentType: res.headers.get('content-type'), body })).toEqual([]);
       expect(res.status).toBe(429);
     } finally {
       await limited.stop();

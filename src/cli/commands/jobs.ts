@@ -29,7 +29,7 @@ export function registerJobCommands(program: Command, deps: CliDeps): void {
             { signal: interrupt.signal },
           );
           if (opts.json) ctx.io.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-          else ctx.io.stdout.write(`${formatJobList(list, opts.status ? { status: opts.status } : {}).join('\n')}\n`);
+          else ctx.io.stdout.write(`${formatJobList(list, { ...(opts.status ? { status: opts.status } : {}), ...(opts.page ? { page: opts.page } : {}) }).join('\n')}\n`);
         } finally {
           interrupt.dispose();
         }

@@ -2,11 +2,8 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../core/api/api-client';
 import { isAbort, serializeError } from '../../core/errors';
-import type { SubmissionJournal } from '../../core/journal/submission-journal';
 import { reached, type SubmissionRecord } from '../../core/journal/submission-record';
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
-import { recordForFile } from '../../core/lifecycle/record-for-file';
-import type { RenderConfig } from '../../shared/api/render-config';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
@@ -17,6 +14,8 @@ import {
   parsePercentage,
   parsePresetOption,
   parseSamples,
+  parseSceneOption,
+  parseViewLayerOption,
 } from '../options/parse-options';
 import { renderConfigFrom, type RenderOverrides } from '../options/render-overrides';
 import { formatTimestamp } from '../output/format-jobs';
@@ -28,10 +27,12 @@ import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
 import type { Interrupt } from '../session/interrupt';
 import { describeStep } from '../submit/describe-step';
+import { prepareRecord } from '../submit/prepare-record';
 import { outcomeExitCode, outcomeOfFile, type SubmissionOutcome } from '../submit/submission-outcome';
 import { SubmissionRunner, type HandedOff } from '../submit/submission-runner';
 
 interface SubmitOptions extends RenderOverrides {
+  scene?: string;
   yes?: boolean;
   new?: boolean;
   wait?: boolean;
@@ -63,7 +64,9 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--frames <ranges>', 'frames to render, e.g. 1-10,20 or 1-100/5 (default: the scene\'s range)', parseFramesOption)
     .option('--samples <n>', 'render samples (default: the scene\'s)', parseSamples)
     .option('--percentage <n>', 'resolution percentage, 1-1000 (default: the scene\'s)', parsePercentage)
+    .option('--scene <path>', 'the scene to render of a zip that holds several: its path inside the zip (asked on a terminal when not given)', parseSceneOption)
     .option('--camera <name>', 'camera to render from (default: the scene\'s active camera)', parseCameraOption)
+    .option('--view-layer <name>', 'view layer to render (default: those the scene renders)', parseViewLayerOption)
     .option('--preset <preset>', 'colour management preset: default or aces', parsePresetOption, 'default')
     .option('--format <fmt>', 'output format: PNG, JPEG, OPEN_EXR, OPEN_EXR_MULTILAYER, TIFF, BMP, TARGA, WEBP (default: the scene\'s)', parseFormatOption)
     .option('-y, --yes', 'render without asking; continue an unfinished submission of the same file')
@@ -89,6 +92,7 @@ async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Pr
     ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
     ...(opts.percentage !== undefined ? { percentage: opts.percentage } : {}),
     ...(opts.camera !== undefined ? { camera: opts.camera } : {}),
+    ...(opts.viewLayer !== undefined ? { viewLayer: opts.viewLayer } : {}),
     ...(opts.format !== undefined ? { format: opts.format } : {}),
   });
   const canPrompt = Boolean(ctx.io.stdin.isTTY);
@@ -120,9 +124,11 @@ async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Pr
           profileId: connection.profileId,
           renderConfig,
           downloadRoot,
+          scenePath: opts.scene ?? null,
           yes: Boolean(opts.yes),
           fresh: Boolean(opts.new),
           ask: (question) => ask(ctx, display, question, signal),
+          sceneQuestion: { choose: ctx.prompt.choose, canPrompt, signal, display },
           note: (line) => display.print(line),
         });
       } catch (error) {
@@ -200,39 +206,6 @@ async function resume(ctx: CliContext, opts: ResumeOptions): Promise<ExitCode> {
   return report(ctx, outcomes, { json: Boolean(opts.json), followed: true });
 }
 
-interface PrepareOptions {
-  journal: SubmissionJournal;
-  baseUrl: string;
-  profileId: string | null;
-  renderConfig: RenderConfig;
-  downloadRoot: string | null;
-  yes: boolean;
-  fresh: boolean;
-  ask: (question: string) => Promise<boolean>;
-  note: (line: string) => void;
-}
-
-/**
- * The journal record to run for a file: after its checks, the unfinished submission of this very
- * file on this server when the person continues it (`--yes` does, `--new` does not), else a new one;
- * an unfinished submission not continued is set aside so `resume` leaves it alone.
- */
-async function prepareRecord(path: string, o: PrepareOptions): Promise<SubmissionRecord> {
-  const where = (earlier: SubmissionRecord) => `${describeStep(earlier)}, submitted ${formatTimestamp(earlier.createdAt)}`;
-  const { record, earlier } = await recordForFile(o.journal, {
-    filePath: path,
-    baseUrl: o.baseUrl,
-    profileId: o.profileId,
-    renderConfig: o.renderConfig,
-    download: o.downloadRoot !== null ? { wanted: true, dir: null, root: o.downloadRoot } : { wanted: false, dir: null },
-    continueEarlier: async (found) =>
-      !o.fresh && (o.yes || (await o.ask(`${found.file.name} has an unfinished submission (${where(found)}). Continue it? (no starts a new one)`))),
-  });
-  if (earlier?.continued) o.note(`${record.file.name}: continuing the earlier submission (${where(earlier.record)})`);
-  else if (earlier) o.note(`${record.file.name}: the earlier submission (${where(earlier.record)}) is set aside; starting a new one.`);
-  return record;
-}
-
 function openSession(ctx: CliContext, o: { json: boolean; yes: boolean; canPrompt: boolean; names: string[] }): Session {
   const stream = o.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(stream, { live: Boolean(stream.isTTY) });
@@ -240,6 +213,7 @@ function openSession(ctx: CliContext, o: { json: boolean; yes: boolean; canPromp
   ctx.notice = (message) => display.print(message);
   const runner = new SubmissionRunner({
     confirm: ctx.prompt.confirm,
+    choose: ctx.prompt.choose,
     journal: ctx.journal(),
     display,
     signal: interrupt.signal,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AbortError, serializeError } from '../../core/errors';
+import { AbortError, ContractError, NotFoundError, serializeError } from '../../core/errors';
 import { sceneNameOf } from '../../core/download/job-folder';
 import { JobTracker, type TrackerSource } from '../../core/tracking/tracker';
 import type { Job } from '../../shared/api/job';
@@ -83,7 +83,9 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
           if (left.length === 0) resolve();
         });
       t.on('status', ({ jobId, job, previous }) => {
-        watched.get(jobId)!.job = job;
+        const state = watched.get(jobId);
+        if (!state) return;
+        state.job = job;
         if (json) emit({ type: 'status', jobId, status: job.status, previous, scene: sceneNameOf(job) });
         if (!isWorkingStatus(job.status)) {
           if (!json) display.finish(jobId, lineOf(jobId));
@@ -102,10 +104,11 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
         if (json) emit({ type: 'progress', jobId, completedFrames, totalFrames });
         else if (!state.job || isWorkingStatus(state.job.status)) display.update(jobId, lineOf(jobId));
       });
-      t.on('error', ({ error, retryInMs, jobId, fatal }) => {
+      t.on('error', ({ error: reported, retryInMs, jobId, fatal }) => {
+        const error = jobId !== undefined && reported instanceof NotFoundError ? listedButUnknown(jobId) : reported;
         const message = serializeError(error).message;
-        if (jobId === undefined && fatal) {
-          if (json) emit({ type: 'error', message, fatal });
+        if ((jobId === undefined && fatal) || error instanceof ContractError) {
+          if (json) emit({ type: 'error', ...(jobId ? { jobId } : {}), message, fatal: true });
           reject(error);
           return;
         }
@@ -128,4 +131,12 @@ async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCod
     display.close();
     interrupt.dispose();
   }
+}
+
+/**
+ * Every job watch follows came from the server's list of active jobs, so a job the server then says
+ * it does not know is a contract break, not a job that went away.
+ */
+function listedButUnknown(jobId: string): ContractError {
+  return new ContractError('GET /jobs/progress', 'jobId', `it lists job ${jobId} as active, and GET /jobs/{id} answers 404 for it`);
 }

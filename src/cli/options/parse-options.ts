@@ -68,6 +68,19 @@ export function parseCameraOption(value: string): string {
   return value;
 }
 
+/** `--scene <path>`: a non-empty path of a `.blend` inside a zip. */
+export function parseSceneOption(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('--scene needs the path of a .blend inside the zip, e.g. --scene shots/a.blend.');
+  if (!value.trim().toLowerCase().endsWith('.blend')) throw new InvalidArgumentError(`--scene names a .blend file inside the zip, not "${value}".`);
+  return value.trim();
+}
+
+/** `--view-layer <name>`: a non-empty view layer name. */
+export function parseViewLayerOption(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('--view-layer needs the name of a view layer of the scene.');
+  return value;
+}
+
 /** `--status <s>`: a job status. */
 export function parseStatusOption(value: string): JobStatus {
   const status = jobStatusSchema.safeParse(value.trim().toLowerCase());

@@ -8,6 +8,7 @@ export interface RenderOverrides {
   samples?: number;
   percentage?: number;
   camera?: string;
+  viewLayer?: string;
   preset: ColorPreset;
   format?: OutputFormat;
 }
@@ -19,6 +20,7 @@ export function renderConfigFrom(overrides: RenderOverrides): RenderConfig {
   if (overrides.samples !== undefined) config.sampleCount = overrides.samples;
   if (overrides.percentage !== undefined) config.resolutionPercentage = overrides.percentage;
   if (overrides.camera !== undefined) config.activeCamera = overrides.camera;
+  if (overrides.viewLayer !== undefined) config.activeViewLayer = overrides.viewLayer;
   if (overrides.format !== undefined) config.outputFormat = overrides.format;
   const checked = renderConfigSchema.safeParse(config);
   if (!checked.success) {

@@ -1,7 +1,9 @@
+import { missingChoices, type MissingChoices } from '../../core/lifecycle/render-choices';
 import type { RenderConfig } from '../../shared/api/render-config';
 import { formatFrames, parseFrameRanges } from '../../shared/frame-ranges';
 import { isPlainRecord } from '../../shared/plain-record';
 import { safeText } from './safe-text';
+import { shellWord } from './shell-word';
 import { formatPairs } from './table';
 
 /** What the analysis summary is about. */
@@ -21,6 +23,9 @@ export interface AnalysisSummary {
   frameCount: number | null;
 }
 
+/** Server warnings the summary words itself (see choiceWarnings). */
+const CHOICE_WARNING_CODES: ReadonlySet<string> = new Set(['no-active-camera', 'no-view-layer-for-render']);
+
 const ENGINE_NAMES: Record<string, string> = {
   CYCLES: 'Cycles',
   BLENDER_EEVEE: 'Eevee',
@@ -30,8 +35,10 @@ const ENGINE_NAMES: Record<string, string> = {
 
 /**
  * What the server detected in a scene, with the overrides the render will apply: engine, frames,
- * resolution and percentage, samples, camera, output format, colour preset and Blender version, then
- * every warning (a missing texture shows the path stored in the scene).
+ * resolution and percentage, samples, camera (and view layer when one is chosen or needed), output
+ * format, colour preset and Blender version, then every warning (a missing texture shows the path
+ * stored in the scene; a missing camera or view layer names those there are and the option that
+ * chooses one).
  */
 export function summarizeAnalysis(analysis: unknown, config: RenderConfig): AnalysisSummary {
   const a = record(analysis);
@@ -53,6 +60,10 @@ export function summarizeAnalysis(analysis: unknown, config: RenderConfig): Anal
   const camera = describeCamera(a, config);
   if (camera) rows.push(['Camera', camera]);
 
+  const missing = missingChoices(analysis, config);
+  const viewLayer = describeViewLayer(a, config, missing.viewLayer);
+  if (viewLayer) rows.push(['View layer', viewLayer]);
+
   const output = describeOutput(a, config);
   if (output) rows.push(['Output', output]);
 
@@ -63,7 +74,7 @@ export function summarizeAnalysis(analysis: unknown, config: RenderConfig): Anal
   const nodeBlender = text(a.nodeBlender);
   if (saved || nodeBlender) rows.push(['Blender', [saved && `saved with ${saved}`, nodeBlender && `rendered with ${nodeBlender}`].filter(Boolean).join(', ')]);
 
-  return { rows, warnings: describeWarnings(a), frameCount: frames?.count ?? null };
+  return { rows, warnings: [...choiceWarnings(missing), ...describeWarnings(a)], frameCount: frames?.count ?? null };
 }
 
 /** The summary as lines: a heading, aligned rows, then warnings marked with `!`. */
@@ -118,6 +129,32 @@ function describeCamera(a: Record<string, unknown>, config: RenderConfig): strin
   return others.length > 0 ? `${base}; also in the scene: ${others.join(', ')}` : base;
 }
 
+function describeViewLayer(a: Record<string, unknown>, config: RenderConfig, missing: string[] | null): string | null {
+  if (missing) return `none enabled for rendering (the scene has: ${missing.map((name) => safeText(name)).join(', ')})`;
+  if (!config.activeViewLayer) return null;
+  return overridden(safeText(config.activeViewLayer), text(a.activeViewLayer));
+}
+
+/**
+ * Warnings for what the render still needs chosen, with the option that chooses it. They stand for
+ * the server's own `no-active-camera` and `no-view-layer-for-render` warnings, whose advice is for
+ * the API rather than for this command.
+ */
+function choiceWarnings(missing: MissingChoices): string[] {
+  const out: string[] = [];
+  if (missing.camera?.length === 0) {
+    out.push('The scene has no camera, so nothing can be rendered. Add a camera in Blender, make it the active camera and save the scene.');
+  } else if (missing.camera) {
+    const names = missing.camera.map((name) => safeText(name));
+    out.push(`The scene has no active camera, so nothing can be rendered. Its cameras: ${names.join(', ')}. Choose one with --camera, e.g. --camera ${shellWord(names[0]!)}.`);
+  }
+  if (missing.viewLayer) {
+    const names = missing.viewLayer.map((name) => safeText(name));
+    out.push(`No view layer of the scene is enabled for rendering. Its view layers: ${names.join(', ')}. Choose one with --view-layer, e.g. --view-layer ${shellWord(names[0]!)}.`);
+  }
+  return out;
+}
+
 function describeOutput(a: Record<string, unknown>, config: RenderConfig): string | null {
   const sceneFormat = text(a.outputFormat);
   const format = config.outputFormat ?? sceneFormat;
@@ -136,6 +173,7 @@ function describeWarnings(a: Record<string, unknown>): string[] {
   const out: string[] = [];
   const covered = new Set<Record<string, unknown>>();
   for (const warning of Array.isArray(a.warnings) ? a.warnings.map(record) : []) {
+    if (CHOICE_WARNING_CODES.has(text(warning.code) ?? '')) continue;
     const path = text(warning.path);
     const dependency = path ? byResolved.get(path) : undefined;
     if (text(warning.code) === 'missing-dependency' && dependency) {

@@ -14,11 +14,24 @@ export function formatTimestamp(iso: string): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
-/** One page of jobs as an aligned table with a paging footer. */
-export function formatJobList(list: JobList, options: { status?: string } = {}): string[] {
+/** How a listed page is shown: the status filter and the page that was asked for (default 1). */
+export interface JobListOptions {
+  status?: string;
+  page?: number;
+}
+
+/**
+ * One page of jobs as an aligned table with a footer: the count, and the page with a hint to the next
+ * one when there are several. The page shown is the one asked for, whatever page number the server
+ * echoes (some count from 0).
+ */
+export function formatJobList(list: JobList, options: JobListOptions = {}): string[] {
+  const page = options.page ?? 1;
+  const { totalPages, total } = list.pagination;
+  const filter = options.status ? ` --status ${options.status}` : '';
   if (list.jobs.length === 0) {
     const what = options.status ? `No ${options.status} jobs` : 'No jobs';
-    return [list.pagination.total > 0 ? `${what} on page ${list.pagination.page} (${list.pagination.total} in all).` : `${what}.`];
+    return [total > 0 ? `${what} on page ${page} (${total} in all).` : `${what}.`];
   }
   const rows = [['ID', 'STATUS', 'FRAMES', 'CREATED', 'SCENE']];
   for (const job of list.jobs) {
@@ -32,10 +45,11 @@ export function formatJobList(list: JobList, options: { status?: string } = {}):
     ]);
   }
   const lines = formatTable(rows, ['left', 'left', 'right', 'left', 'left']);
-  const { page, totalPages, total } = list.pagination;
-  const footer = `Page ${page} of ${Math.max(1, totalPages)}, ${total} ${total === 1 ? 'job' : 'jobs'}${options.status ? ` ${options.status}` : ''}.`;
-  const next = page < totalPages ? ` Next: renderdrop jobs --page ${page + 1}${options.status ? ` --status ${options.status}` : ''}` : '';
-  return [...lines, '', footer + next];
+  const count = `${total} ${total === 1 ? 'job' : 'jobs'}${options.status ? ` ${options.status}` : ''}`;
+  if (totalPages <= 1 && page === 1) return [...lines, '', `${count}.`];
+  const of = totalPages >= page ? ` of ${totalPages}` : '';
+  const next = page < totalPages ? ` Next: renderdrop jobs --page ${page + 1}${filter}` : '';
+  return [...lines, '', `Page ${page}${of}, ${count}.${next}`];
 }
 
 /** One job in detail: status with frames, scene, times, render time, failure and node adjustments. */

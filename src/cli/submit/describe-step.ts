@@ -1,13 +1,15 @@
 import type { SubmissionRecord } from '../../core/journal/submission-record';
+import { scenesToChooseFrom } from '../../core/lifecycle/scene-choice';
 
 /** Where an unfinished submission stopped, in words, e.g. "uploaded; job not created yet". */
-export function describeStep(record: Pick<SubmissionRecord, 'step' | 'jobId'>): string {
+export function describeStep(record: Pick<SubmissionRecord, 'step' | 'jobId' | 'file' | 'validateBody'>): string {
   const job = record.jobId ? `job ${record.jobId}` : 'its job';
   switch (record.step) {
     case 'preflighted':
     case 'upload-target':
       return 'not uploaded yet';
     case 'uploaded':
+      return scenesToChooseFrom(record) !== null ? 'uploaded; the scene of the zip is still to be chosen' : 'uploaded; job not created yet';
     case 'creating-job':
       return 'uploaded; job not created yet';
     case 'job-created':

@@ -27,6 +27,8 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
       return join(name, 'starting');
     case 'uploading':
       return join(name, 'uploading', state.upload ? formatTransfer(state.upload, { bar: options.bar }) : '');
+    case 'choosing-scene':
+      return join(name, 'waiting', 'for the scene of the zip to be chosen');
     case 'creating':
       return join(name, 'creating job');
     case 'validating':

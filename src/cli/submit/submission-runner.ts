@@ -3,7 +3,8 @@ import { isAbort, serializeError, SubmissionBusyError } from '../../core/errors'
 import type { SubmissionJournal } from '../../core/journal/submission-journal';
 import { isFinished, reached, type SubmissionRecord } from '../../core/journal/submission-record';
 import type { RenderProposal } from '../../core/lifecycle/lifecycle-events';
-import { lifecyclePhase } from '../../core/lifecycle/lifecycle-states';
+import { awaitsDecision, lifecyclePhase } from '../../core/lifecycle/lifecycle-states';
+import { scenesToChooseFrom } from '../../core/lifecycle/scene-choice';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../../core/lifecycle/submission-lifecycle';
 import { trackerWaiter, type WaitForJob } from '../../core/lifecycle/wait-for-job';
 import { JobTracker } from '../../core/tracking/tracker';
@@ -16,7 +17,8 @@ import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analy
 import { adjustmentReasonsOf } from '../output/format-jobs';
 import { formatDuration, formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
-import type { Confirm } from '../terminal/terminal-prompt';
+import type { Choose, Confirm } from '../terminal/terminal-prompt';
+import { askForScene, sceneOptionExample } from './scene-question';
 import { outcomeOfRecord, type OutcomeState, type SubmissionOutcome } from './submission-outcome';
 import { formatSubmissionLine, statusLine, type SubmissionLineState } from './submission-line';
 
@@ -31,6 +33,8 @@ export interface SubmissionRunnerOptions {
   canPrompt: boolean;
   /** Asks a yes/no question on the terminal. */
   confirm: Confirm;
+  /** Asks which of several answers to take on the terminal (the scene of a zip). */
+  choose: Choose;
   /** Folder for records that want a download but name no folder (older journal entries). */
   defaultDownloadRoot: string;
   /** Width the file names are padded to in progress lines. */
@@ -79,7 +83,11 @@ export class SubmissionRunner {
     const signal = this.#o.signal;
     const options = { signal, ...(renderConfig ? { renderConfig } : {}) };
     return this.#drive(record, client, waitForJob, async (claimed) => {
-      const current = await claimed.advance({ until: 'validated', ...options });
+      let current = await claimed.advance({ until: 'validated', ...options });
+      while (awaitsDecision(current)) {
+        await claimed.chooseScene(await this.#askForScene(current));
+        current = await claimed.advance({ until: 'validated', ...options });
+      }
       if (current.step !== 'validated' || isFinished(current)) return;
       const proposal = await claimed.review(options);
       if (proposal === null) return;
@@ -243,6 +251,13 @@ export class SubmissionRunner {
     } finally {
       display.resume();
     }
+  }
+
+  /** The scene of a zip recorded without one (by the app), asked on the terminal. */
+  #askForScene(record: SubmissionRecord): Promise<string> {
+    const scenes = scenesToChooseFrom(record) ?? [];
+    const question = { choose: this.#o.choose, canPrompt: this.#o.canPrompt, signal: this.#o.signal, display: this.#o.display };
+    return askForScene(question, record.file.name, scenes, `Run \`renderdrop resume\` on a terminal to choose, or submit the zip again with ${sceneOptionExample(scenes)}.`);
   }
 
   #finish(record: SubmissionRecord, tracked: Tracked): SubmissionOutcome {

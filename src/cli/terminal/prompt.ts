@@ -42,6 +42,31 @@ export function raiseInterrupt(): void {
  */
 export async function confirm(question: string, streams: PromptStreams, options: ConfirmOptions = {}): Promise<boolean> {
   const defaultYes = options.defaultYes ?? false;
+  const answer = await askUntilAnswered(`${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `, (text) => parseYesNo(text, defaultYes), 'Please answer y or n.', streams, options);
+  return answer ?? false;
+}
+
+/** Reads a choice among `choices`: its number in the list (from 1) or its exact text; null otherwise. */
+export function parseChoice(answer: string, choices: readonly string[]): string | null {
+  const text = answer.trim();
+  if (/^\d+$/.test(text)) return choices[Number(text) - 1] ?? null;
+  return choices.includes(text) ? text : null;
+}
+
+/**
+ * Asks which of `choices` to take, listing them numbered, until it gets one (its number or its text).
+ * Ctrl-C and `signal` reject with an AbortError; the end of the input answers null.
+ */
+export async function choose(question: string, choices: readonly string[], streams: PromptStreams, options: Omit<ConfirmOptions, 'defaultYes'> = {}): Promise<string | null> {
+  streams.output.write(`${question}\n${choices.map((choice, i) => `  ${i + 1}) ${choice}`).join('\n')}\n`);
+  return askUntilAnswered(`Number or name (1-${choices.length}): `, (text) => parseChoice(text, choices), `Please answer with a number from 1 to ${choices.length}.`, streams, options);
+}
+
+/**
+ * Shows `prompt` until `parse` accepts the answer (saying `retry` after each answer it refuses).
+ * Resolves null at the end of the input; Ctrl-C and `signal` reject with an AbortError.
+ */
+async function askUntilAnswered<T>(prompt: string, parse: (answer: string) => T | null, retry: string, streams: PromptStreams, options: Omit<ConfirmOptions, 'defaultYes'>): Promise<T | null> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -59,14 +84,14 @@ export async function confirm(question: string, streams: PromptStreams, options:
     for (;;) {
       let answer: string;
       try {
-        answer = await rl.question(`${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `, { signal: controller.signal });
+        answer = await rl.question(prompt, { signal: controller.signal });
       } catch (error) {
-        if (closed && !options.signal?.aborted) return false;
+        if (closed && !options.signal?.aborted) return null;
         throw error instanceof Error && error.name === 'AbortError' ? new AbortError() : error;
       }
-      const parsed = parseYesNo(answer, defaultYes);
+      const parsed = parse(answer);
       if (parsed !== null) return parsed;
-      streams.output.write('Please answer y or n.\n');
+      streams.output.write(`${retry}\n`);
     }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

@@ -16,7 +16,7 @@ import type { RenderConfig, ValidateRequest } from '../../shared/api/render-conf
 import { trimBaseUrl } from '../../shared/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
 import { nodeWorkersSchema, type NodeWorkers } from '../../shared/api/workers';
-import { AbortError, errorCode, NetworkError, RenderdropError } from '../errors';
+import { AbortError, ContractError, errorCode, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
 import { systemClock, type Clock, type Sleep } from '../util/clock';
@@ -73,6 +73,14 @@ interface Operation<S extends z.ZodType> {
   schema: S;
   json?: unknown;
   searchParams?: Record<string, string | number>;
+  /** What the parsed answer must also hold (it is about the job asked for): the offending field and why, or null. */
+  expect?: (value: z.infer<S>) => AnswerMismatch | null;
+}
+
+/** A parsed answer that breaks the contract in a way its schema cannot see. */
+interface AnswerMismatch {
+  path: string;
+  detail: string;
 }
 
 interface RawResponse {
@@ -150,7 +158,16 @@ export class ApiClient {
   /** `GET /jobs/{id}`. */
   async getJob(id: string, options: CallOptions = {}): Promise<Job> {
     return this.#call(
-      { name: 'GET /jobs/{id}', method: 'GET', path: `jobs/${segment(id)}`, safety: 'read', subject: `job ${id}`, action: `read job ${id}`, schema: jobEnvelopeSchema },
+      {
+        name: 'GET /jobs/{id}',
+        method: 'GET',
+        path: `jobs/${segment(id)}`,
+        safety: 'read',
+        subject: `job ${id}`,
+        action: `read job ${id}`,
+        schema: jobEnvelopeSchema,
+        expect: (value) => sameJob(id, value.data.id, 'data.id'),
+      },
       options,
     ).then((r) => r.value.data);
   }
@@ -158,7 +175,17 @@ export class ApiClient {
   /** `POST /jobs/{id}/validate`, with an optional validation configuration. */
   async validateJob(id: string, body: ValidateRequest | Record<string, unknown> = {}, options: CallOptions = {}): Promise<Job> {
     return this.#call(
-      { name: 'POST /jobs/{id}/validate', method: 'POST', path: `jobs/${segment(id)}/validate`, safety: 'write', subject: `job ${id}`, action: `validate job ${id}`, schema: jobSchema, json: body },
+      {
+        name: 'POST /jobs/{id}/validate',
+        method: 'POST',
+        path: `jobs/${segment(id)}/validate`,
+        safety: 'write',
+        subject: `job ${id}`,
+        action: `validate job ${id}`,
+        schema: jobSchema,
+        json: body,
+        expect: (job) => sameJob(id, job.id, 'id'),
+      },
       options,
     ).then((r) => r.value);
   }
@@ -175,6 +202,7 @@ export class ApiClient {
         action: `start the render of job ${id}`,
         schema: jobSchema,
         json: { requestedRenderConfig },
+        expect: (job) => sameJob(id, job.id, 'id'),
       },
       options,
     );
@@ -182,22 +210,34 @@ export class ApiClient {
     return { job: value, replayed: String(Array.isArray(replay) ? replay[0] : replay).toLowerCase() === 'true' };
   }
 
-  /** `POST /jobs/{id}/cancel`. The response body is not specified; the job is returned when the server sends one. */
+  /**
+   * `POST /jobs/{id}/cancel`, without a body (the API defines none). The response body is not
+   * specified; the job is returned when the server sends one about this job.
+   */
   async cancelJob(id: string, options: CallOptions = {}): Promise<Job | null> {
     const { value } = await this.#call(
       { name: 'POST /jobs/{id}/cancel', method: 'POST', path: `jobs/${segment(id)}/cancel`, safety: 'write', subject: `job ${id}`, action: `cancel job ${id}`, schema: z.unknown() },
       options,
     );
     const direct = jobSchema.safeParse(value);
-    if (direct.success) return direct.data;
     const wrapped = jobEnvelopeSchema.safeParse(value);
-    return wrapped.success ? wrapped.data.data : null;
+    const job = direct.success ? direct.data : wrapped.success ? wrapped.data.data : null;
+    return job?.id === id ? job : null;
   }
 
   /** `GET /jobs/{id}/progress`. */
   async getProgress(id: string, options: CallOptions = {}): Promise<ProgressRecord> {
     return this.#call(
-      { name: 'GET /jobs/{id}/progress', method: 'GET', path: `jobs/${segment(id)}/progress`, safety: 'read', subject: `job ${id}`, action: `read the progress of job ${id}`, schema: progressRecordSchema },
+      {
+        name: 'GET /jobs/{id}/progress',
+        method: 'GET',
+        path: `jobs/${segment(id)}/progress`,
+        safety: 'read',
+        subject: `job ${id}`,
+        action: `read the progress of job ${id}`,
+        schema: progressRecordSchema,
+        expect: (progress) => sameJob(id, progress.jobId, 'jobId'),
+      },
       options,
     ).then((r) => r.value);
   }
@@ -269,14 +309,17 @@ export class ApiClient {
         throw errorForStatus(status, complaint, { subject: op.subject, action: op.action });
       }
       const body = parseJsonText(op.name, response.body, status);
-      return { value: parseResponse(op.name, op.schema, body, status), headers: response.headers };
+      const value = parseResponse(op.name, op.schema, body, status);
+      const mismatch = op.expect?.(value) ?? null;
+      if (mismatch) throw new ContractError(op.name, mismatch.path, mismatch.detail, status);
+      return { value, headers: response.headers };
     }
   }
 
   async #send(op: Operation<z.ZodType>, signal: AbortSignal | undefined): Promise<RawResponse> {
     const response = await this.#got(op.path, {
       method: op.method,
-      ...(op.json !== undefined ? { json: op.json } : op.method === 'POST' ? { json: {} } : {}),
+      ...(op.json !== undefined ? { json: op.json } : {}),
       ...(op.searchParams ? { searchParams: op.searchParams } : {}),
       ...(signal ? { signal } : {}),
     });
@@ -303,6 +346,11 @@ export class ApiClient {
   #redact(text: string): string {
     return this.#apiKey.length >= 4 ? text.split(this.#apiKey).join('[redacted]') : text;
   }
+}
+
+/** A mismatch when an answer about job `asked` is about job `answered` instead. */
+function sameJob(asked: string, answered: string, path: string): AnswerMismatch | null {
+  return answered === asked ? null : { path, detail: `asked for job ${asked}, answered job ${answered}` };
 }
 
 function segment(id: string): string {

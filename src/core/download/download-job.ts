@@ -3,6 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { join } from 'node:path';
 import type { Downloads } from '../../shared/api/downloads';
 import type { Job } from '../../shared/api/job';
+import type { JobStatus } from '../../shared/api/job-status';
 import type { CallOptions } from '../api/api-client';
 import { AbortError, TransferError } from '../errors';
 import { ProgressMeter } from '../transfer/progress-meter';
@@ -85,7 +86,7 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   const plan = planOutputs(downloads);
   if (plan.length === 0) {
     const job = await options.client.getJob(options.jobId, call);
-    throw new TransferError(`Job ${options.jobId} has no outputs to download (status ${job.status}). Wait until it is completed.`, { code: 'no-outputs' });
+    throw new TransferError(noOutputsMessage(options.jobId, job.status), { code: 'no-outputs' });
   }
   const dir = options.dir ?? (await defaultDir(options, call));
   const urls = new Map(plan.map((p) => [p.relativePath, p.url]));
@@ -169,6 +170,20 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   options.onProgress?.(snapshot(true));
   files.sort((a, b) => a.relativePath.localeCompare(b.relativePath));
   return { jobId: options.jobId, dir, files, bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
+}
+
+/** Why a job has nothing to download, by its status. */
+function noOutputsMessage(jobId: string, status: JobStatus): string {
+  switch (status) {
+    case 'canceled':
+      return `Job ${jobId} was canceled before it wrote any output; there is nothing to download.`;
+    case 'failed':
+      return `Job ${jobId} failed before it wrote any output; there is nothing to download.`;
+    case 'completed':
+      return `Job ${jobId} is completed, but the server lists no outputs for it. Check the job on the server.`;
+    default:
+      return `Job ${jobId} has no outputs to download yet (it is ${status}). Wait until it is completed.`;
+  }
 }
 
 async function defaultDir(options: DownloadJobOptions, call: CallOptions): Promise<string> {

@@ -43,6 +43,8 @@ export const submissionRecordSchema = z.object({
     size: z.number(),
     mtimeMs: z.number(),
     fileType: fileTypeSchema,
+    /** The `.blend` files of a zip as preflight listed them (absent for a `.blend`, and in older records). */
+    blendFiles: z.array(z.string()).optional(),
   }),
   step: z.enum(SUBMISSION_STEPS),
   ending: z.enum(SUBMISSION_ENDINGS).nullable(),
@@ -52,7 +54,10 @@ export const submissionRecordSchema = z.object({
   /** When the job creation was attempted (set with `creating-job`), for recovery by creation time. */
   jobIntentAt: z.string().nullable(),
   jobId: z.string().nullable(),
-  /** Validation configuration sent with validate. */
+  /**
+   * Validation configuration sent with validate: `scenePath` names the scene of a zip that holds
+   * several (see scene-choice.ts).
+   */
   validateBody: z.record(z.string(), z.unknown()).nullable(),
   /**
    * The render configuration requested (null until chosen), stored as the plain object it was; read it

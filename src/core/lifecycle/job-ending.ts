@@ -1,4 +1,5 @@
 import type { Job } from '../../shared/api/job';
+import { asSentence } from '../../shared/sentence';
 import type { StepContext } from './step-context';
 
 /** Ends the submission when its job failed or was canceled; true when it did. */
@@ -6,7 +7,7 @@ export async function endIfJobEnded(ctx: StepContext, job: Job): Promise<boolean
   if (job.status === 'failed') {
     const reason = job.failedReason;
     const detail = reason ? `${reason.name} (${reason.type})${reason.message ? `: ${reason.message}` : ''}` : 'no reason given';
-    await ctx.save({ ending: 'failed', error: { kind: 'job-failed', message: `Job ${job.id} failed: ${detail}.` } });
+    await ctx.save({ ending: 'failed', error: { kind: 'job-failed', message: asSentence(`Job ${job.id} failed: ${detail}`) } });
     return true;
   }
   if (job.status === 'canceled') {

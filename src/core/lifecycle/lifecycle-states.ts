@@ -3,28 +3,37 @@ import { createJobStep, recoverJobStep } from './create-job-step';
 import { downloadStep } from './download-step';
 import { awaitRenderStep, requestRenderStep } from './render-step';
 import type { StepFunction } from './step-context';
+import { scenesToChooseFrom } from './scene-choice';
 import { uploadStep } from './upload-step';
 import { awaitValidationStep, requestValidationStep } from './validation-step';
 
 /** Where a submission stands, in words both the app and the CLI show (each in its own way). */
-export const LIFECYCLE_PHASES = ['uploading', 'creating', 'validating', 'review', 'rendering', 'downloading', 'done'] as const;
+export const LIFECYCLE_PHASES = ['uploading', 'choosing-scene', 'creating', 'validating', 'review', 'rendering', 'downloading', 'done'] as const;
 export type LifecyclePhase = (typeof LIFECYCLE_PHASES)[number];
 
 /** One state of the lifecycle: what a person is told, and the work that leaves it (null: last state). */
 export interface LifecycleState {
   phase: LifecyclePhase;
   run: StepFunction | null;
+  /**
+   * Whether the state waits for a person's decision before its work may start (a zip's scene to
+   * choose): `advance` stops there, and goes on once the decision is recorded.
+   */
+  waits?: (record: SubmissionRecord) => boolean;
 }
 
 /**
  * The submission lifecycle: each journal step is a state, and its step function does the work that
  * takes the record to the next state, saving that state before the work after it begins. A new
  * state is a new step in SUBMISSION_STEPS, a row here and its step function.
+ *
+ * A zip that holds several scenes is uploaded while the person chooses one, and waits after its
+ * upload until the choice is recorded (nothing is created on the server before that).
  */
 export const LIFECYCLE_STATES: { readonly [S in SubmissionStep]: LifecycleState } = {
   preflighted: { phase: 'uploading', run: uploadStep },
   'upload-target': { phase: 'uploading', run: uploadStep },
-  uploaded: { phase: 'creating', run: createJobStep },
+  uploaded: { phase: 'creating', run: createJobStep, waits: (record) => scenesToChooseFrom(record) !== null },
   'creating-job': { phase: 'creating', run: recoverJobStep },
   'job-created': { phase: 'validating', run: requestValidationStep },
   'validate-requested': { phase: 'validating', run: awaitValidationStep },
@@ -46,7 +55,13 @@ export function stopReached(record: SubmissionRecord, stop: LifecycleStop): bool
   return stop !== 'done' && reached(record, stop);
 }
 
+/** Whether an unfinished record waits for a person's decision before it can go on (see LifecycleState.waits). */
+export function awaitsDecision(record: SubmissionRecord): boolean {
+  return !isFinished(record) && (LIFECYCLE_STATES[record.step].waits?.(record) ?? false);
+}
+
 /** The phase of a record that has not ended (a finished one is `done`). */
 export function lifecyclePhase(record: SubmissionRecord): LifecyclePhase {
-  return isFinished(record) ? 'done' : LIFECYCLE_STATES[record.step].phase;
+  if (isFinished(record)) return 'done';
+  return awaitsDecision(record) ? 'choosing-scene' : LIFECYCLE_STATES[record.step].phase;
 }

@@ -3,7 +3,10 @@ import type { RenderConfig } from '../../shared/api/render-config';
 import { sameServer } from '../../shared/server-key';
 import type { SubmissionJournal } from '../journal/submission-journal';
 import type { SubmissionRecord } from '../journal/submission-record';
-import { preflight } from '../upload/preflight';
+import { defaultScene, namedScene } from '../../shared/zip-scenes';
+import { PreflightError } from '../errors';
+import { preflight, type PreflightResult } from '../upload/preflight';
+import { scenesToChooseFrom, validateBodyChoosing } from './scene-choice';
 
 /** What a file is submitted with. */
 export interface FileSubmission {
@@ -18,6 +21,14 @@ export interface FileSubmission {
    * a new one. Without it a new submission is always started and the earlier one left as it is.
    */
   continueEarlier?: (earlier: SubmissionRecord) => Promise<boolean>;
+  /** The scene of a zip to render (a path inside it); a file without that scene fails its checks. */
+  scenePath?: string;
+  /**
+   * Asked when a zip holds several scenes and `scenePath` names none: answers the one to render (or
+   * throws to refuse the file). Without it the submission is recorded with the choice still to make,
+   * and waits for it after the upload (`ClaimedSubmission.chooseScene`).
+   */
+  chooseScene?: (scenes: string[], fileName: string) => Promise<string>;
 }
 
 /** The record to run for a file, and what became of an earlier unfinished submission of it. */
@@ -29,11 +40,14 @@ export interface RecordForFile {
 
 /**
  * Finds or creates the journal record for a file: checks the file first (nothing is recorded for a
- * file that fails), then continues its unfinished submission when `continueEarlier` says so (taking
- * a download folder the earlier one did not have yet), else records a new one. Nothing is sent.
+ * file that fails), settles the scene of a zip that holds several when it can (`scenePath`,
+ * `chooseScene`), then continues its unfinished submission when `continueEarlier` says so (taking a
+ * download folder or a scene the earlier one did not have yet), else records a new one. Nothing is sent.
  */
 export async function recordForFile(journal: SubmissionJournal, request: FileSubmission): Promise<RecordForFile> {
   const checked = await preflight(resolve(request.filePath));
+  const scenePath = await sceneToRender(checked, request);
+  const validateBody = scenePath !== null ? { scenePath } : null;
   let earlier: RecordForFile['earlier'] = null;
   if (request.continueEarlier) {
     const existing = await journal.findUnfinishedForFile(checked.path, checked.size, checked.mtimeMs);
@@ -43,7 +57,8 @@ export async function recordForFile(journal: SubmissionJournal, request: FileSub
       if (continued) {
         const wanted = request.download;
         const record = wanted?.wanted && existing.download.dir === null ? await journal.update(existing.id, { download: wanted }) : existing;
-        return { record, earlier };
+        const choosing = scenePath !== null && scenesToChooseFrom(record) !== null;
+        return { record: choosing ? await journal.update(record.id, { validateBody: validateBodyChoosing(record, scenePath) }) : record, earlier };
       }
       await journal.update(existing.id, { ending: 'declined' });
     }
@@ -51,9 +66,40 @@ export async function recordForFile(journal: SubmissionJournal, request: FileSub
   const record = await journal.create({
     baseUrl: request.baseUrl,
     profileId: request.profileId,
-    file: { path: checked.path, name: checked.fileName, size: checked.size, mtimeMs: checked.mtimeMs, fileType: checked.fileType },
+    file: {
+      path: checked.path,
+      name: checked.fileName,
+      size: checked.size,
+      mtimeMs: checked.mtimeMs,
+      fileType: checked.fileType,
+      ...(checked.fileType === 'zip' ? { blendFiles: checked.blendEntries } : {}),
+    },
     renderConfig: request.renderConfig ?? null,
+    validateBody,
     ...(request.download ? { download: request.download } : {}),
   });
   return { record, earlier };
+}
+
+/**
+ * The scene of the file to name when validating: the one `request` names (checked against the zip),
+ * else the one `chooseScene` picks when the zip holds several; null when the server's own choice is
+ * the right one or the choice is left for later.
+ */
+async function sceneToRender(checked: PreflightResult, request: FileSubmission): Promise<string | null> {
+  const blends = checked.blendEntries;
+  if (request.scenePath !== undefined) {
+    if (checked.fileType !== 'zip') {
+      throw new PreflightError('scene-not-in-zip', `${checked.fileName} is a .blend file, not a zip: there is no scene inside it to choose.`);
+    }
+    const named = namedScene(blends, request.scenePath);
+    if (named === null) throw new PreflightError('scene-not-in-zip', `${checked.fileName} has no scene "${request.scenePath}". It holds: ${blends.join(', ')}.`);
+    return named;
+  }
+  const scene = defaultScene(blends);
+  if (scene.kind !== 'several' || !request.chooseScene) return null;
+  const picked = await request.chooseScene(scene.candidates, checked.fileName);
+  const named = namedScene(blends, picked);
+  if (named === null) throw new PreflightError('scene-not-in-zip', `${checked.fileName} has no scene "${picked}". It holds: ${blends.join(', ')}.`);
+  return named;
 }

@@ -15,6 +15,7 @@ import type { RenderProposal, SubmissionEvents } from './lifecycle-events';
 import { LIFECYCLE_STATES, stopReached, type LifecycleStop } from './lifecycle-states';
 import { proposalFor, renderConfigFor } from './render-review';
 import { requireJobId } from './require-fields';
+import { validateBodyChoosing } from './scene-choice';
 import type { StepContext, SubmissionClient } from './step-context';
 import { pollingWaiter, type WaitForJob } from './wait-for-job';
 
@@ -104,14 +105,17 @@ export class ClaimedSubmission extends TypedEmitter<SubmissionEvents> {
     return this.#record;
   }
 
-  /** Runs the record's states until it reaches `options.until` (or finishes, or fails). */
+  /**
+   * Runs the record's states until it reaches `options.until` (or finishes, or fails), or a state
+   * waits for a decision (`awaitsDecision`; a zip's scene: `chooseScene`).
+   */
   async advance(options: AdvanceOptions): Promise<SubmissionRecord> {
     const ctx = this.#context(options);
     while (!stopReached(this.#record, options.until)) {
       this.#requireHeld();
       throwIfAborted(options.signal);
-      const { run } = LIFECYCLE_STATES[this.#record.step];
-      if (!run) break;
+      const { run, waits } = LIFECYCLE_STATES[this.#record.step];
+      if (!run || waits?.(this.#record)) break;
       await this.#endingFinalFailures(() => run(ctx));
     }
     return this.#record;
@@ -138,6 +142,16 @@ export class ClaimedSubmission extends TypedEmitter<SubmissionEvents> {
       }
       return proposalFor(job, renderConfigFor(this.#record, options.renderConfig));
     });
+  }
+
+  /**
+   * Records which scene of the zip renders (any of its `.blend` files), before validation is asked
+   * for; the next `advance` goes on from there. May be called while an `advance` uploads.
+   */
+  async chooseScene(scenePath: string): Promise<SubmissionRecord> {
+    this.#requireHeld();
+    if (isFinished(this.#record)) throw new InvalidStateError(`${this.#record.file.name} has ended; submit it again to choose another scene.`);
+    return this.#save({ validateBody: validateBodyChoosing(this.#record, scenePath) });
   }
 
   /** Ends the submission without rendering (the person said no). */

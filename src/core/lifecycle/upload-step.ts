@@ -12,7 +12,7 @@ export async function uploadStep(ctx: StepContext): Promise<void> {
   const info = await stat(file.path).catch(() => null);
   if (!info || info.size !== file.size || Math.abs(info.mtimeMs - file.mtimeMs) >= 1) {
     const checked = await preflight(file.path);
-    await ctx.save({ file: { ...file, size: checked.size, mtimeMs: checked.mtimeMs } });
+    await ctx.save({ file: { ...file, size: checked.size, mtimeMs: checked.mtimeMs, ...(checked.fileType === 'zip' ? { blendFiles: checked.blendEntries } : {}) } });
     ctx.emit('notice', { message: `${file.name} changed since it was added; uploading the current version.` });
   }
   const request = { fileName: file.name, fileType: file.fileType };

@@ -265,7 +265,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
     const previous = entry.job?.status ?? null;
     entry.job = job;
     this.emit('job', { job });
-    if (previous !== job.status) this.emit('status', { jobId: job.id, job, previous });
+    if (previous !== job.status) this.emit('status', { jobId: entry.jobId, job, previous });
     if (isTerminalStatus(job.status)) {
       this.#jobs.delete(entry.jobId);
       if (job.status === 'completed') this.emit('completed', { job });

@@ -72,10 +72,14 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
       throw new TransferError(`The upload URL ${reason}, and no fresh one could be requested. Submit the file again.`, { code: 'upload-url-expired' });
     }
     if (refreshes >= maxRefreshes) {
-      throw new TransferError(`The upload URL ${reason} again after ${refreshes} fresh ones. Check the computer's clock and try again.`, { code: 'upload-url-expired' });
+      throw new TransferError(
+        `The upload URL ${reason} again after ${refreshes} fresh ones: the server's upload URLs do not last long enough for this file. Try again; if it persists, tell the server's operator.`,
+        { code: 'upload-url-expired' },
+      );
     }
     refreshes++;
     target = await options.refreshTarget();
+    if (isExpired(target, clock.now(), 0)) throw expiredOnArrival(target);
   };
 
   for (;;) {
@@ -108,6 +112,14 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
 function isExpired(target: UploadTarget, now: number, marginMs: number): boolean {
   const at = Date.parse(target.expiresAt);
   return !Number.isNaN(at) && now >= at - marginMs;
+}
+
+/** A fresh upload URL whose `expiresAt` had already passed when it arrived: the server's clock or the server is at fault. */
+function expiredOnArrival(target: UploadTarget): TransferError {
+  return new TransferError(
+    `The upload URL had already expired when the server sent it (it says it expires ${target.expiresAt}). The server's clock is wrong or the server is at fault; try again later, and tell the server's operator if it persists.`,
+    { code: 'upload-url-expired-on-arrival' },
+  );
 }
 
 function finalError(outcome: Outcome, attempts: number): TransferError {

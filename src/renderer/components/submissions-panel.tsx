@@ -4,9 +4,11 @@ import { formatBytes, formatDuration, formatRate, percent } from '../lib/format'
 import { useSubmissionsStore, type DroppedFile } from '../stores/submissions-store';
 import { useTransfersStore } from '../stores/transfers-store';
 import { ProgressBar } from './progress-bar';
+import { SceneChoice } from './scene-choice';
 
 const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
   uploading: 'Uploading',
+  'choose-scene': 'Choose the scene',
   validating: 'Validating',
   review: 'Ready to review',
   starting: 'Starting the render',
@@ -19,7 +21,7 @@ const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
 };
 
 /** Shown while on the way to the queue (before the render starts), and when it stopped with an error. */
-const SHOWN: ReadonlySet<SubmissionView['phase']> = new Set(['uploading', 'validating', 'review', 'starting', 'failed']);
+const SHOWN: ReadonlySet<SubmissionView['phase']> = new Set(['uploading', 'choose-scene', 'validating', 'review', 'starting', 'failed']);
 
 /** The tray of dropped files and submissions on their way to the queue. */
 export function SubmissionsPanel() {
@@ -91,6 +93,7 @@ function SubmissionItem(props: { submission: SubmissionView }) {
           </p>
         </>
       )}
+      {s.scenes && s.phase !== 'failed' && <SceneChoice submission={s} scenes={s.scenes} />}
       {s.phase === 'validating' && <p className="muted">The farm is reading the scene…</p>}
       {s.phase === 'review' && (
         <button type="button" className="primary" onClick={openReview}>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlSchema } from './http-url';
 
 /** The two kinds of source file the API accepts. */
 export const FILE_TYPES = ['blend', 'zip'] as const;
@@ -32,7 +33,7 @@ export type UploadRequest = z.infer<typeof uploadRequestSchema>;
 /** Response of `POST /uploads`. */
 export const uploadTargetSchema = z
   .object({
-    uploadUrl: z.string().min(1),
+    uploadUrl: httpUrlSchema,
     slug: z.string().min(1),
     expiresAt: z.string().min(1),
   })

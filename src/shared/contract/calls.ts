@@ -101,6 +101,7 @@ export const CALLS = {
   'submissions.list': returns<SubmissionView[]>()(none),
   'submissions.review': returns<ReviewSheet>()(bySubmission),
   'submissions.startRender': returns<SubmissionView>()(z.object({ submissionId: id, renderConfig: renderConfigSchema }).strict()),
+  'submissions.chooseScene': returns<SubmissionView>()(z.object({ submissionId: id, scenePath: z.string().min(1).max(4096) }).strict()),
   'submissions.discard': returns<SubmissionView>()(bySubmission),
   'submissions.retry': returns<SubmissionView>()(bySubmission),
   'submissions.dismiss': returns<boolean>()(bySubmission),

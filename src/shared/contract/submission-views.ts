@@ -3,7 +3,7 @@ import type { RenderConfig } from '../api/render-config';
 import type { SerializedError } from '../client-error';
 
 /** Where a submission stands, in the words of the UI. */
-export const SUBMISSION_PHASES = ['uploading', 'validating', 'review', 'starting', 'rendering', 'downloading', 'done', 'failed', 'canceled', 'discarded'] as const;
+export const SUBMISSION_PHASES = ['uploading', 'choose-scene', 'validating', 'review', 'starting', 'rendering', 'downloading', 'done', 'failed', 'canceled', 'discarded'] as const;
 export type SubmissionPhase = (typeof SUBMISSION_PHASES)[number];
 
 /** One file on its way to the farm. */
@@ -18,6 +18,12 @@ export interface SubmissionView {
   error: SerializedError | null;
   /** Whether "Retry" can resume it from its last step. */
   canRetry: boolean;
+  /**
+   * The scenes of a zip that holds several, while none is chosen (`submissions.chooseScene`): asked
+   * during the upload, and the submission waits after it (phase `choose-scene`) until one is. Null
+   * when there is nothing to choose.
+   */
+  scenes: string[] | null;
 }
 
 /** Progress of one upload or download. */

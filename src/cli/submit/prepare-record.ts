@@ -1,0 +1,49 @@
+import type { SubmissionJournal } from '../../core/journal/submission-journal';
+import type { SubmissionRecord } from '../../core/journal/submission-record';
+import { recordForFile } from '../../core/lifecycle/record-for-file';
+import type { RenderConfig } from '../../shared/api/render-config';
+import { formatTimestamp } from '../output/format-jobs';
+import { describeStep } from './describe-step';
+import { askForScene, sceneOptionExample, type SceneQuestion } from './scene-question';
+
+/** What `submit` records a file with, and how it asks. */
+export interface PrepareOptions {
+  journal: SubmissionJournal;
+  baseUrl: string;
+  profileId: string | null;
+  renderConfig: RenderConfig;
+  downloadRoot: string | null;
+  /** `--scene`: the scene of a zip to render. */
+  scenePath: string | null;
+  yes: boolean;
+  fresh: boolean;
+  ask: (question: string) => Promise<boolean>;
+  /** Where the question about a zip's scene goes. */
+  sceneQuestion: SceneQuestion;
+  note: (line: string) => void;
+}
+
+/**
+ * The journal record to run for a file: after its checks, the unfinished submission of this very
+ * file on this server when the person continues it (`--yes` does, `--new` does not), else a new one;
+ * an unfinished submission not continued is set aside so `resume` leaves it alone. The scene of a zip
+ * that holds several is `--scene`, else asked on the terminal; without a terminal the file is refused,
+ * listing its scenes, before anything is sent.
+ */
+export async function prepareRecord(path: string, o: PrepareOptions): Promise<SubmissionRecord> {
+  const where = (earlier: SubmissionRecord) => `${describeStep(earlier)}, submitted ${formatTimestamp(earlier.createdAt)}`;
+  const { record, earlier } = await recordForFile(o.journal, {
+    filePath: path,
+    baseUrl: o.baseUrl,
+    profileId: o.profileId,
+    renderConfig: o.renderConfig,
+    download: o.downloadRoot !== null ? { wanted: true, dir: null, root: o.downloadRoot } : { wanted: false, dir: null },
+    ...(o.scenePath !== null ? { scenePath: o.scenePath } : {}),
+    chooseScene: (scenes, fileName) => askForScene(o.sceneQuestion, fileName, scenes, `Name the one to render with --scene, e.g. ${sceneOptionExample(scenes)}.`),
+    continueEarlier: async (found) =>
+      !o.fresh && (o.yes || (await o.ask(`${found.file.name} has an unfinished submission (${where(found)}). Continue it? (no starts a new one)`))),
+  });
+  if (earlier?.continued) o.note(`${record.file.name}: continuing the earlier submission (${where(earlier.record)})`);
+  else if (earlier) o.note(`${record.file.name}: the earlier submission (${where(earlier.record)}) is set aside; starting a new one.`);
+  return record;
+}
