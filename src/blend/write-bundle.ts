@@ -39,8 +39,20 @@ export interface WriteBundleResult {
   entries: number;
 }
 
+/** What happened to a file while the bundle was written. */
+export type PackErrorReason = 'changed' | 'gone' | 'unreadable' | 'is-output';
+
 /** A file changed, vanished or cannot be read while the bundle was written; nothing was kept. */
-export class PackError extends Error {}
+export class PackError extends Error {
+  constructor(
+    message: string,
+    /** The file on disk it is about. */
+    readonly source: string,
+    readonly reason: PackErrorReason,
+  ) {
+    super(message);
+  }
+}
 
 const READ_CHUNK = 1024 * 1024;
 
@@ -52,7 +64,7 @@ const READ_CHUNK = 1024 * 1024;
  */
 export async function writeBundle(plan: BundlePlan, outPath: string, options: WriteBundleOptions = {}): Promise<WriteBundleResult> {
   const target = resolve(outPath);
-  if (plan.entries.some((e) => resolve(e.source) === target)) throw new PackError(`${outPath} is one of the scene's own files; choose another name for the bundle.`);
+  if (plan.entries.some((e) => resolve(e.source) === target)) throw new PackError(`${outPath} is one of the scene's own files; choose another name for the bundle.`, target, 'is-output');
   const partial = `${target}.part`;
   const out = createWriteStream(partial, { highWaterMark: 4 * READ_CHUNK });
   const zip = new ZipWriter(streamSink(out));
@@ -120,14 +132,14 @@ async function assertUnchanged(entry: BundleEntry): Promise<void> {
     const handle = await open(entry.source, 'r');
     await handle.close();
   } catch (error) {
-    const reason = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'is gone' : 'cannot be read';
-    throw new PackError(`${entry.source} ${reason} since the scene was traced. Check the file and pack again.`);
+    const reason = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'gone' : 'unreadable';
+    throw new PackError(`${entry.source} ${reason === 'gone' ? 'is gone' : 'cannot be read'} since the scene was traced. Check the file and pack again.`, entry.source, reason);
   }
   if (info.mtimeMs !== entry.mtimeMs) throw changed(entry);
 }
 
 function changed(entry: BundleEntry): PackError {
-  return new PackError(`${basename(entry.source)} changed since the scene was traced (${entry.source}). Pack again to include the current version.`);
+  return new PackError(`${basename(entry.source)} changed since the scene was traced (${entry.source}). Pack again to include the current version.`, entry.source, 'changed');
 }
 
 function streamSink(out: WriteStream): ZipSink {

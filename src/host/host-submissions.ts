@@ -6,6 +6,8 @@ import type { RenderProposal } from '../core/lifecycle/lifecycle-events';
 import { recordForFile } from '../core/lifecycle/record-for-file';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
 import { trackerWaiter } from '../core/lifecycle/wait-for-job';
+import { analysisForArtist } from '../core/packing/farm-findings';
+import { missingPlaces } from '../core/packing/pack-summary';
 import type { JobTracker } from '../core/tracking/tracker';
 import { renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../shared/contract/submission-views';
@@ -14,6 +16,7 @@ import type { JobList } from './job-list';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
 import type { SessionEnvironment } from './session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
+import { packTransfer } from './pack-transfer';
 import { toSubmissionView, type SubmissionState } from './submission-view';
 
 /** What the submissions of one profile work with. */
@@ -34,6 +37,8 @@ interface Tracked extends SubmissionState {
   proposal: RenderProposal | null;
   /** Render straight away with the recorded settings (submit again). */
   autoStart: boolean;
+  /** The artist chose to send the scene without the files it misses. */
+  filesAccepted: boolean;
 }
 
 /**
@@ -81,11 +86,14 @@ export class HostSubmissions {
     return [...this.#all.values()].map(toSubmissionView);
   }
 
-  /** What validation detected and the settings to start from. */
+  /**
+   * What validation detected and the settings to start from. Files the farm reports missing are named
+   * as the artist knows them (mapped back through the pack summary); files that travelled are not.
+   */
   review(submissionId: string): ReviewSheet {
     const tracked = this.#require(submissionId);
     if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
-    const analysis = readAnalysis(tracked.proposal.analysis);
+    const analysis = readAnalysis(analysisForArtist(tracked.proposal.analysis, tracked.record.packing, tracked.paths));
     const recorded = recordedRenderConfig(tracked.record);
     const remembered = recorded ?? this.#deps.prefs.lastSettings(tracked.record.file.name);
     return {
@@ -114,20 +122,34 @@ export class HostSubmissions {
     return toSubmissionView(tracked);
   }
 
-  /** Drops a submission: at review nothing is rendered and its job is canceled on the server; else its run stops. */
+  /** Sends a submission held for missing files on, without them (packing what exists). */
+  continue(submissionId: string): SubmissionView {
+    const tracked = this.#require(submissionId);
+    if (!tracked.heldForMissing) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for a decision about missing files.`);
+    tracked.heldForMissing = false;
+    tracked.filesAccepted = true;
+    this.#launch(tracked);
+    return toSubmissionView(tracked);
+  }
+
+  /**
+   * Drops a submission: held for missing files, nothing was sent; at review nothing is rendered and its
+   * job is canceled on the server; else its run stops.
+   */
   async discard(submissionId: string): Promise<SubmissionView> {
     const tracked = this.#require(submissionId);
     const claimed = tracked.claimed;
-    if (tracked.proposal && claimed) {
-      const jobId = tracked.proposal.job.id;
+    if ((tracked.proposal || tracked.heldForMissing) && claimed) {
+      const jobId = tracked.proposal?.job.id ?? null;
       tracked.proposal = null;
       tracked.awaitingReview = false;
+      tracked.heldForMissing = false;
       try {
         tracked.record = await claimed.decline();
       } finally {
         this.#release(tracked);
       }
-      await this.#deps.client.cancelJob(jobId).catch(() => null);
+      if (jobId !== null) await this.#deps.client.cancelJob(jobId).catch(() => null);
     } else {
       tracked.abort.abort();
     }
@@ -196,12 +218,28 @@ export class HostSubmissions {
   }
 
   #track(record: SubmissionRecord, autoStart: boolean): Tracked {
-    const tracked: Tracked = { record, awaitingReview: false, error: null, running: false, claimed: null, abort: new AbortController(), proposal: null, autoStart };
+    const tracked: Tracked = {
+      record,
+      heldForMissing: false,
+      awaitingReview: false,
+      error: null,
+      running: false,
+      paths: this.#deps.isStaged(record.file.path) ? 'stored' : 'disk',
+      claimed: null,
+      abort: new AbortController(),
+      proposal: null,
+      autoStart,
+      filesAccepted: false,
+    };
     this.#all.set(record.id, tracked);
     return tracked;
   }
 
-  /** Runs a submission up to review (none when it starts straight away or is past it), then to the end. */
+  /**
+   * Runs a submission up to the point where what travels is known, holding it there when files it uses
+   * are missing (until the artist continues or cancels), then up to review (none when it starts
+   * straight away or is past it), then to the end.
+   */
   #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
     tracked.running = true;
     this.#emit(tracked);
@@ -209,6 +247,14 @@ export class HostSubmissions {
     void this.#drive(
       tracked,
       async (claimed) => {
+        if (!tracked.filesAccepted) {
+          await claimed.advance({ until: 'traced', signal });
+          const { record } = claimed;
+          if (record.step === 'traced' && !isFinished(record) && missingPlaces(record.packing).length > 0) {
+            tracked.heldForMissing = true;
+            return 'hold';
+          }
+        }
         await claimed.advance({ until: tracked.autoStart ? 'done' : 'validated', signal });
         if (claimed.record.step === 'validated' && !isFinished(claimed.record)) {
           const proposal = await claimed.review({ signal });
@@ -270,6 +316,8 @@ export class HostSubmissions {
       d.submitted.remember(record);
       this.#emit(tracked);
     });
+    const packing = packTransfer(id, d.clock);
+    claimed.on('pack', (p) => d.events.emit('transfer.progress', packing(p)));
     claimed.on('upload', (p) => d.events.emit('transfer.progress', { id: `upload:${id}`, kind: 'upload', submissionId: id, jobId: null, ...p }));
     claimed.on('job', ({ job }) => {
       d.submitted.rememberAs(job.id, tracked.record);

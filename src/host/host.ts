@@ -304,6 +304,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'submissions.review': async ({ submissionId }) => (await services()).submissions.review(submissionId),
     'submissions.startRender': async ({ submissionId, renderConfig }) => (await services()).submissions.startRender(submissionId, renderConfig),
     'submissions.discard': async ({ submissionId }) => (await services()).submissions.discard(submissionId),
+    'submissions.continue': async ({ submissionId }) => (await services()).submissions.continue(submissionId),
     'submissions.retry': async ({ submissionId }) => (await services()).submissions.retry(submissionId),
     'submissions.dismiss': async ({ submissionId }) => (await services()).submissions.dismiss(submissionId),
 

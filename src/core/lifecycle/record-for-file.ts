@@ -12,6 +12,8 @@ export interface FileSubmission {
   profileId: string | null;
   renderConfig?: RenderConfig | null;
   download?: SubmissionRecord['download'];
+  /** Pack a .blend with the files it uses (default true; false sends it alone). */
+  pack?: boolean;
   /**
    * Asked when this very file (same path, size and modification time) has an unfinished submission
    * to the same server: true continues that one, false sets it aside (it ends as declined) and starts
@@ -54,6 +56,7 @@ export async function recordForFile(journal: SubmissionJournal, request: FileSub
     file: { path: checked.path, name: checked.fileName, size: checked.size, mtimeMs: checked.mtimeMs, fileType: checked.fileType },
     renderConfig: request.renderConfig ?? null,
     ...(request.download ? { download: request.download } : {}),
+    ...(request.pack !== undefined ? { pack: request.pack } : {}),
   });
   return { record, earlier };
 }

@@ -3,9 +3,12 @@ import { command } from '../lib/command';
 import { formatBytes, formatDuration, formatRate, percent } from '../lib/format';
 import { useSubmissionsStore, type DroppedFile } from '../stores/submissions-store';
 import { useTransfersStore } from '../stores/transfers-store';
+import { MissingFilesChoice, PackingLine } from './packing-summary';
 import { ProgressBar } from './progress-bar';
 
 const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
+  packing: 'Packing',
+  'missing-files': 'Files missing',
   uploading: 'Uploading',
   validating: 'Validating',
   review: 'Ready to review',
@@ -19,7 +22,7 @@ const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
 };
 
 /** Shown while on the way to the queue (before the render starts), and when it stopped with an error. */
-const SHOWN: ReadonlySet<SubmissionView['phase']> = new Set(['uploading', 'validating', 'review', 'starting', 'failed']);
+const SHOWN: ReadonlySet<SubmissionView['phase']> = new Set(['packing', 'missing-files', 'uploading', 'validating', 'review', 'starting', 'failed']);
 
 /** The tray of dropped files and submissions on their way to the queue. */
 export function SubmissionsPanel() {
@@ -72,6 +75,7 @@ function DroppedItem(props: { file: DroppedFile }) {
 function SubmissionItem(props: { submission: SubmissionView }) {
   const s = props.submission;
   const upload = useTransfersStore((t) => t.byId[`upload:${s.id}`]);
+  const pack = useTransfersStore((t) => t.byId[`pack:${s.id}`]);
   const openReview = () => useSubmissionsStore.getState().openReview(s.id);
   return (
     <li className={`tray-item ${s.phase === 'failed' ? 'tray-item-error' : ''}`} aria-label={s.fileName}>
@@ -79,6 +83,15 @@ function SubmissionItem(props: { submission: SubmissionView }) {
         <strong>{s.fileName}</strong>
         <span className="phase">{PHASE_TEXT[s.phase]}</span>
       </div>
+      {(s.phase === 'packing' || s.phase === 'uploading') && <PackingLine packing={s.packing} />}
+      {s.phase === 'packing' && (
+        <ProgressBar
+          value={pack?.total ? percent(pack.bytes, pack.total) : 0}
+          label={`Packing of ${s.fileName}`}
+          text={pack?.total ? `${formatBytes(pack.bytes)} of ${formatBytes(pack.total)}` : 'Reading which files the scene uses'}
+        />
+      )}
+      {s.phase === 'missing-files' && <MissingFilesChoice submission={s} />}
       {s.phase === 'uploading' && (
         <>
           <ProgressBar

@@ -99,6 +99,8 @@ export const CALLS = {
   'submissions.review': returns<ReviewSheet>()(bySubmission),
   'submissions.startRender': returns<SubmissionView>()(z.object({ submissionId: id, renderConfig: renderConfigSchema }).strict()),
   'submissions.discard': returns<SubmissionView>()(bySubmission),
+  /** Sends a scene held because files it uses are missing, without them. */
+  'submissions.continue': returns<SubmissionView>()(bySubmission),
   'submissions.retry': returns<SubmissionView>()(bySubmission),
   'submissions.dismiss': returns<boolean>()(bySubmission),
 
