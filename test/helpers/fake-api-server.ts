@@ -26,6 +26,8 @@ export interface FakeApiOptions {
   bareSceneFile?: boolean;
   /** Validation ends in failure. */
   failValidation?: boolean;
+  /** The analysis a validated job carries (default: a scene without warnings). */
+  analysis?: unknown;
 }
 
 /**
@@ -177,7 +179,7 @@ export class FakeApi {
     const s = entry.job.status;
     if (s === 'validating') {
       if (this.options.failValidation) this.#set(entry, 'failed', { failedReason: { name: 'SceneUnreadable', type: 'scene', message: 'Cannot open the scene' } });
-      else this.#set(entry, 'validated', { analysis: { scene: 'Scene', warnings: [] } });
+      else this.#set(entry, 'validated', { analysis: this.options.analysis ?? { scene: 'Scene', warnings: [] } });
     } else if (s === 'booting') this.#set(entry, 'rendering');
     else if (s === 'finalizing') this.#set(entry, 'completed');
   }
