@@ -83,7 +83,7 @@ function SubmissionItem(props: { submission: SubmissionView }) {
         <strong>{s.fileName}</strong>
         <span className="phase">{PHASE_TEXT[s.phase]}</span>
       </div>
-      {(s.phase === 'packing' || s.phase === 'uploading') && <PackingLine packing={s.packing} />}
+      {(s.phase === 'packing' || s.phase === 'missing-files' || s.phase === 'uploading') && <PackingLine packing={s.packing} />}
       {s.phase === 'packing' && (
         <ProgressBar
           value={pack?.total ? percent(pack.bytes, pack.total) : 0}
