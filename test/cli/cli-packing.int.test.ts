@@ -72,7 +72,7 @@ describe.skipIf(!blenderPath)('renderdrop submit packs a scene with the files it
 
     const folder = record!.downloadedTo!;
     const frames = (await readdir(folder)).sort();
-    expect(frames).toEqual(['frame_0001.png', 'frame_0002.png']);
+    expect(frames).toEqual(['shot_0001.png', 'shot_0002.png']);
     for (const [index, frame] of frames.entries()) {
       const rendered = decodePng(await readFile(join(folder, frame)));
       expect([rendered.width, rendered.height, rendered.channels]).toEqual([inPlace[index]!.width, inPlace[index]!.height, inPlace[index]!.channels]);

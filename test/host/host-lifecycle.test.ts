@@ -12,7 +12,7 @@ import type { AppEvent } from '../../src/shared/contract/events';
 import type { SubmissionView } from '../../src/shared/contract/submission-views';
 import { writeTree } from '../blend/helpers/scene-folder';
 import { SyntheticBlend } from '../blend/helpers/synthetic-blend';
-import { FakeApi } from '../helpers/fake-api-server';
+import { FakeApi, type FakeApiOptions } from '../helpers/fake-api-server';
 import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
 import { configWithFarm, startHost, type HostHarness } from './host-harness';
@@ -23,8 +23,8 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function farmHost(): Promise<{ h: HostHarness; fake: FakeApi }> {
-  const fake = await FakeApi.start();
+async function farmHost(options: FakeApiOptions = {}): Promise<{ h: HostHarness; fake: FakeApi }> {
+  const fake = await FakeApi.start(options);
   cleanup.push(() => fake.server.close());
   const h = await startHost();
   cleanup.push(() => h.close());
@@ -151,17 +151,6 @@ describe('host: packing a dropped scene', () => {
     return { root, scene: join(root, 'proj', 'shot.blend') };
   }
 
-  async function packingHost(analysis?: unknown): Promise<{ h: HostHarness; fake: FakeApi }> {
-    const fake = await FakeApi.start(analysis === undefined ? {} : { analysis });
-    cleanup.push(() => fake.server.close());
-    const h = await startHost();
-    cleanup.push(() => h.close());
-    const profile = await h.value('profiles.add', { name: 'Farm', baseUrl: fake.server.url, apiKey: 'RJ-farm-key-123' });
-    await h.value('profiles.use', { profileId: profile.id });
-    await h.host.ready();
-    return { h, fake };
-  }
-
   async function submitPath(h: HostHarness, path: string): Promise<string> {
     const [result] = await h.value('submissions.submit', { files: [{ path }] });
     if (!result?.ok) throw new Error(`submit failed: ${JSON.stringify(result)}`);
@@ -170,7 +159,7 @@ describe('host: packing a dropped scene', () => {
 
   it('holds a scene with missing files before upload, saying what travels and what is missing; Cancel sends nothing', async () => {
     const { root, scene } = await writeProject();
-    const { h, fake } = await packingHost();
+    const { h, fake } = await farmHost();
     const id = await submitPath(h, scene);
     const held = await h.waitFor(viewOf(id, 'missing-files'));
     expect(held.payload.packing).toEqual({
@@ -188,7 +177,7 @@ describe('host: packing a dropped scene', () => {
     const { root, scene } = await writeProject();
     const external = `_external${join(root, 'shared')}`.replace(/\\/g, '/');
     const dependency = (path: string, resolvedPath: string, exists: boolean) => ({ kind: 'image', name: path.split('/').pop(), path, resolvedPath, packed: false, exists });
-    const { h, fake } = await packingHost({
+    const analysis = {
       scene: 'Scene',
       frameStart: 1,
       frameEnd: 1,
@@ -198,7 +187,8 @@ describe('host: packing a dropped scene', () => {
         { code: 'missing-dependency', message: `Image "stamp.png" is missing: //${external}/stamp.png was not uploaded with the scene.`, path: `//${external}/stamp.png` },
         { code: 'missing-dependency', message: 'Image "missing.png" is missing: //textures/missing.png was not uploaded with the scene.', path: '//textures/missing.png' },
       ],
-    });
+    };
+    const { h, fake } = await farmHost({ analysis });
     const id = await submitPath(h, scene);
     await h.waitFor(viewOf(id, 'missing-files'));
     await h.value('submissions.continue', { submissionId: id });
@@ -213,7 +203,7 @@ describe('host: packing a dropped scene', () => {
 
   it('names the missing files of a scene dropped in the browser as the scene stores them', async () => {
     const { scene } = await writeProject();
-    const { h } = await packingHost();
+    const { h } = await farmHost();
     const { token } = await h.host.stageUpload('shot.blend', Readable.from([await readFile(scene)]));
     const [result] = await h.value('submissions.submit', { files: [{ token }] });
     if (!result?.ok) throw new Error(`submit failed: ${JSON.stringify(result)}`);
