@@ -13,6 +13,8 @@ import { analyzeScene, SceneAnalysisError } from './blender/analyze';
 import { startRender } from './blender/render';
 import { makePreview } from './blender/preview';
 import { isBlenderProcessAlive, killProcessTree } from './blender/render';
+import { severOutsidePaths, type SeveredPath } from '../blend/sever-outside-paths';
+import { NOT_UPLOADED, reportSeveredAsStored } from './severed-paths';
 
 /** The Blender the node renders with, and what it can do. */
 export interface BlenderRuntime {
@@ -148,28 +150,34 @@ export class JobRunner {
     return null;
   }
 
-  /** Put the scene in the job's folder (extracting a zip safely) and return the .blend to open. */
-  private async prepareScene(job: JobRecord): Promise<{ scenePath: string; relative: string }> {
+  /**
+   * Put the scene in the job's folder (extracting a zip safely), point its libraries and fonts that
+   * lead outside that folder at nothing (Blender's loader would open them before any script runs),
+   * and return the .blend to open.
+   */
+  private async prepareScene(job: JobRecord): Promise<{ scenePath: string; relative: string; severed: SeveredPath[] }> {
     const scene = job.sceneFile!;
     const dir = this.o.storage.sceneDir(job.id);
     const source = this.o.uploadPath(job.uploadSlug);
+    let rel: string;
     if (scene.fileType === 'zip') {
       const files = await extractZip(source, dir);
-      const rel = chooseScene(files, job.validateConfig?.scenePath);
-      return { scenePath: join(dir, rel), relative: rel };
+      rel = chooseScene(files, job.validateConfig?.scenePath);
+    } else {
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      rel = safeFileName(scene.fileName, 'scene.blend');
+      await link(source, join(dir, rel)).catch(() => copyFile(source, join(dir, rel)));
     }
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    const name = safeFileName(scene.fileName, 'scene.blend');
-    const target = join(dir, name);
-    await link(source, target).catch(() => copyFile(source, target));
-    return { scenePath: target, relative: name };
+    const scenePath = join(dir, rel);
+    const severed = await severOutsidePaths(scenePath, dir, { nowhere: NOT_UPLOADED, tempDir: this.o.storage.jobDir(job.id) });
+    return { scenePath, relative: rel, severed };
   }
 
   private async validate(job: JobRecord, work: Work): Promise<void> {
     const blender = this.requireBlender(job.id);
     if (!blender) return;
-    let prepared: { scenePath: string; relative: string };
+    let prepared: { scenePath: string; relative: string; severed: SeveredPath[] };
     try {
       prepared = await this.prepareScene(job);
     } catch (err) {
@@ -195,7 +203,7 @@ export class JobRunner {
       if (err instanceof SceneAnalysisError) return this.fail(job.id, { name: err.name, type: err.type, message: err.message });
       throw err;
     }
-    analysis = withNodeWarnings(analysis, blender);
+    analysis = withNodeWarnings(reportSeveredAsStored(analysis, prepared.severed), blender);
     this.o.jobs.transition(job.id, VALIDATING, 'validated', {
       analysis,
       analysisId: randomUUID(),
