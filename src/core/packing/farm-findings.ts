@@ -104,15 +104,15 @@ function relocated(path: string, dependencies: readonly SceneDependency[], place
   if (paths === 'stored') return null;
   const inBundle = whereInBundle(path, dependencies);
   if (inBundle === null) return null;
-  let best: { place: FarmPlace; depth: number } | null = null;
+  let best: { folder: string; path: string; depth: number } | null = null;
   for (const place of places) {
     if (!place.travels || place.inBundle === null) continue;
-    const depth = sharedFolders(posix.dirname(place.inBundle), inBundle);
-    if (depth > 0 && (best === null || depth > best.depth)) best = { place, depth };
+    const folder = posix.dirname(place.inBundle);
+    const depth = sharedFolders(folder, inBundle);
+    if (depth > 0 && (best === null || depth > best.depth)) best = { folder, path: place.path, depth };
   }
   if (best === null) return null;
-  const from = posix.dirname(best.place.inBundle!);
-  return join(dirname(best.place.path), ...posix.relative(from, inBundle).split('/'));
+  return join(dirname(best.path), ...posix.relative(best.folder, inBundle).split('/'));
 }
 
 function sharedFolders(folder: string, path: string): number {
