@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { BlendFileError } from '../../blend/blend-file-error';
 import { needsPacking, type BundlePlan } from '../../blend/bundle-plan';
 import { PathRewriteError } from '../../blend/rewrite-paths';
@@ -105,21 +102,16 @@ async function write(ctx: StepContext, plan: BundlePlan): Promise<NonNullable<Su
   await mkdir(ctx.journal.bundleDir, { recursive: true, mode: 0o700 });
   try {
     const written = await writeBundle(plan, path, {
+      sha256: true,
       tempDir: ctx.journal.bundleDir,
       onProgress: (progress) => ctx.emit('pack', progress),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    return { path, sha256: await sha256Of(path), size: written.bytes };
+    return { path, sha256: written.sha256, size: written.bytes };
   } catch (error) {
     if (error instanceof PackError) throw fileTrouble(record, error);
     throw error;
   }
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
 }
 
 function changedSinceFixed(record: SubmissionRecord): PackingError {
