@@ -19,7 +19,7 @@ import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rd_common import compositor_tree, enum_choices, out_path, script_args  # noqa: E402
-from rd_confine import inside, relative_to, resolve  # noqa: E402
+from rd_confine import outside_root, relative_to, resolve  # noqa: E402
 
 IMAGE_SKIP_TYPES = {"RENDER_RESULT", "COMPOSITING"}
 IMAGE_SKIP_SOURCES = {"GENERATED", "VIEWER"}
@@ -56,12 +56,12 @@ class Collector:
     def present(self, stored, library=None):
         """Whether a stored path is a file inside the uploaded files (an outside one is never looked at)."""
         resolved = resolve(stored, library)
-        return inside(resolved, self.root) and is_file(resolved)
+        return not outside_root(resolved, self.root) and is_file(resolved)
 
     def add(self, kind, name, stored, library=None, packed=False, check=is_file, missing_files=None):
         """Record one dependency. `missing_files` are the stored forms of the missing tiles or frames."""
         resolved = resolve(stored, library)
-        outside = not packed and not inside(resolved, self.root)
+        outside = not packed and outside_root(resolved, self.root)
         key = (kind, resolved or stored, name)
         if key in self._seen:
             return

@@ -7,8 +7,10 @@ looking at them, and `confine()` points every one of them at a file that does no
 render reads anything.
 
 Blender's loader itself opens linked libraries and fonts while it reads the .blend, before any script
-runs; `confine()` removes such libraries with everything linked from them and gives such text objects
-the built-in font, so none of their content is rendered.
+runs, so the node points those that lead outside at files in NOT_UPLOADED before Blender starts
+(src/blend/sever-outside-paths.ts): such paths count as outside here too. `confine()` also removes
+such libraries with everything linked from them and gives such text objects the built-in font, so none
+of their content is rendered.
 """
 
 import os
@@ -49,6 +51,16 @@ def inside(path, root):
     return path == base or path.startswith(base.rstrip(os.sep) + os.sep)
 
 
+def severed(path, root):
+    """Whether a path is one the node pointed at nothing before Blender opened the scene (it led outside)."""
+    return inside(path, os.path.join(os.path.abspath(root), NOT_UPLOADED))
+
+
+def outside_root(path, root):
+    """Whether a resolved path counts as outside the uploaded files: not inside them, or severed."""
+    return not inside(path, root) or severed(path, root)
+
+
 def relative_to(path, root):
     """A path inside `root` as it lies in the uploaded files: relative, with `/` separators."""
     return os.path.relpath(os.path.normpath(path), os.path.normpath(os.path.abspath(root))).replace(os.sep, "/")
@@ -64,7 +76,7 @@ class Confiner:
     def outside(self, stored, library=None):
         if not stored or stored == "<builtin>":
             return False
-        return not inside(resolve(stored, library), self.root)
+        return outside_root(resolve(stored, library), self.root)
 
     def nowhere(self, stored):
         name = os.path.basename(stored.replace("\\", "/").rstrip("/")) or "file"

@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
@@ -29,6 +30,8 @@ export interface WriteBundleOptions {
   tempDir?: string;
   /** Milliseconds between progress events within an entry (default 100). */
   progressIntervalMs?: number;
+  /** Hash the zip's bytes with SHA-256 as they are written (no second read of the bundle). */
+  sha256?: boolean;
 }
 
 /** The bundle written. */
@@ -37,10 +40,24 @@ export interface WriteBundleResult {
   /** Size of the zip. */
   bytes: number;
   entries: number;
+  /** SHA-256 of the zip (hex), when asked for. */
+  sha256: string | null;
 }
 
+/** What happened to a file while the bundle was written. */
+export type PackErrorReason = 'changed' | 'gone' | 'unreadable' | 'is-output';
+
 /** A file changed, vanished or cannot be read while the bundle was written; nothing was kept. */
-export class PackError extends Error {}
+export class PackError extends Error {
+  constructor(
+    message: string,
+    /** The file on disk it is about. */
+    readonly source: string,
+    readonly reason: PackErrorReason,
+  ) {
+    super(message);
+  }
+}
 
 const READ_CHUNK = 1024 * 1024;
 
@@ -50,12 +67,15 @@ const READ_CHUNK = 1024 * 1024;
  * is written beside `outPath` under a temporary name and renamed when complete, so `outPath` is
  * either absent or whole; the artist's files are only read. Equal plans give equal bytes.
  */
+export async function writeBundle(plan: BundlePlan, outPath: string, options: WriteBundleOptions & { sha256: true }): Promise<WriteBundleResult & { sha256: string }>;
+export async function writeBundle(plan: BundlePlan, outPath: string, options?: WriteBundleOptions): Promise<WriteBundleResult>;
 export async function writeBundle(plan: BundlePlan, outPath: string, options: WriteBundleOptions = {}): Promise<WriteBundleResult> {
   const target = resolve(outPath);
-  if (plan.entries.some((e) => resolve(e.source) === target)) throw new PackError(`${outPath} is one of the scene's own files; choose another name for the bundle.`);
+  if (plan.entries.some((e) => resolve(e.source) === target)) throw new PackError(`${outPath} is one of the scene's own files; choose another name for the bundle.`, target, 'is-output');
   const partial = `${target}.part`;
   const out = createWriteStream(partial, { highWaterMark: 4 * READ_CHUNK });
-  const zip = new ZipWriter(streamSink(out));
+  const hash = options.sha256 ? createHash('sha256') : null;
+  const zip = new ZipWriter(streamSink(out, hash));
   const progress = new ProgressReporter(plan, options);
   try {
     for (const entry of plan.entries) {
@@ -73,7 +93,7 @@ export async function writeBundle(plan: BundlePlan, outPath: string, options: Wr
     throw error;
   }
   progress.end();
-  return { path: target, bytes: zip.size, entries: plan.entries.length };
+  return { path: target, bytes: zip.size, entries: plan.entries.length, sha256: hash?.digest('hex') ?? null };
 }
 
 async function writeEntry(zip: ZipWriter, plan: BundlePlan, entry: BundleEntry, progress: ProgressReporter, options: WriteBundleOptions): Promise<void> {
@@ -120,17 +140,17 @@ async function assertUnchanged(entry: BundleEntry): Promise<void> {
     const handle = await open(entry.source, 'r');
     await handle.close();
   } catch (error) {
-    const reason = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'is gone' : 'cannot be read';
-    throw new PackError(`${entry.source} ${reason} since the scene was traced. Check the file and pack again.`);
+    const reason = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'gone' : 'unreadable';
+    throw new PackError(`${entry.source} ${reason === 'gone' ? 'is gone' : 'cannot be read'} since the scene was traced. Check the file and pack again.`, entry.source, reason);
   }
   if (info.mtimeMs !== entry.mtimeMs) throw changed(entry);
 }
 
 function changed(entry: BundleEntry): PackError {
-  return new PackError(`${basename(entry.source)} changed since the scene was traced (${entry.source}). Pack again to include the current version.`);
+  return new PackError(`${basename(entry.source)} changed since the scene was traced (${entry.source}). Pack again to include the current version.`, entry.source, 'changed');
 }
 
-function streamSink(out: WriteStream): ZipSink {
+function streamSink(out: WriteStream, hash: Hash | null): ZipSink {
   let failure: Error | null = null;
   out.on('error', (error) => {
     failure = error;
@@ -139,6 +159,7 @@ function streamSink(out: WriteStream): ZipSink {
     write: (chunk) =>
       new Promise<void>((done, fail) => {
         if (failure) return fail(failure);
+        hash?.update(chunk);
         if (out.write(chunk)) return done();
         const onDrain = () => {
           out.off('error', onError);

@@ -137,6 +137,15 @@ export type PreflightCode =
   | 'zip-symlink'
   | 'scene-not-in-zip';
 
+/**
+ * The scene could not be packed the way it was recorded: its files changed after packing began, or
+ * the bundle cannot be made (two files would share a name, a path is too long for its .blend). `code`
+ * names which; nothing was sent.
+ */
+export class PackingError extends RenderdropError {
+  readonly kind = 'packing';
+}
+
 /** The render settings ask for something the scene cannot do (a camera it lacks); nothing was sent. */
 export class RenderRefusedError extends RenderdropError {
   readonly kind = 'invalid-config';

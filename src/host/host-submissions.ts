@@ -8,6 +8,8 @@ import { recordForFile } from '../core/lifecycle/record-for-file';
 import { chosenScene, scenesToChooseFrom } from '../core/lifecycle/scene-choice';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
 import { trackerWaiter } from '../core/lifecycle/wait-for-job';
+import { analysisForArtist } from '../core/packing/farm-findings';
+import { missingPlaces } from '../core/packing/pack-summary';
 import type { JobTracker } from '../core/tracking/tracker';
 import { renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../shared/contract/submission-views';
@@ -16,6 +18,7 @@ import type { JobList } from './job-list';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
 import type { SessionEnvironment } from './session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
+import { packTransfer } from './pack-transfer';
 import { toSubmissionView, type SubmissionState } from './submission-view';
 
 /** What the submissions of one profile work with. */
@@ -36,6 +39,8 @@ interface Tracked extends SubmissionState {
   proposal: RenderProposal | null;
   /** Render straight away with the recorded settings (submit again). */
   autoStart: boolean;
+  /** The artist chose to send the scene without the files it misses. */
+  filesAccepted: boolean;
 }
 
 /**
@@ -88,11 +93,14 @@ export class HostSubmissions {
     return [...this.#all.values()].map(toSubmissionView);
   }
 
-  /** What validation detected and the settings to start from. */
+  /**
+   * What validation detected and the settings to start from. Files the farm reports missing are named
+   * as the artist knows them (mapped back through the pack summary); files that travelled are not.
+   */
   review(submissionId: string): ReviewSheet {
     const tracked = this.#require(submissionId);
     if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
-    const analysis = readAnalysis(tracked.proposal.analysis);
+    const analysis = readAnalysis(analysisForArtist(tracked.proposal.analysis, tracked.record.packing, tracked.paths));
     const recorded = recordedRenderConfig(tracked.record);
     const remembered = recorded ?? this.#deps.prefs.lastSettings(tracked.record.file.name);
     return {
@@ -145,9 +153,19 @@ export class HostSubmissions {
     return toSubmissionView(tracked);
   }
 
+  /** Sends a submission held for missing files on, without them (packing what exists). */
+  continue(submissionId: string): SubmissionView {
+    const tracked = this.#require(submissionId);
+    if (!tracked.heldForMissing) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for a decision about missing files.`);
+    tracked.heldForMissing = false;
+    tracked.filesAccepted = true;
+    this.#launch(tracked);
+    return toSubmissionView(tracked);
+  }
+
   /**
-   * Drops a submission: at review nothing is rendered and its job is canceled on the server; waiting
-   * for its scene to be chosen it ends there; else its run stops.
+   * Drops a submission: held for missing files, nothing was sent; at review nothing is rendered and its
+   * job is canceled on the server; waiting for its scene to be chosen it ends there; else its run stops.
    */
   async discard(submissionId: string): Promise<SubmissionView> {
     const tracked = this.#require(submissionId);
@@ -158,16 +176,17 @@ export class HostSubmissions {
       } finally {
         this.#release(tracked);
       }
-    } else if (tracked.proposal && claimed) {
-      const jobId = tracked.proposal.job.id;
+    } else if ((tracked.proposal || tracked.heldForMissing) && claimed) {
+      const jobId = tracked.proposal?.job.id ?? null;
       tracked.proposal = null;
       tracked.awaitingReview = false;
+      tracked.heldForMissing = false;
       try {
         tracked.record = await claimed.decline();
       } finally {
         this.#release(tracked);
       }
-      await this.#deps.client.cancelJob(jobId).catch(() => null);
+      if (jobId !== null) await this.#deps.client.cancelJob(jobId).catch(() => null);
     } else {
       tracked.abort.abort();
     }
@@ -236,14 +255,28 @@ export class HostSubmissions {
   }
 
   #track(record: SubmissionRecord, autoStart: boolean): Tracked {
-    const tracked: Tracked = { record, awaitingReview: false, error: null, running: false, claimed: null, abort: new AbortController(), proposal: null, autoStart };
+    const tracked: Tracked = {
+      record,
+      heldForMissing: false,
+      awaitingReview: false,
+      error: null,
+      running: false,
+      paths: this.#deps.isStaged(record.file.path) ? 'stored' : 'disk',
+      claimed: null,
+      abort: new AbortController(),
+      proposal: null,
+      autoStart,
+      filesAccepted: false,
+    };
     this.#all.set(record.id, tracked);
     return tracked;
   }
 
   /**
-   * Runs a submission up to review (none when it starts straight away or is past it), then to the end;
-   * one waiting for its scene to be chosen stops there, holding its claim.
+   * Runs a submission up to the point where what travels is known, holding it there when files it uses
+   * are missing (until the artist continues or cancels), then up to review (none when it starts
+   * straight away or is past it), then to the end; one waiting for its scene to be chosen stops there,
+   * holding its claim.
    */
   #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
     tracked.running = true;
@@ -252,6 +285,14 @@ export class HostSubmissions {
     void this.#drive(
       tracked,
       async (claimed) => {
+        if (!tracked.filesAccepted) {
+          await claimed.advance({ until: 'traced', signal });
+          const { record } = claimed;
+          if (record.step === 'traced' && !isFinished(record) && missingPlaces(record.packing).length > 0) {
+            tracked.heldForMissing = true;
+            return 'hold';
+          }
+        }
         const until = tracked.autoStart ? 'done' : 'validated';
         let record = await claimed.advance({ until, signal });
         while (!stopReached(record, until)) {
@@ -326,6 +367,8 @@ export class HostSubmissions {
       d.submitted.remember(record);
       this.#emit(tracked);
     });
+    const packing = packTransfer(id, d.clock);
+    claimed.on('pack', (p) => d.events.emit('transfer.progress', packing(p)));
     claimed.on('upload', (p) => d.events.emit('transfer.progress', { id: `upload:${id}`, kind: 'upload', submissionId: id, jobId: null, ...p }));
     claimed.on('job', ({ job }) => {
       d.submitted.rememberAs(job.id, tracked.record);

@@ -306,6 +306,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'submissions.startRender': async ({ submissionId, renderConfig }) => (await services()).submissions.startRender(submissionId, renderConfig),
     'submissions.chooseScene': async ({ submissionId, scenePath }) => (await services()).submissions.chooseScene(submissionId, scenePath),
     'submissions.discard': async ({ submissionId }) => (await services()).submissions.discard(submissionId),
+    'submissions.continue': async ({ submissionId }) => (await services()).submissions.continue(submissionId),
     'submissions.retry': async ({ submissionId }) => (await services()).submissions.retry(submissionId),
     'submissions.dismiss': async ({ submissionId }) => (await services()).submissions.dismiss(submissionId),
 

@@ -29,7 +29,11 @@ export function describeFailure(reason: FailedReason | null | undefined): string
 
 const STARTED = new Set(['booting', 'rendering']);
 
-/** What the queue shows of a job; `previous` keeps frame counts and download state the payload lacks. */
+/**
+ * What the queue shows of a job; `previous` keeps frame counts and download state the payload lacks.
+ * `fileName` (the file the artist submitted from this app) names the job before the server's name for
+ * its upload (a scene packed with its files is uploaded as `<scene>.zip`).
+ */
 export function toJobSummary(
   job: Job,
   extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean },
@@ -42,7 +46,7 @@ export function toJobSummary(
   const completedFrames = job.status === 'completed' ? totalFrames : (progress?.completedFrames ?? 0);
   return {
     id: job.id,
-    fileName: sceneFileNameOf(job) ?? extra.fileName ?? previous?.fileName ?? `job ${job.id.slice(0, 8)}`,
+    fileName: extra.fileName ?? sceneFileNameOf(job) ?? previous?.fileName ?? `job ${job.id.slice(0, 8)}`,
     status: job.status,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,

@@ -84,8 +84,9 @@ export class ProfileSession {
     throw new ConfigError('message' in blocked ? blocked.message : 'This profile cannot be used yet.', { code: blocked.state });
   }
 
-  /** Loads the journal and the job list, and resumes unfinished submissions. */
+  /** Loads the journal and the job list, deletes bundles no submission needs, and resumes unfinished submissions. */
   async start(): Promise<void> {
+    await this.#deps.journal.sweepBundles();
     const records = (await this.#deps.journal.list()).filter((r) => r.profileId === this.profile.id);
     for (const record of records) this.#submitted.remember(record);
     if (!this.#services) return;

@@ -1,17 +1,23 @@
 import type { SubmissionRecord } from '../core/journal/submission-record';
 import { lifecyclePhase } from '../core/lifecycle/lifecycle-states';
 import { scenesToChooseFrom } from '../core/lifecycle/scene-choice';
+import { describeMissing, type ArtistPaths } from '../core/packing/missing-files';
+import { missingPlaces } from '../core/packing/pack-summary';
 import type { SerializedError } from '../shared/client-error';
-import type { SubmissionPhase, SubmissionView } from '../shared/contract/submission-views';
+import type { PackingView, SubmissionPhase, SubmissionView } from '../shared/contract/submission-views';
 
 /** What the host knows of one submission besides its journal record. */
 export interface SubmissionState {
   record: SubmissionRecord;
+  /** Held before upload until the artist sends it without the files it misses, or cancels. */
+  heldForMissing: boolean;
   /** Waiting for the artist to review and start the render. */
   awaitingReview: boolean;
   /** Set when the run stopped on an error (one it may recover from with "Retry" unless the record ended). */
   error: SerializedError | null;
   running: boolean;
+  /** How files are named to the artist: by their path on this disk, or as stored (a file dropped in the browser). */
+  paths: ArtistPaths;
 }
 
 /** The phase a person sees for a submission: the lifecycle's phase, or how it ended. */
@@ -21,6 +27,7 @@ export function phaseOf(state: SubmissionState): SubmissionPhase {
   if (record.ending === 'canceled') return 'canceled';
   if (record.ending === 'declined') return 'discarded';
   if (state.error) return 'failed';
+  if (state.heldForMissing) return 'missing-files';
   const phase = lifecyclePhase(record);
   switch (phase) {
     case 'creating':
@@ -32,6 +39,13 @@ export function phaseOf(state: SubmissionState): SubmissionPhase {
     default:
       return phase;
   }
+}
+
+/** What travels with the scene and what is missing, as the card shows it before upload. */
+export function packingView(record: SubmissionRecord, paths: ArtistPaths): PackingView | null {
+  const summary = record.packing;
+  if (summary === null) return null;
+  return { files: summary.files, bytes: summary.bytes, missing: missingPlaces(summary).map((place) => describeMissing(place, paths)) };
 }
 
 /** The submission as the UI sees it. */
@@ -50,5 +64,6 @@ export function toSubmissionView(state: SubmissionState): SubmissionView {
     error,
     canRetry: !ended && state.error !== null && state.error.kind !== 'preflight' && !state.running,
     scenes: ended ? null : scenesToChooseFrom(record),
+    packing: packingView(record, state.paths),
   };
 }

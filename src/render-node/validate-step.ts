@@ -6,13 +6,13 @@ import { analyzeScene, SceneAnalysisError } from './blender/analyze';
 import { prepareScene, type ScenePrepareDeps } from './scene-prepare';
 import { ZipError } from './zip-extract';
 import { diskFullReason, isDiskFullError } from './disk-space';
+import { reportSeveredAsStored } from './severed-paths';
 
 /** What a validation needs from the node. */
 export interface ValidateStepDeps extends ScenePrepareDeps {
   jobs: JobsRepo;
   blender: BlenderRuntime;
   env: NodeJS.ProcessEnv;
-  tempDir: string;
   analysisTimeoutMs: number;
   onSpawn: (pid: number) => void;
   /** Warnings from where the scene will render (render workers: none connected, older Blenders). */
@@ -52,7 +52,7 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
     if (err instanceof SceneAnalysisError) return { kind: 'failed', reason: { name: err.name, type: err.type, message: err.message } };
     throw err;
   }
-  analysis = withNodeWarnings(analysis, deps.blender);
+  analysis = withNodeWarnings(reportSeveredAsStored(analysis, prepared.severed), deps.blender);
   const elsewhere = (await deps.warningsOfRenderers?.(analysis)) ?? [];
   if (elsewhere.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...elsewhere] };
   deps.jobs.transition(job.id, ['validating'], 'validated', {

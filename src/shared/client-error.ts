@@ -11,6 +11,7 @@ export const CLIENT_ERROR_KINDS = [
   'contract',
   'aborted',
   'preflight',
+  'packing',
   'invalid-config',
   'transfer',
   'config',

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -95,9 +96,11 @@ describe('writeBundle', () => {
 
   it('gives the same bytes for the same scene, so a pack cut short can be redone identically', async () => {
     const plan = await traceScene(await makeScene());
-    await writeBundle(plan, join(root, 'a.zip'));
-    await writeBundle(await traceScene(plan.scene), join(root, 'b.zip'));
+    const first = await writeBundle(plan, join(root, 'a.zip'));
+    const second = await writeBundle(await traceScene(plan.scene), join(root, 'b.zip'), { sha256: true });
     expect((await readFile(join(root, 'a.zip'))).equals(await readFile(join(root, 'b.zip')))).toBe(true);
+    expect(first.sha256).toBeNull();
+    expect(second.sha256).toBe(createHash('sha256').update(await readFile(join(root, 'b.zip'))).digest('hex'));
   });
 
   it('stops when asked and leaves no file behind', async () => {

@@ -46,7 +46,9 @@ describe.skipIf(!blenderPath)('renderdrop against a real render node', () => {
     expect(run.stderr).toMatch(/Camera +Camera/);
     expect(run.stderr).toMatch(/Output +PNG/);
     expect(run.stderr).toMatch(/Blender +saved with 3\.\d/);
-    expect(run.stderr).toContain('! Missing image "missing-albedo.png": //textures/missing-albedo.png');
+    const missing = join(work, 'textures', 'missing-albedo.png');
+    expect(run.stderr).toContain(`sample.blend: 1 file it uses is missing; the farm renders without it:\n  ${missing} (image "missing-albedo.png": not on this computer)`);
+    expect(run.stderr).toContain(`! Missing image "missing-albedo.png": ${missing}. The farm renders without it.`);
     expect(run.stdout + run.stderr).not.toContain(t.key);
 
     const [record] = await cli.journal();

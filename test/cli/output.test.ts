@@ -114,16 +114,21 @@ describe('job output', () => {
     const several = { ...zip, file: { ...zip.file, fileType: 'zip' as const, blendFiles: ['a.blend', 'b.blend'] } };
     expect(describeStep(several)).toBe('uploaded; the scene of the zip is still to be chosen');
     expect(describeStep({ ...several, validateBody: { scenePath: 'b.blend' } })).toBe('uploaded; job not created yet');
+    expect(describeStep(submissionRecordAt('traced'))).toBe('not packed or uploaded yet');
+    expect(describeStep(submissionRecordAt('packing'))).toBe('stopped while packing');
+    expect(describeStep(submissionRecordAt('packed'))).toBe('not uploaded yet');
   });
 });
 
 describe('submission lines', () => {
-  const base: SubmissionLineState = { name: 'shot.blend', phase: 'starting', jobId: null, status: null, upload: null, frames: null, download: null };
+  const base: SubmissionLineState = { name: 'shot.blend', phase: 'starting', jobId: null, status: null, pack: null, upload: null, frames: null, download: null };
 
   it('say what each submission is doing', () => {
     expect(formatSubmissionLine({ ...base, phase: 'uploading', upload: { bytes: MiB, total: 2 * MiB, rate: MiB, etaSeconds: 1, done: false } }, { nameWidth: 12, bar: false })).toBe(
       'shot.blend    uploading     50%  1.0 MiB of 2.0 MiB  1.0 MiB/s  1s left',
     );
+    const pack = { bytesDone: MiB, bytesTotal: 4 * MiB, filesDone: 3, filesTotal: 14, entry: 'textures/grid.png', done: false };
+    expect(formatSubmissionLine({ ...base, phase: 'packing', pack }, { nameWidth: 12, bar: false })).toBe('shot.blend    packing       25%  3/14 files  1.0 MiB of 4.0 MiB  textures/grid.png');
     expect(formatSubmissionLine({ ...base, phase: 'validating', jobId: '1f2e3d4c-5b6a' }, { nameWidth: 10, bar: false })).toBe('shot.blend  validating   job 1f2e3d4c');
     expect(formatSubmissionLine({ ...base, phase: 'rendering', status: 'rendering', jobId: 'abc', frames: { completedFrames: 2, totalFrames: 4 } }, { nameWidth: 10, bar: true })).toBe(
       'shot.blend  rendering    [==========>         ]  2/4 frames  job abc',

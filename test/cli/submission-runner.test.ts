@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LiveDisplay } from '../../src/cli/output/live-display';
@@ -8,6 +9,9 @@ import { terminalPrompt } from '../../src/cli/terminal/terminal-prompt';
 import { ApiClient } from '../../src/core/api/api-client';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { recordForFile } from '../../src/core/lifecycle/record-for-file';
+import { formatBytes } from '../../src/shared/format-bytes';
+import { writeTree } from '../blend/helpers/scene-folder';
+import { SyntheticBlend } from '../blend/helpers/synthetic-blend';
 import { FakeApi } from '../helpers/fake-api-server';
 import { failWith } from '../helpers/hostile-server';
 import { blendBytes, tempDir, writeScene } from '../helpers/scene-files';
@@ -124,5 +128,32 @@ describe('SubmissionRunner confirmation', () => {
       interrupt.dispose();
       others.forEach((listener) => process.on('SIGINT', listener));
     }
+  });
+});
+
+describe('SubmissionRunner packing', () => {
+  it('says what travels and names every missing file by its path on this disk before the upload, then maps the farm\'s warnings', async () => {
+    const root = await tempDir('rd-runner-pack-');
+    const blend = new SyntheticBlend();
+    blend.addImage({ name: 'Grid', path: '//textures/grid.png' });
+    blend.addImage({ name: 'Gone', path: '//textures/missing.png' });
+    await writeTree(root, { 'shot.blend': blend.build(), 'textures/grid.png': 'png' });
+    api.options.analysis = {
+      scene: 'Scene',
+      dependencies: [{ kind: 'image', name: 'missing.png', path: '//textures/missing.png', resolvedPath: 'textures/missing.png', packed: false, exists: false }],
+      warnings: [{ code: 'missing-dependency', message: 'missing', path: '//textures/missing.png' }],
+    };
+    const { runner, client, output } = setup();
+    const record = (await recordForFile(journal, { filePath: join(root, 'shot.blend'), baseUrl: api.server.url, profileId: null })).record;
+    const outcome = await runner.start(record, client, { colorManagementPreset: 'default' });
+    expect(outcome).toMatchObject({ handedOff: { step: 'render-requested' } });
+    const text = output();
+    const missingPath = join(root, 'textures', 'missing.png');
+    expect(text).toContain(`shot.blend: 2 files, ${formatBytes(record.file.size + 3)} travel with the scene.`);
+    expect(text).toContain(`shot.blend: 1 file it uses is missing; the farm renders without it:\n  ${missingPath} (image "Gone": not on this computer)`);
+    expect(text).toMatch(/shot\.blend +packed +2 files, .* in \d+s/);
+    expect(text.indexOf(missingPath)).toBeLessThan(text.indexOf('uploaded'));
+    expect(text).toContain(`! Missing image "missing.png": ${missingPath}. The farm renders without it.`);
+    expect(text).not.toContain('//textures/missing.png');
   });
 });

@@ -9,6 +9,12 @@ import { launchChromium, requireChromium } from './chromium';
 
 const ready = requireChromium() && requireBlender() !== null;
 
+/** The sample scene misses its texture: its card holds it before upload until "Continue anyway". */
+async function continueWithoutMissing(page: Page, name: string): Promise<void> {
+  const card = page.getByRole('region', { name: 'Files being sent' }).getByRole('listitem', { name });
+  await card.getByRole('button', { name: 'Continue anyway' }).click({ timeout: 60_000 });
+}
+
 async function waitForValue(page: Page, label: string, value: number, timeoutMs: number): Promise<void> {
   await page.getByRole('progressbar', { name: label }).and(page.locator(`[aria-valuenow="${value}"]`)).waitFor({ timeout: timeoutMs });
 }
@@ -41,6 +47,7 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
   it('renders a dropped scene: detected range, overridden samples, progress to 100 %, frames on disk', async () => {
     const scene = await makeSampleScene(scenes, {});
     await dropFiles(page, [{ name: 'sample.blend', bytes: await readFile(scene) }]);
+    await continueWithoutMissing(page, 'sample.blend');
     const sheet = page.getByRole('dialog', { name: 'Review sample.blend' });
     await sheet.waitFor({ timeout: 120_000 });
     await expect.poll(() => sheet.getByTestId('detected-frame-range').textContent()).toContain('1–3');
@@ -77,6 +84,7 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
   it('cancels a render', async () => {
     const scene = await makeSampleScene(scenes, { frames: 400, name: 'long.blend' });
     await page.getByTestId('file-input').setInputFiles(scene);
+    await continueWithoutMissing(page, 'long.blend');
     const sheet = page.getByRole('dialog', { name: 'Review long.blend' });
     await sheet.waitFor({ timeout: 120_000 });
     await sheet.getByRole('button', { name: 'Start render' }).click();

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Job, JobStatus } from '../../src/shared/api/job';
 import { HostileServer, readBody, readJson, sendJson, serveFile } from './hostile-server';
@@ -39,7 +39,7 @@ export interface FakeApiOptions {
  */
 export class FakeApi {
   readonly jobs = new Map<string, ApiJob>();
-  readonly uploads = new Map<string, { fileName: string; bytes: number | null }>();
+  readonly uploads = new Map<string, { fileName: string; fileType: string; bytes: number | null; sha256: string | null }>();
   /** The next POST /jobs creates the job, then drops the connection before answering. */
   dropNextCreateAnswer = false;
 
@@ -92,7 +92,7 @@ export class FakeApi {
   async #createUpload(req: IncomingMessage, res: ServerResponse) {
     const body = (await readJson(req)) as { fileName: string; fileType: string };
     const slug = `slug-${randomUUID()}`;
-    this.uploads.set(slug, { fileName: body.fileName, bytes: null });
+    this.uploads.set(slug, { fileName: body.fileName, fileType: body.fileType, bytes: null, sha256: null });
     sendJson(res, 201, { uploadUrl: `${this.server.url}/storage/${slug}?sig=1`, slug, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
   }
 
@@ -103,12 +103,16 @@ export class FakeApi {
       sendJson(res, 400, { error: { code: 'bad_put', message: 'no auth, no chunked' } });
       return;
     }
+    const hash = createHash('sha256');
+    req.on('data', (chunk: Buffer) => hash.update(chunk));
     const { length } = await readBody(req, 0);
     if (length !== Number(req.headers['content-length'])) {
       sendJson(res, 400, { error: { code: 'length', message: 'length mismatch' } });
       return;
     }
-    this.uploads.get(slug)!.bytes = length;
+    const upload = this.uploads.get(slug)!;
+    upload.bytes = length;
+    upload.sha256 = hash.digest('hex');
     res.writeHead(200, { 'content-length': 0 });
     res.end();
   }

@@ -49,3 +49,26 @@ export async function blenderPathLists(blenderPath: string, files: string[]): Pr
 export async function renderInPlace(blenderPath: string, scene: string, outPrefix: string, first: number, last: number): Promise<void> {
   await blender(blenderPath, [scene, '-o', `${outPrefix}####`, '-s', String(first), '-e', String(last), '-a'], `rendering ${scene}`);
 }
+
+const packingSceneSchema = z.object({ scene: z.string(), colours: z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])) });
+
+/** Build the submission packing scene (make-packing-scene.py) in `root`, an existing folder, with real Blender. */
+export async function makePackingScene(blenderPath: string, root: string): Promise<z.infer<typeof packingSceneSchema>> {
+  const out = await blender(blenderPath, ['--python-exit-code', '1', '--python', join(SCRIPTS, 'make-packing-scene.py'), '--', root], 'make-packing-scene.py');
+  const line = out.split('\n').find((l) => l.startsWith('SCENE '));
+  if (!line) throw new Error(`make-packing-scene.py printed no SCENE line:\n${out.slice(-3000)}`);
+  return packingSceneSchema.parse(JSON.parse(line.slice('SCENE '.length)));
+}
+
+const outsideSchema = z.object({ library: z.string(), font: z.string() });
+
+/**
+ * Save `scenePath` linking a library and using a font from the folder `elsewhere` (make-outside-scene.py),
+ * both stored as absolute paths; `font` is the font file copied there.
+ */
+export async function makeOutsideScene(blenderPath: string, scenePath: string, elsewhere: string, font: string): Promise<z.infer<typeof outsideSchema>> {
+  const out = await blender(blenderPath, ['--python-exit-code', '1', '--python', join(SCRIPTS, 'make-outside-scene.py'), '--', scenePath, elsewhere, font], 'make-outside-scene.py');
+  const line = out.split('\n').find((l) => l.startsWith('OUTSIDE '));
+  if (!line) throw new Error(`make-outside-scene.py printed no OUTSIDE line:\n${out.slice(-3000)}`);
+  return outsideSchema.parse(JSON.parse(line.slice('OUTSIDE '.length)));
+}

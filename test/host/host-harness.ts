@@ -8,7 +8,7 @@ import type { CallName, CallRequest, CallResponse } from '../../src/shared/contr
 import { dispatchCall } from '../../src/shared/contract/dispatch';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { Result } from '../../src/shared/contract/result';
-import { FakeApi } from '../helpers/fake-api-server';
+import { FakeApi, type FakeApiOptions } from '../helpers/fake-api-server';
 
 /** A host on a fresh config folder with keys in memory, recording every event. */
 export interface HostHarness {
@@ -103,8 +103,8 @@ export async function configWithFarm(baseUrl: string, prefix: string): Promise<{
 }
 
 /** A running host whose active profile is a fake farm; each is stopped by the function pushed on `cleanup`. */
-export async function startFarmHost(cleanup: (() => Promise<void>)[]): Promise<{ h: HostHarness; fake: FakeApi }> {
-  const fake = await FakeApi.start();
+export async function startFarmHost(cleanup: (() => Promise<void>)[], options: FakeApiOptions = {}): Promise<{ h: HostHarness; fake: FakeApi }> {
+  const fake = await FakeApi.start(options);
   cleanup.push(() => fake.server.close());
   const h = await startHost();
   cleanup.push(() => h.close());

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/core/api/api-client';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
@@ -9,7 +10,9 @@ import { pollingWaiter } from '../../src/core/lifecycle/wait-for-job';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { SubmissionView } from '../../src/shared/contract/submission-views';
-import { FakeApi } from '../helpers/fake-api-server';
+import { writeTree } from '../blend/helpers/scene-folder';
+import { SyntheticBlend } from '../blend/helpers/synthetic-blend';
+import { FakeApi, type FakeApiOptions } from '../helpers/fake-api-server';
 import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
 import { configWithFarm, startFarmHost, startHost, type HostHarness } from './host-harness';
@@ -20,8 +23,8 @@ afterEach(async () => {
   cleanup = [];
 });
 
-function farmHost(): Promise<{ h: HostHarness; fake: FakeApi }> {
-  return startFarmHost(cleanup);
+function farmHost(options: FakeApiOptions = {}): Promise<{ h: HostHarness; fake: FakeApi }> {
+  return startFarmHost(cleanup, options);
 }
 
 async function submitScene(h: HostHarness, name = 'shot.blend'): Promise<string> {
@@ -126,5 +129,83 @@ describe('host: resuming at start', () => {
     expect(done).toMatchObject({ step: 'downloaded', ending: null });
     expect(done?.downloadedTo).toContain(downloads);
     expect(fake.jobs.get(handed.jobId!)!.renderBodies).toHaveLength(1);
+  });
+});
+
+describe('host: packing a dropped scene', () => {
+  /** A scene using a texture beside it, one outside its folder, and one that is missing. */
+  async function writeProject(): Promise<{ root: string; scene: string }> {
+    const root = await tempDir('rd-host-pack-');
+    const blend = new SyntheticBlend();
+    blend.addImage({ name: 'Grid', path: '//textures/grid.png' });
+    blend.addImage({ name: 'Stamp', path: '//../shared/stamp.png' });
+    blend.addImage({ name: 'Gone', path: '//textures/missing.png' });
+    await writeTree(root, { 'proj/shot.blend': blend.build(), 'proj/textures/grid.png': 'png', 'shared/stamp.png': 'png' });
+    return { root, scene: join(root, 'proj', 'shot.blend') };
+  }
+
+  async function submitPath(h: HostHarness, path: string): Promise<string> {
+    const [result] = await h.value('submissions.submit', { files: [{ path }] });
+    if (!result?.ok) throw new Error(`submit failed: ${JSON.stringify(result)}`);
+    return result.submissionId;
+  }
+
+  it('holds a scene with missing files before upload, saying what travels and what is missing; Cancel sends nothing', async () => {
+    const { root, scene } = await writeProject();
+    const { h, fake } = await farmHost();
+    const id = await submitPath(h, scene);
+    const held = await h.waitFor(viewOf(id, 'missing-files'));
+    expect(held.payload.packing).toEqual({
+      files: 3,
+      bytes: expect.any(Number),
+      missing: [{ kind: 'image', owner: 'Gone', path: join(root, 'proj', 'textures', 'missing.png'), reason: 'not on this computer' }],
+    });
+    await h.value('submissions.discard', { submissionId: id });
+    await h.waitFor(viewOf(id, 'discarded'));
+    expect(fake.uploads.size).toBe(0);
+    expect(await new SubmissionJournal({ dataDir: h.dir }).get(id)).toMatchObject({ step: 'traced', ending: 'declined' });
+  });
+
+  it('continues without the missing files, and the review lists only those, by the artist\'s path', async () => {
+    const { root, scene } = await writeProject();
+    const external = `_external${join(root, 'shared')}`.replace(/\\/g, '/');
+    const dependency = (path: string, resolvedPath: string, exists: boolean) => ({ kind: 'image', name: path.split('/').pop(), path, resolvedPath, packed: false, exists });
+    const analysis = {
+      scene: 'Scene',
+      frameStart: 1,
+      frameEnd: 1,
+      cameras: ['Camera'],
+      dependencies: [dependency(`//${external}/stamp.png`, `${external}/stamp.png`, true), dependency('//textures/missing.png', 'textures/missing.png', false)],
+      warnings: [
+        { code: 'missing-dependency', message: `Image "stamp.png" is missing: //${external}/stamp.png was not uploaded with the scene.`, path: `//${external}/stamp.png` },
+        { code: 'missing-dependency', message: 'Image "missing.png" is missing: //textures/missing.png was not uploaded with the scene.', path: '//textures/missing.png' },
+      ],
+    };
+    const { h, fake } = await farmHost({ analysis });
+    const id = await submitPath(h, scene);
+    await h.waitFor(viewOf(id, 'missing-files'));
+    await h.value('submissions.continue', { submissionId: id });
+    await h.waitFor(viewOf(id, 'review'));
+    expect(h.events.some((e) => e.name === 'transfer.progress' && e.payload.id === `pack:${id}` && e.payload.done)).toBe(true);
+    expect([...fake.uploads.values()]).toMatchObject([{ fileName: 'shot.zip', fileType: 'zip' }]);
+    const sheet = await h.value('submissions.review', { submissionId: id });
+    expect(sheet.warnings).toEqual([
+      { code: 'missing-dependency', path: join(root, 'proj', 'textures', 'missing.png'), message: `The image "Gone" uses ${join(root, 'proj', 'textures', 'missing.png')}: not on this computer. The farm renders without it.` },
+    ]);
+  });
+
+  it('names the missing files of a scene dropped in the browser as the scene stores them', async () => {
+    const { scene } = await writeProject();
+    const { h } = await farmHost();
+    const { token } = await h.host.stageUpload('shot.blend', Readable.from([await readFile(scene)]));
+    const [result] = await h.value('submissions.submit', { files: [{ token }] });
+    if (!result?.ok) throw new Error(`submit failed: ${JSON.stringify(result)}`);
+    const held = await h.waitFor(viewOf(result.submissionId, 'missing-files'));
+    const alone = 'not sent: only the dropped scene reached Renderdrop, not the folder around it';
+    expect(held.payload.packing?.missing.map((m) => [m.path, m.reason])).toEqual([
+      ['//textures/grid.png', alone],
+      ['//../shared/stamp.png', alone],
+      ['//textures/missing.png', alone],
+    ]);
   });
 });

@@ -82,7 +82,7 @@ describe('event router', () => {
 
   it('opens the review sheet when a submission becomes ready, and closes it when it moves on', () => {
     const route = createEventRouter(() => undefined);
-    const view = { id: 's1', fileName: 'a.blend', size: 1, jobId: 'j', createdAt: '', error: null, canRetry: false, scenes: null };
+    const view = { id: 's1', fileName: 'a.blend', size: 1, jobId: 'j', createdAt: '', error: null, canRetry: false, scenes: null, packing: null };
     route({ name: 'submission.updated', payload: { ...view, phase: 'validating' } });
     expect(useSubmissionsStore.getState().reviewId).toBeNull();
     route({ name: 'submission.updated', payload: { ...view, phase: 'review' } });

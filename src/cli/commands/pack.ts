@@ -4,12 +4,12 @@ import { BlendFileError } from '../../blend/blend-file-error';
 import { needsPacking } from '../../blend/bundle-plan';
 import { PathRewriteError } from '../../blend/rewrite-paths';
 import { BundleNameClashError, traceScene } from '../../blend/trace-scene';
-import { PackError, writeBundle, type PackProgress } from '../../blend/write-bundle';
+import { PackError, writeBundle } from '../../blend/write-bundle';
 import { AbortError, isAbort } from '../../core/errors';
 import { formatBytes } from '../../shared/format-bytes';
 import { CommandFailedError } from '../cli-errors';
 import { files, formatPackPlan } from '../output/format-pack-plan';
-import { percent, progressBar } from '../output/format-progress';
+import { formatPack } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
 import { safeText } from '../output/safe-text';
 import type { CliDeps } from '../cli-deps';
@@ -39,7 +39,7 @@ async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?:
     if (opts.out !== undefined) {
       written = await writeBundle(plan, resolve(opts.out), {
         signal: interrupt.signal,
-        onProgress: (progress) => display.update('pack', packLine(progress, display.live), { force: progress.done }),
+        onProgress: (progress) => display.update('pack', `packing  ${formatPack(progress, { bar: display.live })}`, { force: progress.done }),
       }).catch(failure);
       display.finish('pack', null);
     }
@@ -54,12 +54,6 @@ async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?:
     display.close();
     interrupt.dispose();
   }
-}
-
-function packLine(progress: PackProgress, bar: boolean): string {
-  const fraction = progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : 1;
-  const parts = [bar ? progressBar(fraction) : null, `${percent(progress.bytesDone, progress.bytesTotal)}%`, `${progress.filesDone}/${progress.filesTotal} files`, `${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`, progress.entry];
-  return `packing  ${parts.filter((p) => p !== null).join('  ')}`;
 }
 
 /** Errors of tracing and packing as messages for the person at the terminal. */

@@ -38,6 +38,8 @@ interface SubmitOptions extends RenderOverrides {
   wait?: boolean;
   download?: string;
   json?: boolean;
+  /** False with --no-pack. */
+  pack?: boolean;
 }
 
 interface ResumeOptions {
@@ -60,7 +62,7 @@ const RESUME_HINT = 'Run `renderdrop resume` to continue where it stopped; jobs 
 export function registerSubmitCommands(program: Command, deps: CliDeps): void {
   program
     .command('submit <files...>')
-    .description('Send .blend or .zip scenes to render: upload, validate, show what was detected, confirm, render.')
+    .description('Send .blend or .zip scenes to render: pack a .blend with the files it uses, upload, validate, show what was detected, confirm, render.')
     .option('--frames <ranges>', 'frames to render, e.g. 1-10,20 or 1-100/5 (default: the scene\'s range)', parseFramesOption)
     .option('--samples <n>', 'render samples (default: the scene\'s)', parseSamples)
     .option('--percentage <n>', 'resolution percentage, 1-1000 (default: the scene\'s)', parsePercentage)
@@ -73,6 +75,7 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--new', 'start a new submission even when the file has an unfinished one (which is then set aside)')
     .option('--wait', 'follow the jobs to the end, with progress')
     .option('--download <dir>', 'when done, download the outputs into <dir>/<scene>-<job id>/ (implies --wait)')
+    .option('--no-pack', 'send a .blend alone, without the textures, libraries and other files it uses (by default they are packed with it)')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
     .action(cliAction(deps, submit));
 
@@ -127,6 +130,7 @@ async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Pr
           scenePath: opts.scene ?? null,
           yes: Boolean(opts.yes),
           fresh: Boolean(opts.new),
+          pack: opts.pack !== false,
           ask: (question) => ask(ctx, display, question, signal),
           sceneQuestion: { choose: ctx.prompt.choose, canPrompt, signal, display },
           note: (line) => display.print(line),
@@ -151,6 +155,7 @@ async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Pr
 
 async function resume(ctx: CliContext, opts: ResumeOptions): Promise<ExitCode> {
   const journal = ctx.journal();
+  if (!opts.list) await journal.sweepBundles();
   const records = await journal.listUnfinished();
   if (opts.list) {
     if (opts.json) ctx.io.stdout.write(`${JSON.stringify({ submissions: records }, null, 2)}\n`);

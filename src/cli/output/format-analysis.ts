@@ -13,6 +13,8 @@ export interface AnalysisSummaryInput {
   /** `job.analysis` as the server sent it; read defensively (other servers may use another shape). */
   analysis: unknown;
   renderConfig: RenderConfig;
+  /** Said after each missing file (default: pack it into the .blend or send a .zip with it). */
+  missingAdvice?: string;
 }
 
 /** The summary's parts: label/value rows and warnings, each a line a person can act on. */
@@ -25,6 +27,7 @@ export interface AnalysisSummary {
 
 /** Server warnings the summary words itself (see choiceWarnings). */
 const CHOICE_WARNING_CODES: ReadonlySet<string> = new Set(['no-active-camera', 'no-view-layer-for-render']);
+const DEFAULT_ADVICE = 'Pack it into the .blend or send a .zip with it.';
 
 const ENGINE_NAMES: Record<string, string> = {
   CYCLES: 'Cycles',
@@ -40,7 +43,7 @@ const ENGINE_NAMES: Record<string, string> = {
  * stored in the scene; a missing camera or view layer names those there are and the option that
  * chooses one).
  */
-export function summarizeAnalysis(analysis: unknown, config: RenderConfig): AnalysisSummary {
+export function summarizeAnalysis(analysis: unknown, config: RenderConfig, missingAdvice = DEFAULT_ADVICE): AnalysisSummary {
   const a = record(analysis);
   const rows: [string, string][] = [];
   const engineCode = text(a.engine);
@@ -74,12 +77,12 @@ export function summarizeAnalysis(analysis: unknown, config: RenderConfig): Anal
   const nodeBlender = text(a.nodeBlender);
   if (saved || nodeBlender) rows.push(['Blender', [saved && `saved with ${saved}`, nodeBlender && `rendered with ${nodeBlender}`].filter(Boolean).join(', ')]);
 
-  return { rows, warnings: [...choiceWarnings(missing), ...describeWarnings(a)], frameCount: frames?.count ?? null };
+  return { rows, warnings: [...choiceWarnings(missing), ...describeWarnings(a, missingAdvice)], frameCount: frames?.count ?? null };
 }
 
 /** The summary as lines: a heading, aligned rows, then warnings marked with `!`. */
 export function formatAnalysisSummary(input: AnalysisSummaryInput): string[] {
-  const summary = summarizeAnalysis(input.analysis, input.renderConfig);
+  const summary = summarizeAnalysis(input.analysis, input.renderConfig, input.missingAdvice);
   const lines = [safeText(`${input.fileName} (job ${input.jobId})`)];
   if (input.analysis === null || input.analysis === undefined) lines.push('  The server sent no scene analysis; the scene renders with its own settings.');
   lines.push(...formatPairs(summary.rows));
@@ -167,7 +170,7 @@ function describeOutput(a: Record<string, unknown>, config: RenderConfig): strin
   return overridden(shown, config.outputFormat && sceneFormat && sceneFormat !== config.outputFormat ? sceneFormat : null);
 }
 
-function describeWarnings(a: Record<string, unknown>): string[] {
+function describeWarnings(a: Record<string, unknown>, advice: string): string[] {
   const dependencies = Array.isArray(a.dependencies) ? a.dependencies.map(record) : [];
   const byResolved = new Map(dependencies.flatMap((d) => [[text(d.resolvedPath), d], [text(d.path), d]]));
   const out: string[] = [];
@@ -178,26 +181,26 @@ function describeWarnings(a: Record<string, unknown>): string[] {
     const dependency = path ? byResolved.get(path) : undefined;
     if (text(warning.code) === 'missing-dependency' && dependency) {
       covered.add(dependency);
-      out.push(missingLine(dependency, path!));
+      out.push(missingLine(dependency, path!, advice));
       continue;
     }
     const message = text(warning.message) ?? text(warning.code) ?? 'Warning without a message.';
     out.push(path && !message.includes(path) ? `${message} (${path})` : message);
   }
   for (const dependency of dependencies) {
-    if (dependency.exists === false && dependency.packed !== true && !covered.has(dependency)) out.push(missingLine(dependency, text(dependency.resolvedPath)));
+    if (dependency.exists === false && dependency.packed !== true && !covered.has(dependency)) out.push(missingLine(dependency, text(dependency.resolvedPath), advice));
   }
   return out;
 }
 
-function missingLine(dependency: Record<string, unknown>, resolved: string | null): string {
+function missingLine(dependency: Record<string, unknown>, resolved: string | null, advice: string): string {
   const kind = text(dependency.kind) ?? 'file';
   const name = text(dependency.name);
   const stored = text(dependency.path);
   const where = stored ?? resolved ?? 'an unknown path';
   const missingFile = resolved ? lastSegment(resolved) : null;
   const detail = missingFile && stored && lastSegment(stored) !== missingFile ? ` (${missingFile})` : '';
-  return `Missing ${kind}${name ? ` "${name}"` : ''}: ${where}${detail}. Pack it into the .blend or send a .zip with it.`;
+  return `Missing ${kind}${name ? ` "${name}"` : ''}: ${where}${detail}. ${advice}`;
 }
 
 function lastSegment(path: string): string {

@@ -1,3 +1,4 @@
+import type { PackProgress } from '../../blend/write-bundle';
 import type { DownloadProgress } from '../../core/download/download-job';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
 import { RateLimitedError, serializeError } from '../../core/errors';
@@ -42,6 +43,19 @@ export function formatTransfer(progress: TransferProgress, options: { bar?: bool
   if (progress.rate > 0) parts.push(formatRate(progress.rate));
   if (!progress.done && progress.etaSeconds !== null) parts.push(`${formatDuration(progress.etaSeconds)} left`);
   return parts.filter((p) => p !== '').join('  ');
+}
+
+/** Packing's progress: bar, percentage, files, bytes and the file being written. */
+export function formatPack(progress: PackProgress, options: { bar?: boolean } = {}): string {
+  const fraction = progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : 1;
+  const parts = [
+    options.bar !== false ? progressBar(fraction) : null,
+    `${percent(progress.bytesDone, progress.bytesTotal)}%`.padStart(4),
+    `${progress.filesDone}/${progress.filesTotal} files`,
+    `${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`,
+    progress.entry,
+  ];
+  return parts.filter((p) => p !== null).join('  ');
 }
 
 /** Frame progress: bar and `done/total frames`. */

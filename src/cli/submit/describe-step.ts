@@ -6,6 +6,11 @@ export function describeStep(record: Pick<SubmissionRecord, 'step' | 'jobId' | '
   const job = record.jobId ? `job ${record.jobId}` : 'its job';
   switch (record.step) {
     case 'preflighted':
+    case 'traced':
+      return 'not packed or uploaded yet';
+    case 'packing':
+      return 'stopped while packing';
+    case 'packed':
     case 'upload-target':
       return 'not uploaded yet';
     case 'uploaded':

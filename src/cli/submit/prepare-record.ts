@@ -17,6 +17,8 @@ export interface PrepareOptions {
   scenePath: string | null;
   yes: boolean;
   fresh: boolean;
+  /** Pack a .blend with the files it uses (false: `--no-pack`, the .blend alone). */
+  pack: boolean;
   ask: (question: string) => Promise<boolean>;
   /** Where the question about a zip's scene goes. */
   sceneQuestion: SceneQuestion;
@@ -38,6 +40,7 @@ export async function prepareRecord(path: string, o: PrepareOptions): Promise<Su
     profileId: o.profileId,
     renderConfig: o.renderConfig,
     download: o.downloadRoot !== null ? { wanted: true, dir: null, root: o.downloadRoot } : { wanted: false, dir: null },
+    pack: o.pack,
     ...(o.scenePath !== null ? { scenePath: o.scenePath } : {}),
     chooseScene: (scenes, fileName) => askForScene(o.sceneQuestion, fileName, scenes, `Name the one to render with --scene, e.g. ${sceneOptionExample(scenes)}.`),
     continueEarlier: async (found) =>

@@ -1,8 +1,9 @@
+import type { PackProgress } from '../../blend/write-bundle';
 import type { DownloadProgress } from '../../core/download/download-job';
 import type { LifecyclePhase } from '../../core/lifecycle/lifecycle-states';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
 import type { JobStatus } from '../../shared/api/job';
-import { formatDownload, formatFrames, formatTransfer } from '../output/format-progress';
+import { formatDownload, formatFrames, formatPack, formatTransfer } from '../output/format-progress';
 import { safeText } from '../output/safe-text';
 
 /** Where one submission stands, as far as its progress line is concerned. */
@@ -12,6 +13,7 @@ export interface SubmissionLineState {
   phase: 'starting' | LifecyclePhase;
   jobId: string | null;
   status: JobStatus | null;
+  pack: PackProgress | null;
   upload: TransferProgress | null;
   frames: { completedFrames: number; totalFrames: number } | null;
   download: DownloadProgress | null;
@@ -25,6 +27,8 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
   switch (state.phase) {
     case 'starting':
       return join(name, 'starting');
+    case 'packing':
+      return join(name, 'packing', state.pack ? formatPack(state.pack, { bar: options.bar }) : '');
     case 'uploading':
       return join(name, 'uploading', state.upload ? formatTransfer(state.upload, { bar: options.bar }) : '');
     case 'choosing-scene':

@@ -7,6 +7,7 @@ import { awaitsDecision, lifecyclePhase } from '../../core/lifecycle/lifecycle-s
 import { scenesToChooseFrom } from '../../core/lifecycle/scene-choice';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../../core/lifecycle/submission-lifecycle';
 import { trackerWaiter, type WaitForJob } from '../../core/lifecycle/wait-for-job';
+import { analysisForArtist } from '../../core/packing/farm-findings';
 import { JobTracker } from '../../core/tracking/tracker';
 import { formatBytes } from '../../shared/format-bytes';
 import type { Job } from '../../shared/api/job';
@@ -15,6 +16,8 @@ import type { RenderConfig } from '../../shared/api/render-config';
 import { UsageError } from '../cli-errors';
 import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentReasonsOf } from '../output/format-jobs';
+import { files } from '../output/format-pack-plan';
+import { formatPackingSummary } from '../output/format-packing';
 import { formatDuration, formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
 import type { Choose, Confirm } from '../terminal/terminal-prompt';
@@ -51,6 +54,8 @@ interface Tracked {
   line: SubmissionLineState;
   jobStatus: JobStatus | null;
   downloadedFiles: number | null;
+  packStartedAt: number | null;
+  packingShown: boolean;
   uploadStartedAt: number | null;
   adjustmentsShown: boolean;
 }
@@ -168,9 +173,11 @@ export class SubmissionRunner {
 
   #track(submission: ClaimedSubmission | null, record: SubmissionRecord): Tracked {
     const tracked: Tracked = this.#tracked.get(record.id) ?? {
-      line: { name: record.file.name, phase: 'starting', jobId: record.jobId, status: null, upload: null, frames: null, download: null },
+      line: { name: record.file.name, phase: 'starting', jobId: record.jobId, status: null, pack: null, upload: null, frames: null, download: null },
       jobStatus: null,
       downloadedFiles: null,
+      packStartedAt: null,
+      packingShown: false,
       uploadStartedAt: null,
       adjustmentsShown: false,
     };
@@ -179,6 +186,12 @@ export class SubmissionRunner {
     line.phase = lifecyclePhase(record);
     this.#show(record.id, tracked, true);
     if (!submission) return tracked;
+    submission.on('pack', (progress) => {
+      const first = line.phase !== 'packing';
+      line.phase = 'packing';
+      line.pack = progress;
+      this.#show(record.id, tracked, first || progress.done);
+    });
     submission.on('upload', (progress) => {
       tracked.uploadStartedAt ??= Date.now();
       const first = line.phase !== 'uploading';
@@ -187,6 +200,7 @@ export class SubmissionRunner {
       this.#show(record.id, tracked, first);
     });
     submission.on('step', ({ record: current }) => {
+      this.#showPacking(current, tracked);
       if (current.step === 'uploaded' && current.ending === null && tracked.uploadStartedAt !== null) {
         const seconds = (Date.now() - tracked.uploadStartedAt) / 1000;
         this.#o.display.print(statusLine(this.#name(line.name), 'uploaded', `${formatBytes(current.file.size)} in ${formatDuration(seconds)}`));
@@ -226,6 +240,25 @@ export class SubmissionRunner {
     this.#o.display.update(key, formatSubmissionLine(tracked.line, { nameWidth: this.#o.nameWidth, bar: this.#o.display.live }), { force });
   }
 
+  /**
+   * Before anything is uploaded: what travels and what is missing (once, as soon as the record knows),
+   * then how long packing took.
+   */
+  #showPacking(record: SubmissionRecord, tracked: Tracked) {
+    if (record.ending !== null) return;
+    const name = tracked.line.name;
+    if (!tracked.packingShown && record.packing && (record.step === 'traced' || record.step === 'packing' || record.step === 'packed')) {
+      tracked.packingShown = true;
+      const lines = formatPackingSummary(name, record.packing);
+      if (lines.length > 0) this.#o.display.print(lines);
+    }
+    if (record.step === 'packing') tracked.packStartedAt ??= Date.now();
+    if (record.step === 'packed' && record.bundle && record.packing && tracked.packStartedAt !== null) {
+      const seconds = (Date.now() - tracked.packStartedAt) / 1000;
+      this.#o.display.print(statusLine(this.#name(name), 'packed', `${files(record.packing.files)}, ${formatBytes(record.packing.bytes)} in ${formatDuration(seconds)}`));
+    }
+  }
+
   #showAdjustments(job: Job, tracked: Tracked) {
     if (tracked.adjustmentsShown) return;
     const adjustments = adjustmentReasonsOf(job);
@@ -240,7 +273,15 @@ export class SubmissionRunner {
    */
   async #confirm(record: SubmissionRecord, proposal: RenderProposal): Promise<boolean> {
     const display = this.#o.display;
-    display.print(formatAnalysisSummary({ fileName: record.file.name, jobId: proposal.job.id, analysis: proposal.analysis, renderConfig: proposal.renderConfig }));
+    display.print(
+      formatAnalysisSummary({
+        fileName: record.file.name,
+        jobId: proposal.job.id,
+        analysis: analysisForArtist(proposal.analysis, record.packing, 'disk'),
+        renderConfig: proposal.renderConfig,
+        missingAdvice: missingAdvice(record),
+      }),
+    );
     if (proposal.problem !== null || this.#o.yes) return true;
     if (!this.#o.canPrompt) throw new UsageError('Rendering needs a confirmation, and there is no terminal to ask on. Add --yes to render without asking.');
     const frames = summarizeAnalysis(proposal.analysis, proposal.renderConfig).frameCount;
@@ -311,6 +352,14 @@ export class SubmissionRunner {
   #name(name: string): string {
     return name.padEnd(this.#o.nameWidth);
   }
+}
+
+/** What to do about a file the farm reports missing, given how the scene was sent. */
+function missingAdvice(record: SubmissionRecord): string {
+  if (record.packing !== null) return 'The farm renders without it.';
+  if (record.file.fileType === 'zip') return 'Add it to the .zip and submit again.';
+  if (!record.pack) return 'Submit without --no-pack to send it with the scene.';
+  return 'Pack it into the .blend or send a .zip with it.';
 }
 
 function phaseOfJob(status: JobStatus, current: SubmissionLineState['phase']): SubmissionLineState['phase'] {

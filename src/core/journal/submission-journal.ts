@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorReason, JournalError } from '../errors';
 import { systemClock, type Clock } from '../util/clock';
 import { writeFileAtomic } from './atomic-write';
 import { acquireRecordLock, type RecordLock } from './record-lock';
-import { isFinished, JOURNAL_FORMAT_VERSION, submissionRecordSchema, type SubmissionRecord, type SubmissionStep } from './submission-record';
+import { isFinished, JOURNAL_FORMAT_VERSION, reached, submissionRecordSchema, type SubmissionRecord, type SubmissionStep } from './submission-record';
 
 /** What a new submission starts from. */
 export interface NewSubmission {
@@ -15,6 +15,8 @@ export interface NewSubmission {
   renderConfig?: Record<string, unknown> | null;
   validateBody?: Record<string, unknown> | null;
   download?: SubmissionRecord['download'];
+  /** Pack a .blend with the files it uses (default true; false sends it alone). */
+  pack?: boolean;
 }
 
 /** Fields a step may set besides the step itself. */
@@ -22,16 +24,21 @@ export type SubmissionPatch = Partial<Omit<SubmissionRecord, 'version' | 'id' | 
 
 /**
  * The submission journal: one small JSON file per submission in `<data dir>/submissions/`, each
- * rewritten atomically at every step so a restart continues where the last run stopped.
+ * rewritten atomically at every step so a restart continues where the last run stopped. Bundles packed
+ * for submissions live in `<data dir>/bundles/` and are deleted once no longer needed (the job exists,
+ * the submission ended or was removed).
  */
 export class SubmissionJournal {
   readonly dir: string;
+  /** Where the bundles of submissions are written. */
+  readonly bundleDir: string;
   readonly #clock: Clock;
   readonly #queues = new Map<string, Promise<unknown>>();
 
   /** `dataDir` is the settings folder; records go to its `submissions` subfolder. */
   constructor(options: { dataDir: string; clock?: Clock }) {
     this.dir = join(options.dataDir, 'submissions');
+    this.bundleDir = join(options.dataDir, 'bundles');
     this.#clock = options.clock ?? systemClock;
   }
 
@@ -47,6 +54,9 @@ export class SubmissionJournal {
       profileId: init.profileId,
       file: init.file,
       step: 'preflighted',
+      pack: init.pack ?? true,
+      packing: null,
+      bundle: null,
       ending: null,
       slug: null,
       uploadExpiresAt: null,
@@ -74,6 +84,7 @@ export class SubmissionJournal {
       const historyStep = patch.ending ?? (patch.step !== undefined && patch.step !== current.step ? patch.step : null);
       if (historyStep !== null) next.history = [...current.history, { step: historyStep, at }];
       await this.#write(next);
+      if (bundleDone(next) && !bundleDone(current)) await this.#removeBundle(id);
       return next;
     });
   }
@@ -130,14 +141,47 @@ export class SubmissionJournal {
     return acquireRecordLock(path, `submission ${id}`);
   }
 
-  /** Deletes a submission's record. */
+  /** Deletes a submission's record and its bundle. */
   async remove(id: string): Promise<void> {
-    await this.#serialised(id, () => unlink(this.#path(id)).catch(() => undefined));
+    await this.#serialised(id, async () => {
+      await unlink(this.#path(id)).catch(() => undefined);
+      await this.#removeBundle(id);
+    });
+  }
+
+  /** Where the bundle of a submission is written. */
+  bundlePath(id: string): string {
+    return join(this.bundleDir, `${this.#checkedId(id)}.zip`);
+  }
+
+  /**
+   * Deletes bundles no unfinished submission still has to upload (left by a submission removed or
+   * ended by another Renderdrop version, or by a crash between the two writes).
+   */
+  async sweepBundles(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.bundleDir);
+    } catch {
+      return;
+    }
+    const needed = new Set((await this.list()).filter((r) => !bundleDone(r)).map((r) => r.id));
+    const stale = names.filter((name) => !needed.has(name.replace(/\.zip(\.part)?$/, '')));
+    await Promise.all(stale.map((name) => rm(join(this.bundleDir, name), { force: true })));
   }
 
   #path(id: string): string {
+    return join(this.dir, `${this.#checkedId(id)}.json`);
+  }
+
+  #checkedId(id: string): string {
     if (!/^[A-Za-z0-9-]+$/.test(id)) throw new JournalError(`"${id}" is not a submission id.`);
-    return join(this.dir, `${id}.json`);
+    return id;
+  }
+
+  async #removeBundle(id: string): Promise<void> {
+    const path = this.bundlePath(id);
+    await Promise.all([rm(path, { force: true }), rm(`${path}.part`, { force: true })]);
   }
 
   async #write(record: SubmissionRecord) {
@@ -161,4 +205,9 @@ export class SubmissionJournal {
   #now(): string {
     return new Date(this.#clock.now()).toISOString();
   }
+}
+
+/** Whether a submission no longer needs its bundle: the job exists, or the submission ended. */
+function bundleDone(record: SubmissionRecord): boolean {
+  return isFinished(record) || reached(record, 'job-created');
 }

@@ -1,14 +1,20 @@
 import { z } from 'zod';
 import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
 import { fileTypeSchema } from '../../shared/api/upload';
+import { packSummarySchema } from '../packing/pack-summary';
 
 /**
  * Steps of a submission in order. Each is written before the work of the next one starts:
- * `creating-job`, `validate-requested` and `render-requested` record an intent before the request,
- * so a restart knows a request may have reached the server.
+ * `packing`, `creating-job`, `validate-requested` and `render-requested` record an intent before the
+ * work, so a restart knows a bundle may be half written or a request may have reached the server.
+ * `traced`: what travels and what is missing is known, nothing is fixed yet; `packing`: the bundle's
+ * content is fixed (its fingerprint); `packed`: the bundle (or the file alone) is ready to upload.
  */
 export const SUBMISSION_STEPS = [
   'preflighted',
+  'traced',
+  'packing',
+  'packed',
   'upload-target',
   'uploaded',
   'creating-job',
@@ -47,6 +53,15 @@ export const submissionRecordSchema = z.object({
     blendFiles: z.array(z.string()).optional(),
   }),
   step: z.enum(SUBMISSION_STEPS),
+  /** Whether a .blend is packed with the files it uses (false: it is sent alone). */
+  pack: z.boolean().default(true),
+  /** What tracing the scene found: what travels, what is missing (null until traced, and for a file sent as it is). */
+  packing: packSummarySchema.nullable().default(null),
+  /**
+   * The bundle uploaded in place of the file (null: the file itself is sent). It lives in the app's
+   * data folder and is deleted once the job exists or the submission ends; `sha256` and `size` stay.
+   */
+  bundle: z.object({ path: z.string(), sha256: z.string(), size: z.number() }).nullable().default(null),
   ending: z.enum(SUBMISSION_ENDINGS).nullable(),
   /** The slug of the latest upload target; after `uploaded` the slug holding the bytes. */
   slug: z.string().nullable(),

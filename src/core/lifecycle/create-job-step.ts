@@ -3,6 +3,7 @@ import { sameServer } from '../../shared/server-key';
 import { AbortError, InvalidStateError, NetworkError, RenderdropError } from '../errors';
 import { findCreatedJob } from './find-created-job';
 import { requireSlug } from './require-fields';
+import { sentFile } from './sent-file';
 import type { StepContext } from './step-context';
 
 /** `uploaded` -> `creating-job` (the intent, recorded first) -> `job-created`. */
@@ -21,10 +22,11 @@ export async function recoverJobStep(ctx: StepContext): Promise<void> {
   const record = ctx.record();
   const others = (await ctx.journal.list()).filter((r) => r.id !== record.id);
   const ownedElsewhere = new Set(others.flatMap((r) => (r.jobId ? [r.jobId] : [])));
-  const rivalMayOwn = others.some((r) => r.jobId === null && r.step === 'creating-job' && r.file.name === record.file.name && sameServer(r.baseUrl, record.baseUrl));
+  const fileName = sentFile(record).name;
+  const rivalMayOwn = others.some((r) => r.jobId === null && r.step === 'creating-job' && sentFile(r).name === fileName && sameServer(r.baseUrl, record.baseUrl));
   const search = await findCreatedJob(
     ctx.client,
-    { slug: requireSlug(record), fileName: record.file.name, intentAt: record.jobIntentAt ?? record.updatedAt, ownedElsewhere, rivalMayOwn },
+    { slug: requireSlug(record), fileName, intentAt: record.jobIntentAt ?? record.updatedAt, ownedElsewhere, rivalMayOwn },
     ctx.call,
   );
   if (search.kind === 'none') {

@@ -1,3 +1,4 @@
+import type { PackProgress } from '../../blend/write-bundle';
 import type { Job } from '../../shared/api/job';
 import type { RenderConfig } from '../../shared/api/render-config';
 import type { DownloadProgress } from '../download/download-job';
@@ -9,6 +10,8 @@ import type { TransferProgress } from '../transfer/progress-meter';
 export interface SubmissionEvents extends Record<string, unknown> {
   /** The journal record moved to a new step (or ended). */
   step: { record: SubmissionRecord };
+  /** Writing the bundle. */
+  pack: PackProgress;
   upload: TransferProgress;
   job: { job: Job };
   progress: { jobId: string } & FrameProgress;

@@ -1,6 +1,7 @@
 import { isFinished, reached, type SubmissionRecord, type SubmissionStep } from '../journal/submission-record';
 import { createJobStep, recoverJobStep } from './create-job-step';
 import { downloadStep } from './download-step';
+import { packStep, traceStep } from './pack-step';
 import { awaitRenderStep, requestRenderStep } from './render-step';
 import type { StepFunction } from './step-context';
 import { scenesToChooseFrom } from './scene-choice';
@@ -8,7 +9,7 @@ import { uploadStep } from './upload-step';
 import { awaitValidationStep, requestValidationStep } from './validation-step';
 
 /** Where a submission stands, in words both the app and the CLI show (each in its own way). */
-export const LIFECYCLE_PHASES = ['uploading', 'choosing-scene', 'creating', 'validating', 'review', 'rendering', 'downloading', 'done'] as const;
+export const LIFECYCLE_PHASES = ['packing', 'uploading', 'choosing-scene', 'creating', 'validating', 'review', 'rendering', 'downloading', 'done'] as const;
 export type LifecyclePhase = (typeof LIFECYCLE_PHASES)[number];
 
 /** One state of the lifecycle: what a person is told, and the work that leaves it (null: last state). */
@@ -31,7 +32,10 @@ export interface LifecycleState {
  * upload until the choice is recorded (nothing is created on the server before that).
  */
 export const LIFECYCLE_STATES: { readonly [S in SubmissionStep]: LifecycleState } = {
-  preflighted: { phase: 'uploading', run: uploadStep },
+  preflighted: { phase: 'packing', run: traceStep },
+  traced: { phase: 'packing', run: packStep },
+  packing: { phase: 'packing', run: packStep },
+  packed: { phase: 'uploading', run: uploadStep },
   'upload-target': { phase: 'uploading', run: uploadStep },
   uploaded: { phase: 'creating', run: createJobStep, waits: (record) => scenesToChooseFrom(record) !== null },
   'creating-job': { phase: 'creating', run: recoverJobStep },
@@ -44,10 +48,11 @@ export const LIFECYCLE_STATES: { readonly [S in SubmissionStep]: LifecycleState 
 };
 
 /**
- * Where `advance` stops: `validated` (validation over, waiting for the go-ahead to render),
- * `render-requested` (the server has the render), `done` (nothing more to do).
+ * Where `advance` stops: `traced` (what travels and what is missing is known, nothing is packed or
+ * sent yet), `validated` (validation over, waiting for the go-ahead to render), `render-requested`
+ * (the server has the render), `done` (nothing more to do).
  */
-export type LifecycleStop = 'validated' | 'render-requested' | 'done';
+export type LifecycleStop = 'traced' | 'validated' | 'render-requested' | 'done';
 
 /** Whether a record has reached a stop (or finished, which passes every stop). */
 export function stopReached(record: SubmissionRecord, stop: LifecycleStop): boolean {

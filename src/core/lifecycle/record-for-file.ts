@@ -15,6 +15,8 @@ export interface FileSubmission {
   profileId: string | null;
   renderConfig?: RenderConfig | null;
   download?: SubmissionRecord['download'];
+  /** Pack a .blend with the files it uses (default true; false sends it alone). */
+  pack?: boolean;
   /**
    * Asked when this very file (same path, size and modification time) has an unfinished submission
    * to the same server: true continues that one, false sets it aside (it ends as declined) and starts
@@ -77,6 +79,7 @@ export async function recordForFile(journal: SubmissionJournal, request: FileSub
     renderConfig: request.renderConfig ?? null,
     validateBody,
     ...(request.download ? { download: request.download } : {}),
+    ...(request.pack !== undefined ? { pack: request.pack } : {}),
   });
   return { record, earlier };
 }

@@ -1,28 +1,25 @@
-import { stat } from 'node:fs/promises';
-import { preflight } from '../upload/preflight';
+import { takeChangedFile } from './changed-file';
+import { ensureBundle } from './pack-step';
+import { sentFile } from './sent-file';
 import type { StepContext } from './step-context';
 
 /**
- * `preflighted` / `upload-target` -> `uploaded`: checks the file again when it changed since it was
- * added, asks for an upload target (recorded before the bytes go), streams the file to it (a fresh
- * target when the URL expired) and records the slug that holds the bytes.
+ * `packed` / `upload-target` -> `uploaded`: asks for an upload target (recorded before the bytes go)
+ * and streams the bundle to it, or the file itself when there is none (checked again first when it
+ * changed since it was added); a fresh target when the URL expired. Records the slug that holds the
+ * bytes.
  */
 export async function uploadStep(ctx: StepContext): Promise<void> {
-  const file = ctx.record().file;
-  const info = await stat(file.path).catch(() => null);
-  if (!info || info.size !== file.size || Math.abs(info.mtimeMs - file.mtimeMs) >= 1) {
-    const checked = await preflight(file.path);
-    await ctx.save({ file: { ...file, size: checked.size, mtimeMs: checked.mtimeMs, ...(checked.fileType === 'zip' ? { blendFiles: checked.blendEntries } : {}) } });
-    ctx.emit('notice', { message: `${file.name} changed since it was added; uploading the current version.` });
-  }
-  const request = { fileName: file.name, fileType: file.fileType };
+  if (ctx.record().bundle === null) await takeChangedFile(ctx);
+  else await ensureBundle(ctx);
+  const sent = sentFile(ctx.record());
+  const request = { fileName: sent.name, fileType: sent.fileType };
   const target = await ctx.client.createUpload(request, ctx.call);
   await ctx.save({ step: 'upload-target', slug: target.slug, uploadExpiresAt: target.expiresAt });
-  const current = ctx.record().file;
   const result = await ctx.upload({
-    filePath: current.path,
-    size: current.size,
-    fileType: current.fileType,
+    filePath: sent.path,
+    size: sent.size,
+    fileType: sent.fileType,
     target,
     refreshTarget: async () => {
       const fresh = await ctx.client.createUpload(request, ctx.call);

@@ -7,7 +7,7 @@ import type { JobSummary } from '../../shared/contract/job-views';
 export interface ActivitySnapshot {
   /** Jobs validating, queued, rendering or finalizing, oldest first. */
   activeJobs: JobSummary[];
-  /** Files still being uploaded. */
+  /** Files still being packed or uploaded. */
   uploads: number;
   /** Jobs whose outputs are being downloaded. */
   downloads: number;
@@ -45,7 +45,7 @@ export class Activity {
         this.#jobs.clear();
         break;
       case 'submission.updated':
-        if (event.payload.phase === 'uploading') this.#uploading.add(event.payload.id);
+        if (event.payload.phase === 'uploading' || event.payload.phase === 'packing') this.#uploading.add(event.payload.id);
         else this.#uploading.delete(event.payload.id);
         break;
       case 'submission.removed':

@@ -3,10 +3,13 @@ import { command } from '../lib/command';
 import { formatBytes, formatDuration, formatRate, percent } from '../lib/format';
 import { useSubmissionsStore, type DroppedFile } from '../stores/submissions-store';
 import { useTransfersStore } from '../stores/transfers-store';
+import { MissingFilesChoice, PackingLine } from './packing-summary';
 import { ProgressBar } from './progress-bar';
 import { SceneChoice } from './scene-choice';
 
 const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
+  packing: 'Packing',
+  'missing-files': 'Files missing',
   uploading: 'Uploading',
   'choose-scene': 'Choose the scene',
   validating: 'Validating',
@@ -21,7 +24,7 @@ const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
 };
 
 /** Shown while on the way to the queue (before the render starts), and when it stopped with an error. */
-const SHOWN: ReadonlySet<SubmissionView['phase']> = new Set(['uploading', 'choose-scene', 'validating', 'review', 'starting', 'failed']);
+const SHOWN: ReadonlySet<SubmissionView['phase']> = new Set(['packing', 'missing-files', 'uploading', 'choose-scene', 'validating', 'review', 'starting', 'failed']);
 
 /** The tray of dropped files and submissions on their way to the queue. */
 export function SubmissionsPanel() {
@@ -74,6 +77,7 @@ function DroppedItem(props: { file: DroppedFile }) {
 function SubmissionItem(props: { submission: SubmissionView }) {
   const s = props.submission;
   const upload = useTransfersStore((t) => t.byId[`upload:${s.id}`]);
+  const pack = useTransfersStore((t) => t.byId[`pack:${s.id}`]);
   const openReview = () => useSubmissionsStore.getState().openReview(s.id);
   return (
     <li className={`tray-item ${s.phase === 'failed' ? 'tray-item-error' : ''}`} aria-label={s.fileName}>
@@ -81,6 +85,15 @@ function SubmissionItem(props: { submission: SubmissionView }) {
         <strong>{s.fileName}</strong>
         <span className="phase">{PHASE_TEXT[s.phase]}</span>
       </div>
+      {(s.phase === 'packing' || s.phase === 'missing-files' || s.phase === 'uploading') && <PackingLine packing={s.packing} />}
+      {s.phase === 'packing' && (
+        <ProgressBar
+          value={pack?.total ? percent(pack.bytes, pack.total) : 0}
+          label={`Packing of ${s.fileName}`}
+          text={pack?.total ? `${formatBytes(pack.bytes)} of ${formatBytes(pack.total)}` : 'Reading which files the scene uses'}
+        />
+      )}
+      {s.phase === 'missing-files' && <MissingFilesChoice submission={s} />}
       {s.phase === 'uploading' && (
         <>
           <ProgressBar

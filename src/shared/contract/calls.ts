@@ -103,6 +103,8 @@ export const CALLS = {
   'submissions.startRender': returns<SubmissionView>()(z.object({ submissionId: id, renderConfig: renderConfigSchema }).strict()),
   'submissions.chooseScene': returns<SubmissionView>()(z.object({ submissionId: id, scenePath: z.string().min(1).max(4096) }).strict()),
   'submissions.discard': returns<SubmissionView>()(bySubmission),
+  /** Sends a scene held because files it uses are missing, without them. */
+  'submissions.continue': returns<SubmissionView>()(bySubmission),
   'submissions.retry': returns<SubmissionView>()(bySubmission),
   'submissions.dismiss': returns<boolean>()(bySubmission),
 

@@ -2,8 +2,13 @@ import type { SceneAnalysis, AnalysisWarning } from '../api/analysis';
 import type { RenderConfig } from '../api/render-config';
 import type { SerializedError } from '../client-error';
 
-/** Where a submission stands, in the words of the UI. */
-export const SUBMISSION_PHASES = ['uploading', 'choose-scene', 'validating', 'review', 'starting', 'rendering', 'downloading', 'done', 'failed', 'canceled', 'discarded'] as const;
+/**
+ * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and
+ * writing its bundle; `missing-files`: held before anything is sent, because files the scene uses are
+ * missing, until the artist continues without them (`submissions.continue`) or cancels
+ * (`submissions.discard`).
+ */
+export const SUBMISSION_PHASES = ['packing', 'missing-files', 'uploading', 'choose-scene', 'validating', 'review', 'starting', 'rendering', 'downloading', 'done', 'failed', 'canceled', 'discarded'] as const;
 export type SubmissionPhase = (typeof SUBMISSION_PHASES)[number];
 
 /** One file on its way to the farm. */
@@ -24,13 +29,35 @@ export interface SubmissionView {
    * when there is nothing to choose.
    */
   scenes: string[] | null;
+  /** What travels with a .blend and what is missing, known before upload (null until known, and for a file sent as it is). */
+  packing: PackingView | null;
 }
 
-/** Progress of one upload or download. */
+/** What travels with a dropped scene, and what the farm will not have. */
+export interface PackingView {
+  /** Files that travel, the scene included (1: the scene needs no other file), and their size before compression. */
+  files: number;
+  bytes: number;
+  /** Files the scene uses that will not reach the farm, by the artist's path. */
+  missing: MissingFileView[];
+}
+
+/** A file a scene uses that will not reach the farm. */
+export interface MissingFileView {
+  /** What uses it, in words ("image", "linked library") and the name of that data-block. */
+  kind: string;
+  owner: string;
+  /** Where it is, or was looked for, on the artist's disk (as the scene stores it when that is unknown). */
+  path: string;
+  /** Why it will be missing, in a few words ("not on this computer"). */
+  reason: string;
+}
+
+/** Progress of packing a scene, of an upload or of a download. */
 export interface TransferView {
-  /** `upload:<submission id>` or `download:<job id>`. */
+  /** `pack:<submission id>`, `upload:<submission id>` or `download:<job id>`. */
   id: string;
-  kind: 'upload' | 'download';
+  kind: 'pack' | 'upload' | 'download';
   submissionId: string | null;
   jobId: string | null;
   bytes: number;
@@ -47,7 +74,11 @@ export interface ReviewSheet {
   jobId: string;
   fileName: string;
   analysis: SceneAnalysis | null;
-  /** Warnings in plain words (missing files by path, newer Blender, denoiser switched off, ...). */
+  /**
+   * Warnings in plain words (missing files by path, newer Blender, denoiser switched off, ...). A packed
+   * scene's missing files are those truly missing, by the artist's path (never a path inside the bundle
+   * or on the server).
+   */
   warnings: AnalysisWarning[];
   /** The settings to start from: the last ones used for this scene, else the detected ones. */
   defaults: RenderConfig;

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../../src/core/journal/atomic-write';
@@ -43,6 +43,35 @@ describe('SubmissionJournal', () => {
     expect((await journal.findUnfinishedForFile(file.path, file.size, file.mtimeMs))?.id).toBe(a.id);
     expect(await journal.findUnfinishedForFile(file.path, 101, file.mtimeMs)).toBeNull();
     expect(isFinished((await journal.get(c.id))!)).toBe(true);
+  });
+
+  it('reads records written before packing existed: they pack, have no summary and no bundle', async () => {
+    const dataDir = await tempDir();
+    const journal = new SubmissionJournal({ dataDir });
+    const { id } = await journal.create({ baseUrl: 'http://x', profileId: null, file });
+    const path = join(dataDir, 'submissions', `${id}.json`);
+    const { pack: _pack, packing: _packing, bundle: _bundle, ...older } = JSON.parse(await readFile(path, 'utf8'));
+    await writeFile(path, JSON.stringify(older));
+    expect(await journal.get(id)).toMatchObject({ id, step: 'preflighted', pack: true, packing: null, bundle: null });
+  });
+
+  it('deletes a bundle once its job exists or its submission ends, and sweeps bundles nobody needs', async () => {
+    const dataDir = await tempDir();
+    const journal = new SubmissionJournal({ dataDir });
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => journal.create({ baseUrl: 'http://x', profileId: null, file })));
+    await mkdir(journal.bundleDir, { recursive: true });
+    for (const name of [`${a!.id}.zip`, `${b!.id}.zip`, `${c!.id}.zip.part`, 'gone-record.zip']) await writeFile(join(journal.bundleDir, name), 'zip');
+    const bundle = { path: journal.bundlePath(a!.id), sha256: 'x', size: 3 };
+    await journal.advance(a!.id, 'packed', { bundle });
+    expect((await readdir(journal.bundleDir)).sort()).toContain(`${a!.id}.zip`);
+    await journal.advance(a!.id, 'job-created', { jobId: 'j' });
+    await journal.update(b!.id, { ending: 'declined' });
+    expect((await readdir(journal.bundleDir)).sort()).toEqual([`${c!.id}.zip.part`, 'gone-record.zip']);
+    expect((await journal.get(a!.id))!.bundle).toEqual(bundle);
+    await journal.sweepBundles();
+    expect(await readdir(journal.bundleDir)).toEqual([`${c!.id}.zip.part`]);
+    await journal.remove(c!.id);
+    expect(await readdir(journal.bundleDir)).toEqual([]);
   });
 
   it('skips unreadable files instead of failing', async () => {

@@ -12,6 +12,9 @@ describe('the lifecycle states', () => {
 
   it('gives every step one phase, which the app and the CLI both show', () => {
     expect(SUBMISSION_STEPS.map((step) => lifecyclePhase(submissionRecordAt(step)))).toEqual([
+      'packing',
+      'packing',
+      'packing',
       'uploading',
       'uploading',
       'creating',
@@ -27,6 +30,7 @@ describe('the lifecycle states', () => {
   });
 
   it('reaches a stop at its step and at every later one, and every stop once finished', () => {
+    expect(SUBMISSION_STEPS.filter((step) => stopReached(submissionRecordAt(step), 'traced'))).toEqual(SUBMISSION_STEPS.slice(1));
     expect(SUBMISSION_STEPS.filter((step) => stopReached(submissionRecordAt(step), 'validated'))).toEqual(['validated', 'render-requested', 'completed', 'downloaded']);
     expect(SUBMISSION_STEPS.filter((step) => stopReached(submissionRecordAt(step), 'render-requested'))).toEqual(['render-requested', 'completed', 'downloaded']);
     expect(SUBMISSION_STEPS.filter((step) => stopReached(submissionRecordAt(step), 'done'))).toEqual(['downloaded']);

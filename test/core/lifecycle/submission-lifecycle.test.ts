@@ -104,7 +104,7 @@ describe('SubmissionLifecycle', () => {
     const uploads: SubmissionEvents['upload'][] = [];
     const done = await run(await newRecord(), { watch: collect('upload', uploads) });
     expect(done.step).toBe('downloaded');
-    expect(done.history.map((h) => h.step)).toEqual(['preflighted', 'upload-target', 'uploaded', 'creating-job', 'job-created', 'validate-requested', 'validated', 'render-requested', 'completed', 'downloaded']);
+    expect(done.history.map((h) => h.step)).toEqual(['preflighted', 'packed', 'upload-target', 'uploaded', 'creating-job', 'job-created', 'validate-requested', 'validated', 'render-requested', 'completed', 'downloaded']);
     expect(done.downloadedTo).toMatch(/Shot 010-[0-9a-f]{8}$/);
     expect((await readdir(done.downloadedTo!)).sort()).toEqual(['frame_0001.png', 'frame_0002.png', 'frame_0003.png']);
     expect(uploads.at(-1)?.bytes).toBe(200_000);

@@ -1,9 +1,13 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
+import { startTestNode, uploadBytes, waitForJob } from '../../helpers/node';
+import { makeOutsideScene } from '../../helpers/pack-corpus';
 import { requireStrace, tracedBlender } from '../../helpers/strace';
 import { crc32 } from '../../helpers/zip-bytes';
 import { analyzeScene } from '../../../src/render-node/blender/analyze';
@@ -29,6 +33,15 @@ function redPng(): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array.from({ length: 8 }, () => [255, 0, 0]).flat()])));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A TrueType font of this system (Debian's blender depends on fonts-dejavu). */
+async function anyFont(): Promise<string> {
+  const preferred = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+  if (existsSync(preferred)) return preferred;
+  const found = (await readdir('/usr/share/fonts', { recursive: true }).catch(() => [] as string[])).find((name) => String(name).endsWith('.ttf'));
+  if (!found) throw new Error('This test needs a .ttf font under /usr/share/fonts (Debian: apt install fonts-dejavu-core).');
+  return join('/usr/share/fonts', String(found));
 }
 
 describe.skipIf(!blender)('Blender on the node reads nothing outside the job folder', () => {
@@ -103,6 +116,43 @@ describe.skipIf(!blender)('Blender on the node reads nothing outside the job fol
     expect(analysis.dependencies.find((d) => d.kind === 'library')).toMatchObject({ path: '//../elsewhere/library.blend', resolvedPath: null, exists: false });
     const rendered = await renderFrame(scenePath, job, join(job, 'out'));
     expect(rendered.warnings).toContainEqual('Not read: library "library.blend" uses //../elsewhere/library.blend, outside the uploaded files.');
+  });
+
+  it.skipIf(!strace)('the node points libraries and fonts from outside at nothing, so Blender\'s loader never opens them', async () => {
+    const traced = await tracedBlender(strace!, blenderPath, base);
+    const scenePath = join(base, 'outside-src', 'scene.blend');
+    const outside = await makeOutsideScene(blenderPath, scenePath, join(base, 'elsewhere-loader'), await anyFont());
+    const bytes = await readFile(scenePath);
+    const node = await startTestNode({ blender: { ...info, path: traced.path } });
+    try {
+      const slug = await uploadBytes(node, 'scene.blend', bytes);
+      const job = (await node.call('POST', '/jobs', { slug })).json;
+      await node.call('POST', `/jobs/${job.id}/validate`);
+      const validated = await waitForJob(node, job.id, (j) => j.status !== 'validating' && j.status !== 'created');
+      expect(validated.status, JSON.stringify(validated.failedReason)).toBe('validated');
+      const dependencies = validated.analysis.dependencies.filter((d: { kind: string }) => d.kind === 'library' || d.kind === 'font');
+      expect(dependencies).toEqual([
+        expect.objectContaining({ kind: 'library', path: outside.library, resolvedPath: null, exists: false }),
+        expect.objectContaining({ kind: 'font', path: outside.font, resolvedPath: null, exists: false }),
+      ]);
+      const warnings = validated.analysis.warnings.filter((w: { code: string }) => w.code === 'missing-dependency');
+      expect(warnings.map((w: { path: string }) => w.path).sort()).toEqual([outside.font, outside.library].sort());
+      for (const w of warnings) expect(w.message).toMatch(/outside the uploaded files/);
+      expect(JSON.stringify(validated.analysis)).not.toContain('.renderdrop-not-uploaded');
+
+      await node.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', frameRanges: ['1'] } });
+      const done = await waitForJob(node, job.id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 170_000);
+      expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+
+      const log = await traced.touched();
+      expect(log).not.toContain(outside.library);
+      expect(log).not.toContain(outside.font);
+      expect(log).toContain('.renderdrop-not-uploaded');
+      const stored = join(node.dataDir, 'uploads', slug);
+      expect(createHash('sha256').update(await readFile(stored)).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    } finally {
+      await node.stop();
+    }
   });
 
   it('a scene without an active camera is warned about, naming the cameras it has', async () => {

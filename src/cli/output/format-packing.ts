@@ -1,0 +1,21 @@
+import { describeMissing } from '../../core/packing/missing-files';
+import { missingPlaces, type PackSummary } from '../../core/packing/pack-summary';
+import { formatBytes } from '../../shared/format-bytes';
+import { files } from './format-pack-plan';
+
+/**
+ * What travels with a scene and what the farm will not have, printed before anything is uploaded:
+ * the bundle's files and size, then every missing file by its path on this disk, with what uses it
+ * and why it is missing.
+ */
+export function formatPackingSummary(name: string, summary: PackSummary): string[] {
+  const lines: string[] = [];
+  if (summary.bundled) lines.push(`${name}: ${files(summary.files)}, ${formatBytes(summary.bytes)} travel with the scene.`);
+  const missing = missingPlaces(summary).map((place) => describeMissing(place, 'disk'));
+  if (missing.length > 0) {
+    const count = missing.length === 1 ? '1 file it uses is' : `${missing.length} files it uses are`;
+    lines.push(`${name}: ${count} missing; the farm renders without ${missing.length === 1 ? 'it' : 'them'}:`);
+    lines.push(...missing.map((file) => `  ${file.path} (${file.kind} "${file.owner}": ${file.reason})`));
+  }
+  return lines;
+}
