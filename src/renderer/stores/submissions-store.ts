@@ -19,6 +19,8 @@ interface SubmissionsStore {
   dropped: DroppedFile[];
   /** The submission whose review sheet is open. */
   reviewId: string | null;
+  /** The dropped files (keys) of the last drop of several scenes: their reviews are gone through together. */
+  batch: string[];
   load(): Promise<void>;
   upsert(view: SubmissionView): void;
   remove(id: string): void;
@@ -26,6 +28,7 @@ interface SubmissionsStore {
   updateDropped(key: string, patch: Partial<DroppedFile>): void;
   dismissDropped(key: string): void;
   openReview(id: string | null): void;
+  setBatch(keys: string[]): void;
 }
 
 /** Files on their way: dropped files, submissions and their phases, and the open review sheet. */
@@ -33,6 +36,7 @@ export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   byId: {},
   dropped: [],
   reviewId: null,
+  batch: [],
   async load() {
     const result = await call('submissions.list', {});
     if (result.ok) set({ byId: Object.fromEntries(result.value.map((s) => [s.id, s])) });
@@ -40,7 +44,8 @@ export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   upsert: (view) =>
     set((s) => {
       const opened = s.reviewId === null && view.phase === 'review' ? view.id : s.reviewId;
-      const reviewId = opened === view.id && view.phase !== 'review' ? null : opened;
+      const inBatch = s.dropped.some((d) => d.submissionId === view.id && s.batch.includes(d.key));
+      const reviewId = opened === view.id && view.phase !== 'review' && !inBatch ? null : opened;
       return { byId: { ...s.byId, [view.id]: view }, reviewId };
     }),
   remove: (id) =>
@@ -52,4 +57,5 @@ export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   updateDropped: (key, patch) => set((s) => ({ dropped: s.dropped.map((d) => (d.key === key ? { ...d, ...patch } : d)) })),
   dismissDropped: (key) => set((s) => ({ dropped: s.dropped.filter((d) => d.key !== key) })),
   openReview: (reviewId) => set({ reviewId }),
+  setBatch: (batch) => set({ batch }),
 }));
