@@ -83,7 +83,9 @@ export function ReviewSheet(props: { submissionId: string }) {
       await command('submissions.startRender', { submissionId, renderConfig: configFromForm(own, sheet.defaults) }, { what: `start the render of ${target.name}`, show: setError });
     }
     setBusy(false);
-    if (nextPending(entries, index) === null) close();
+    const left = entries.findIndex((e) => isPending(e) && !targets.includes(e));
+    if (left === -1) close();
+    else goTo(left);
   };
   const discard = async () => {
     if (!id) return;

@@ -31,6 +31,12 @@ interface SubmissionsStore {
   setBatch(keys: string[]): void;
 }
 
+/** The first submission of the batch (in the order the files were dropped), so its review starts at scene 1. */
+function firstOfBatch(s: Pick<SubmissionsStore, 'batch' | 'dropped'>, fallback: string): string {
+  const first = s.dropped.find((d) => d.key === s.batch[0]);
+  return first?.submissionId ?? fallback;
+}
+
 /** Files on their way: dropped files, submissions and their phases, and the open review sheet. */
 export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   byId: {},
@@ -43,8 +49,8 @@ export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   },
   upsert: (view) =>
     set((s) => {
-      const opened = s.reviewId === null && view.phase === 'review' ? view.id : s.reviewId;
       const inBatch = s.dropped.some((d) => d.submissionId === view.id && s.batch.includes(d.key));
+      const opened = s.reviewId === null && view.phase === 'review' ? (inBatch ? firstOfBatch(s, view.id) : view.id) : s.reviewId;
       const reviewId = opened === view.id && view.phase !== 'review' && !inBatch ? null : opened;
       return { byId: { ...s.byId, [view.id]: view }, reviewId };
     }),
