@@ -91,7 +91,7 @@ export class AppPreferences {
   }
 
   #save(): Promise<void> {
-    const content = `${JSON.stringify({ theme: this.#theme, thisComputer: this.#thisComputer, scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
+    const content = `${JSON.stringify({ theme: this.#theme, ...(this.#thisComputer ? { thisComputer: this.#thisComputer } : {}), scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
     const write = this.#writing
       .catch(() => undefined)
       .then(async () => {

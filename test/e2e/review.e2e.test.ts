@@ -148,9 +148,10 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     expect(await seriousAxeProblems(page, { include: '[role="dialog"]' })).toEqual([]);
     await sheet.getByRole('button', { name: 'Discard' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await expect
-      .poll(async () => (await app.host.handlers['jobs.list']({ search: 'shot-b.blend' })).jobs.map((j) => j.status).sort(), { timeout: 30_000 })
-      .toEqual(['canceled', 'completed']);
+    const jobs = (await app.host.handlers['jobs.list']({ search: 'shot-b.blend' })).jobs;
+    expect(jobs).toHaveLength(2);
+    const onServer = async () => Promise.all(jobs.map(async (j) => (await app.host.handlers['jobs.get']({ jobId: j.id })).summary.status));
+    await expect.poll(async () => (await onServer()).sort(), { timeout: 30_000 }).toEqual(['canceled', 'completed']);
   });
 
   it('asks before canceling a render, and Keep rendering leaves it running', async () => {
