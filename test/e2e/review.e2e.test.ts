@@ -230,7 +230,9 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await card.getByText('The server rejected this API key').waitFor({ timeout: 30_000 });
     await card.getByRole('button', { name: 'Save key' }).click();
     await card.getByText(/rejected this key when you tested it, so it was not saved/).waitFor();
+    expect(await card.getByText('The server rejected this API key. Check it').count()).toBe(0);
     expect(await app.host.handlers['profiles.hasKey']({ profileId: added.id })).toBe(false);
+    await card.scrollIntoViewIfNeeded();
     await shootAtEverySize(page, 'settings', true);
     expect(await seriousAxeProblems(page)).toEqual([]);
   });

@@ -150,6 +150,7 @@ function CloudProfile(props: { profile: ProfileView }) {
           e.preventDefault();
           void run(async () => {
             if (rejectedTyped) {
+              setTest(null);
               setError('The server rejected this key when you tested it, so it was not saved. Check the key and enter it again.');
               return;
             }
