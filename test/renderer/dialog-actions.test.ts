@@ -25,7 +25,7 @@ describe('cancelQuestion', () => {
   });
 
   it('before rendering, says the scene will not be rendered', () => {
-    expect(cancelQuestion({ fileName: 'shot.blend', completedFrames: 0, totalFrames: 0, status: 'queued' }).message).toBe('shot.blend will not be rendered. This cannot be undone.');
+    expect(cancelQuestion({ fileName: 'shot.blend', completedFrames: 0, totalFrames: 0, status: 'validated' }).message).toBe('shot.blend will not be rendered. This cannot be undone.');
   });
 });
 
