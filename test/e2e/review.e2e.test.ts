@@ -74,11 +74,11 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
   it('reviews all three dropped scenes: focus trapped, Escape gives focus back, Back/Next, settings for all', async () => {
     const names = ['shot-a.blend', 'shot-b.blend', 'shot-c.blend'];
     const files = await Promise.all(names.map(async (name) => ({ name, bytes: await readFile(await makeSampleScene(scenes, { missingTexture: false, name })) })));
-    await dropFiles(page, files);
+    await dropFiles(page, [...files, { name: 'notes.blend', bytes: Buffer.from('these are my notes, not a scene\n') }]);
 
     const sheet = page.getByRole('dialog', { name: 'Review shot-a.blend' });
     await sheet.waitFor({ timeout: 120_000 });
-    await sheet.getByText('Scene 1 of 3').waitFor();
+    await sheet.getByText('Scene 1 of 4').waitFor();
     await sheet.getByRole('button', { name: 'Use these settings for all' }).and(page.locator(':not([disabled])')).waitFor({ timeout: 120_000 });
     await sheet.getByLabel('Samples').waitFor();
 
@@ -99,12 +99,17 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
 
     await sheet.getByRole('button', { name: 'Next' }).click();
     const second = page.getByRole('dialog', { name: 'Review shot-b.blend' });
-    await second.getByText('Scene 2 of 3').waitFor();
+    await second.getByText('Scene 2 of 4').waitFor();
     await second.getByRole('button', { name: 'Next' }).click();
-    await page.getByRole('dialog', { name: 'Review shot-c.blend' }).getByText('Scene 3 of 3').waitFor();
-    await page.getByRole('dialog', { name: 'Review shot-c.blend' }).getByRole('button', { name: 'Back' }).click();
-    await second.getByRole('button', { name: 'Back' }).click();
-    await sheet.getByText('Scene 1 of 3').waitFor();
+    const third = page.getByRole('dialog', { name: 'Review shot-c.blend' });
+    await third.getByText('Scene 3 of 4').waitFor();
+    await third.getByRole('button', { name: 'Next' }).click();
+    const refused = page.getByRole('dialog', { name: 'notes.blend was not sent' });
+    await refused.getByText('Scene 4 of 4').waitFor();
+    expect(await refused.getByRole('alert').textContent()).toMatch(/not a Blender file/);
+    expect(await refused.getByRole('button', { name: 'Start render' }).count()).toBe(0);
+    for (let i = 0; i < 3; i++) await page.getByRole('dialog').getByRole('button', { name: 'Back' }).click();
+    await sheet.getByText('Scene 1 of 4').waitFor();
 
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);

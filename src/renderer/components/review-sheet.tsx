@@ -98,7 +98,7 @@ export function ReviewSheet(props: { submissionId: string }) {
   return (
     <div className="sheet review" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog} tabIndex={-1}>
       <header className="sheet-header">
-        <h2 id={titleId}>Review {entry.name}</h2>
+        <h2 id={titleId}>{entry.refused !== null ? `${entry.name} was not sent` : `Review ${entry.name}`}</h2>
         {several && (
           <p className="sheet-count" aria-live="polite">
             Scene {index + 1} of {entries.length}
