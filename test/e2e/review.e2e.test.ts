@@ -22,12 +22,13 @@ const FOCUSED_NAME = `(() => { const a = document.activeElement; return a ? (a.g
 const HORIZONTAL_OVERFLOW = `document.documentElement.scrollWidth - document.documentElement.clientWidth`;
 
 /** Screenshots of what is shown now at 800, 1024 and 1440 px wide, each checked for sideways scrolling. */
-async function shootAtEverySize(page: Page, name: string, fullPage = false): Promise<void> {
+async function shootAtEverySize(page: Page, name: string, show?: Locator): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await page.waitForTimeout(150);
+    await show?.scrollIntoViewIfNeeded();
     expect(await page.evaluate(HORIZONTAL_OVERFLOW), `${name} scrolls sideways at ${size.width}x${size.height}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}.png`), fullPage });
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -237,8 +238,8 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await card.getByText(/rejected this key when you tested it, so it was not saved/).waitFor();
     expect(await card.getByText('The server rejected this API key. Check it').count()).toBe(0);
     expect(await app.host.handlers['profiles.hasKey']({ profileId: added.id })).toBe(false);
-    await card.scrollIntoViewIfNeeded();
-    await shootAtEverySize(page, 'settings', true);
+    await shootAtEverySize(page, 'settings');
+    await shootAtEverySize(page, 'settings-key-refused', card);
     expect(await seriousAxeProblems(page)).toEqual([]);
   });
 
