@@ -8,8 +8,21 @@ import { THEMES, type Theme } from '../shared/contract/app-state';
 
 const MAX_SCENES = 500;
 
+/** The most renders "This computer" may run at once. */
+export const MAX_RENDERS_AT_ONCE = 8;
+
+/** The render settings of "This computer" as stored. */
+export type StoredNodeSettings = z.infer<typeof nodeSettingsSchema>;
+
+/** How "This computer" renders; absent: one render at a time on every core. */
+const nodeSettingsSchema = z.object({
+  renders: z.number().int().min(1).max(MAX_RENDERS_AT_ONCE),
+  threads: z.number().int().min(1).max(1024).nullable(),
+});
+
 const preferencesSchema = z.object({
   theme: z.enum(THEMES).catch('dark'),
+  thisComputer: nodeSettingsSchema.nullable().catch(null).default(null),
   /** Last render settings per scene file name (lower case), most recent last. */
   scenes: z.record(z.string(), z.unknown()).catch({}),
 });
@@ -21,6 +34,7 @@ const preferencesSchema = z.object({
 export class AppPreferences {
   readonly path: string;
   #theme: Theme;
+  #thisComputer: StoredNodeSettings | null;
   #scenes: Map<string, RenderConfig>;
   #writing: Promise<void> = Promise.resolve();
 
@@ -33,8 +47,9 @@ export class AppPreferences {
       raw = {};
     }
     const parsed = preferencesSchema.safeParse(raw);
-    const data = parsed.success ? parsed.data : { theme: 'dark' as const, scenes: {} };
+    const data = parsed.success ? parsed.data : { theme: 'dark' as const, scenes: {}, thisComputer: null };
     this.#theme = data.theme;
+    this.#thisComputer = data.thisComputer;
     this.#scenes = new Map();
     for (const [name, config] of Object.entries(data.scenes)) {
       const checked = renderConfigSchema.safeParse(config);
@@ -48,6 +63,16 @@ export class AppPreferences {
 
   async setTheme(theme: Theme): Promise<void> {
     this.#theme = theme;
+    await this.#save();
+  }
+
+  /** How "This computer" renders, as last saved; null: its defaults. */
+  get thisComputer(): StoredNodeSettings | null {
+    return this.#thisComputer;
+  }
+
+  async setThisComputer(settings: StoredNodeSettings): Promise<void> {
+    this.#thisComputer = settings;
     await this.#save();
   }
 
@@ -66,7 +91,7 @@ export class AppPreferences {
   }
 
   #save(): Promise<void> {
-    const content = `${JSON.stringify({ theme: this.#theme, scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
+    const content = `${JSON.stringify({ theme: this.#theme, ...(this.#thisComputer ? { thisComputer: this.#thisComputer } : {}), scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
     const write = this.#writing
       .catch(() => undefined)
       .then(async () => {

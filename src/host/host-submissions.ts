@@ -1,17 +1,16 @@
-import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../core/api/api-client';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../core/errors';
 import { isFinished, recordedRenderConfig, type SubmissionRecord } from '../core/journal/submission-record';
 import type { RenderProposal } from '../core/lifecycle/lifecycle-events';
 import { awaitsDecision, stopReached } from '../core/lifecycle/lifecycle-states';
 import { recordForFile } from '../core/lifecycle/record-for-file';
-import { chosenScene, scenesToChooseFrom } from '../core/lifecycle/scene-choice';
+import { scenesToChooseFrom } from '../core/lifecycle/scene-choice';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
 import { trackerWaiter } from '../core/lifecycle/wait-for-job';
 import { analysisForArtist } from '../core/packing/farm-findings';
 import { missingPlaces } from '../core/packing/pack-summary';
 import type { JobTracker } from '../core/tracking/tracker';
-import { renderConfigSchema, type RenderConfig } from '../shared/api/render-config';
+import type { RenderConfig } from '../shared/api/render-config';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../shared/contract/submission-views';
 import type { JobDownloads } from './job-downloads';
 import type { JobList } from './job-list';
@@ -19,6 +18,7 @@ import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
 import type { SessionEnvironment } from './session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
 import { packTransfer } from './pack-transfer';
+import { planSubmitAgain } from './submit-again';
 import { toSubmissionView, type SubmissionState } from './submission-view';
 
 /** What the submissions of one profile work with. */
@@ -37,10 +37,12 @@ interface Tracked extends SubmissionState {
   abort: AbortController;
   /** What review shows, while the submission waits for the artist. */
   proposal: RenderProposal | null;
-  /** Render straight away with the recorded settings (submit again). */
+  /** Render straight away with the settings given when it was submitted. */
   autoStart: boolean;
   /** The artist chose to send the scene without the files it misses. */
   filesAccepted: boolean;
+  /** Sent by "Submit again": review starts from the earlier job's settings. */
+  again: boolean;
 }
 
 /**
@@ -67,7 +69,7 @@ export class HostSubmissions {
    * A zip that holds several scenes is uploaded meanwhile and waits for `chooseScene`, unless
    * `scenePath` names its scene.
    */
-  async submit(files: { path: string; name: string }[], renderConfig?: RenderConfig, scenePath?: string): Promise<SubmitFileResult[]> {
+  async submit(files: { path: string; name: string }[], renderConfig?: RenderConfig, scenePath?: string, options: { review?: boolean } = {}): Promise<SubmitFileResult[]> {
     const results: SubmitFileResult[] = [];
     for (const file of files) {
       try {
@@ -79,7 +81,9 @@ export class HostSubmissions {
           download: { wanted: this.#deps.autoDownload(), dir: null, root: this.#deps.downloadRoot() },
           ...(scenePath !== undefined ? { scenePath } : {}),
         });
-        this.#launch(this.#track(record, renderConfig !== undefined));
+        const tracked = this.#track(record, renderConfig !== undefined && options.review !== true);
+        tracked.again = options.review === true && renderConfig !== undefined;
+        this.#launch(tracked);
         results.push({ ok: true, name: file.name, submissionId: record.id });
       } catch (error) {
         results.push({ ok: false, name: file.name, error: serializeError(error) });
@@ -111,6 +115,7 @@ export class HostSubmissions {
       warnings: analysis?.warnings ?? [],
       defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
       fromLastTime: recorded === null && remembered !== null,
+      fromEarlierJob: tracked.again && recorded !== null,
     };
   }
 
@@ -205,7 +210,10 @@ export class HostSubmissions {
     return toSubmissionView(tracked);
   }
 
-  /** Forgets a submission that is not running (its journal record stays while work is left). */
+  /**
+   * Forgets a submission that is not running. Its journal record stays while work is left, and while
+   * it made a job (the queue's "Submit again" finds the scene file through it, after a restart too).
+   */
   async dismiss(submissionId: string): Promise<boolean> {
     const tracked = this.#all.get(submissionId);
     if (!tracked) return false;
@@ -213,7 +221,7 @@ export class HostSubmissions {
     tracked.abort.abort();
     this.#release(tracked);
     this.#all.delete(submissionId);
-    if (tracked.record.ending !== null || tracked.record.jobId === null) {
+    if (tracked.record.jobId === null) {
       await this.#deps.journal.remove(submissionId);
       await this.#deps.releaseFile(tracked.record.file.path);
     }
@@ -221,17 +229,15 @@ export class HostSubmissions {
     return true;
   }
 
-  /** Submits a job's source file again, rendering straight away with the settings it was rendered with. */
+  /**
+   * Sends a job's scene file again and stops at review with the settings the job was rendered with
+   * (frames, overrides, camera, view layer): nothing renders until the artist starts it.
+   */
   async submitAgain(jobId: string): Promise<SubmitFileResult> {
     const record = this.#deps.submitted.get(jobId);
-    if (!record) throw new InvalidStateError('This job was not submitted from this app, so its scene file is unknown. Drop the file again.');
-    if (this.#deps.isStaged(record.file.path) && !(await stat(record.file.path).catch(() => null))?.isFile()) {
-      throw new InvalidStateError(`The uploaded copy of ${record.file.name} has been cleaned up since it was sent. Drop the file again to send it once more.`);
-    }
-    const job = await this.#deps.client.getJob(jobId);
-    const requested = renderConfigSchema.safeParse(job.requestedConfig);
-    const config = (requested.success ? requested.data : null) ?? recordedRenderConfig(record) ?? undefined;
-    const [result] = await this.submit([{ path: record.file.path, name: record.file.name }], config, chosenScene(record) ?? undefined);
+    const job = record ? await this.#deps.client.getJob(jobId) : null;
+    const plan = await planSubmitAgain({ record, staged: record !== null && this.#deps.isStaged(record.file.path), requestedConfig: job?.requestedConfig });
+    const [result] = await this.submit([plan.file], plan.renderConfig, plan.scenePath, { review: true });
     return result!;
   }
 
@@ -267,6 +273,7 @@ export class HostSubmissions {
       proposal: null,
       autoStart,
       filesAccepted: false,
+      again: false,
     };
     this.#all.set(record.id, tracked);
     return tracked;

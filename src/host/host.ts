@@ -26,6 +26,8 @@ import { ensureLocalProfile, LocalProfile } from './local-profile';
 import { systemOpenPath, type OpenPath } from './open-path';
 import { testConnectionTo, untested, type ProfileBackend } from './profile-backend';
 import { ProfileSession } from './profile-session';
+import { refuseRejectedKey } from './key-check';
+import { applyThisComputer, DEFAULT_NODE_SETTINGS, thisComputerView } from './this-computer-settings';
 import { StagedFiles, stagedFilesToKeep } from './staged-files';
 
 /** How to build the app's back end. */
@@ -100,6 +102,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
         env,
         ...(options.logger ? { logger: options.logger } : {}),
         ...(options.localNodePort !== undefined ? { port: options.localNodePort } : {}),
+        ...(prefs.thisComputer ?? DEFAULT_NODE_SETTINGS),
       });
     } catch (error) {
       startError = serializeError(error).message;
@@ -118,6 +121,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       autoDownload: s.autoDownload,
       notifications: s.notifications,
       theme: prefs.theme,
+      thisComputer: thisComputerView(prefs, node),
     };
   };
   const profileView = async (profile: Profile): Promise<ProfileView> => ({ ...profile, ...(await backendFor(profile).keyView()) });
@@ -205,6 +209,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     },
 
     'profiles.add': async ({ name, baseUrl, apiKey }) => {
+      if (apiKey) await refuseRejectedKey(trimBaseUrl(baseUrl), apiKey);
       const profile = store.addProfile({ name, baseUrl: trimBaseUrl(baseUrl), kind: 'cloud' });
       if (apiKey) await secrets.set(profile.id, apiKey);
       await announce();
@@ -241,6 +246,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'profiles.setKey': async ({ profileId, apiKey }) => {
       const profile = profileById(profileId);
       backendFor(profile).refuseChange('key');
+      await refuseRejectedKey(trimBaseUrl(profile.baseUrl), apiKey);
       await secrets.set(profileId, apiKey);
       await restartIfActive(profileId);
       await announce();
@@ -262,7 +268,8 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     },
 
     'settings.get': async () => settingsView(),
-    'settings.update': async ({ downloadDir, autoDownload, notifications, theme }) => {
+    'settings.update': async ({ downloadDir, autoDownload, notifications, theme, thisComputer }) => {
+      if (thisComputer !== undefined) await applyThisComputer(prefs, node, thisComputer);
       store.set({
         ...(downloadDir !== undefined ? { downloadDir } : {}),
         ...(autoDownload !== undefined ? { autoDownload } : {}),

@@ -25,7 +25,15 @@ export interface LocalNode {
   keyStorage: 'store' | 'memory';
   /** How the node renders and, when it renders on workers, the workers. */
   workers(): Promise<NodeWorkers>;
+  /** Applies "This computer"'s settings (renders at once, Blender threads) to the running node. */
+  configure(settings: NodeSettings): void;
   close(): Promise<void>;
+}
+
+/** How "This computer" renders: renders at once, and Blender threads per render (null: all cores). */
+export interface NodeSettings {
+  renders: number;
+  threads: number | null;
 }
 
 /** How to start the local node. */
@@ -37,6 +45,8 @@ export interface LocalNodeOptions {
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
   renders?: number;
+  /** Blender threads per render (null or absent: all cores). */
+  threads?: number | null;
   /** Port to listen on when it is free (default 8787, where the CLI's "This computer" looks); else any free port. */
   port?: number;
 }
@@ -56,6 +66,7 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
       env: options.env ?? process.env,
       logger: options.logger ?? createLogger({ level: 'warn' }),
       ...(options.renders ? { concurrency: { renders: options.renders, validations: 2 } } : {}),
+      ...(options.threads ? { threads: options.threads } : {}),
       distributed: distributedFrom(options.env ?? process.env),
     });
   } catch (error) {
@@ -68,7 +79,7 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
       if (error.code !== 'EADDRINUSE') throw error;
       return node.listen('127.0.0.1', 0);
     });
-    return { url, apiKey, blender: node.blender, keyStorage, workers: () => node.workers(), close: () => node.close() };
+    return { url, apiKey, blender: node.blender, keyStorage, workers: () => node.workers(), configure: (settings) => node.configure(settings), close: () => node.close() };
   } catch (error) {
     await node.close();
     throw error;

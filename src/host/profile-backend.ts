@@ -1,3 +1,4 @@
+import { countOf } from '../shared/plural';
 import { ApiClient } from '../core/api/api-client';
 import type { RetryInfo } from '../core/api/retry-policy';
 import { AuthError, type ConfigError, serializeError } from '../core/errors';
@@ -31,7 +32,7 @@ export async function testConnectionTo(baseUrl: string, apiKey: string): Promise
   const client = new ApiClient({ baseUrl, apiKey, retry: { rateLimitRetries: 0, transientRetries: 0 }, timeoutMs: 10_000 });
   try {
     const list = await client.listJobs({ page: 1, pageSize: 1 });
-    return { ok: true, message: `Connected: the key works and sees ${list.pagination.total} job(s).`, jobCount: list.pagination.total, status: 200 };
+    return { ok: true, message: `Connected: the key works and sees ${countOf(list.pagination.total, 'job')}.`, jobCount: list.pagination.total, status: 200 };
   } catch (error) {
     const serialized = serializeError(error);
     const message = error instanceof AuthError ? 'The server rejected this API key. Check it and enter it again.' : serialized.message;

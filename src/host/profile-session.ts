@@ -1,3 +1,4 @@
+import { countOf } from '../shared/plural';
 import type { ApiClient } from '../core/api/api-client';
 import { ConfigError } from '../core/errors';
 import { JobTracker } from '../core/tracking/tracker';
@@ -158,7 +159,7 @@ export class ProfileSession {
     });
     tracker.on('completed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);
-      this.#notify('success', 'Render complete', `${summary?.fileName ?? job.id}: ${summary?.totalFrames ?? 0} frame(s) rendered.`, job.id);
+      this.#notify('success', 'Render complete', `${summary?.fileName ?? job.id}: ${countOf(summary?.totalFrames ?? 0, 'frame')} rendered.`, job.id);
       const services = this.#services;
       if (services && !services.submissions.isDriving(job.id) && this.#deps.autoDownload()) void services.downloads.download(job.id).catch(() => undefined);
     });

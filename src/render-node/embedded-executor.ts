@@ -6,16 +6,22 @@ import { startRender } from './blender/render';
 export interface EmbeddedSetting {
   env: NodeJS.ProcessEnv;
   tempDir: string;
+  /** Blender threads per render, or null for all cores. */
+  threads?: number | null;
 }
 
 /** Renders with the node's own Blender, one process per job, as the node always has. */
 export class EmbeddedExecutor implements RenderExecutor {
   readonly mode = 'embedded';
+  /** Blender threads of the renders it starts from now on, or null for all cores. */
+  threads: number | null;
 
   constructor(
     private readonly blender: BlenderRuntime | null,
     private readonly setting: EmbeddedSetting,
-  ) {}
+  ) {
+    this.threads = setting.threads ?? null;
+  }
 
   async render(task: RenderTask): Promise<RenderOutcome> {
     if (!this.blender) {
@@ -28,7 +34,7 @@ export class EmbeddedExecutor implements RenderExecutor {
       blenderPath: this.blender.path,
       scenePath: task.scenePath,
       sceneRoot: task.sceneRoot,
-      plan: task.plan,
+      plan: this.threads === null ? task.plan : { ...task.plan, threads: this.threads },
       env: this.setting.env,
       tempDir: this.setting.tempDir,
       signal: task.signal,

@@ -30,6 +30,8 @@ export interface JobRunnerOptions {
   log: Logger;
   /** Null when no Blender was found: validations and renders fail with a clear reason. */
   blender: BlenderRuntime | null;
+  /** Blender threads per render of the node's own Blender, or null for all cores. */
+  threads?: number | null;
   concurrency: { renders: number; validations: number };
   /** Kept in the data folder so that failures can still be recorded when the disk is full. */
   reserve: DiskReserve;
@@ -81,7 +83,22 @@ export class JobRunner {
     this.limits = o.limits ?? DEFAULT_RENDER_LIMITS;
     this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
     this.now = o.now ?? Date.now;
-    this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir });
+    this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir, threads: o.threads ?? null });
+  }
+
+  /** How many renders run at once, and the Blender threads of each (null: all cores; only for the node's own Blender). */
+  settings(): { renders: number; threads: number | null } {
+    return { renders: this.o.concurrency.renders, threads: this.executor instanceof EmbeddedExecutor ? this.executor.threads : null };
+  }
+
+  /**
+   * Changes how many renders run at once and the Blender threads of the node's own renders. Renders
+   * already running keep theirs; queued ones start under the new limits.
+   */
+  configure(settings: { renders?: number; threads?: number | null }): void {
+    if (settings.renders !== undefined) this.o.concurrency.renders = settings.renders;
+    if (settings.threads !== undefined && this.executor instanceof EmbeddedExecutor) this.executor.threads = settings.threads;
+    this.pump();
   }
 
   /**

@@ -22,6 +22,8 @@ export interface NodeFacade {
   listen(host: string, port: number): Promise<string>;
   /** How the node renders and, when it renders on workers, the workers. */
   workers(): Promise<NodeWorkers>;
+  /** Changes how many renders run at once and the Blender threads of each, while the node runs. */
+  configure(settings: { renders?: number; threads?: number | null }): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export function nodeFacade(node: RenderNode): NodeFacade {
     blender: node.blender,
     listen: (host, port) => node.listen(host, port),
     workers: () => node.workers(),
+    configure: (settings) => node.ctx.runner.configure(settings),
     close: () => node.close(),
   };
 }

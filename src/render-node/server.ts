@@ -43,6 +43,8 @@ export interface RenderNodeOptions {
   publicUrl?: string;
   rateLimit?: RateLimitSpec;
   concurrency?: { renders?: number; validations?: number };
+  /** Blender threads per render (null or absent: all cores). */
+  threads?: number | null;
   /** What one render may ask of the node (defaults: DEFAULT_RENDER_LIMITS). */
   limits?: Partial<RenderLimits>;
   /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
@@ -133,6 +135,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     blender: runtime,
     ...(distributed ? { executor: distributed } : {}),
     concurrency: { renders: options.concurrency?.renders ?? (distributed ? 32 : 1), validations: options.concurrency?.validations ?? 2 },
+    threads: options.threads ?? null,
     reserve,
     limits,
     headroomBytes,
@@ -171,7 +174,7 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
     downloadUrlTtlMs,
     baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : listenUrl),
     now,
-    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded' }),
+    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings() }),
   };
 
   const fastifyLogger: FastifyBaseLogger = log;

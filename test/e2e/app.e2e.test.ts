@@ -91,6 +91,7 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
     const row = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name: 'long.blend' });
     await row.getByText(/Rendering|Starting/).waitFor({ timeout: 60_000 });
     await row.getByRole('button', { name: 'Cancel long.blend' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel render' }).click();
     await row.getByText('Canceled').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: /^Canceled/ }).click();
     await expect.poll(() => page.getByRole('list', { name: 'Render queue' }).getByRole('listitem').count()).toBe(1);
@@ -104,21 +105,23 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
     expect(await item.getByRole('alert').textContent()).toMatch(/not a Blender file/);
   });
 
-  it('shows the key-rejected state for a cloud profile with a wrong key', async () => {
+  it('refuses a cloud profile whose key the server rejects, and adds it without a key', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'Add a cloud profile' });
     await form.getByLabel('Name').fill('Studio farm');
-    await form.getByLabel('Base URL').fill(app.host.localNodeUrl!);
+    await form.getByLabel('Server address').fill(app.host.localNodeUrl!);
     await form.getByLabel('API key').fill('RJ-this-key-is-wrong');
+    await form.getByRole('button', { name: 'Add profile' }).click();
+    await form.getByText(/rejected this API key \(401\), so it was not saved/).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('radio', { name: /Studio farm/ }).count()).toBe(0);
+    await form.getByLabel('API key').fill('');
     await form.getByRole('button', { name: 'Add profile' }).click();
     await form.getByText('Added "Studio farm"').waitFor();
     await page.getByRole('radio', { name: /Studio farm/ }).click();
-    await page.locator('[data-state="key-rejected"]').waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-state="key-rejected"]').textContent()).toMatch(/API key rejected/);
-    await page.screenshot({ path: join(ARTIFACTS, 'key-rejected.png'), fullPage: true });
+    await page.locator('[data-state="no-key"]').waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'no-key.png'), fullPage: true });
     expect(await page.content()).not.toContain('RJ-this-key-is-wrong');
-    await page.getByRole('button', { name: 'Go to Settings' }).click();
     await page.getByRole('radio', { name: /This computer/ }).click();
-    await expect.poll(() => page.locator('[data-state="key-rejected"]').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.locator('[data-state="no-key"]').count(), { timeout: 30_000 }).toBe(0);
   });
 });

@@ -142,11 +142,20 @@ describe('host: profiles and keys', () => {
     expect(await h.secrets.get(profile.id)).toBeNull();
   });
 
-  it('shows the key-rejected state for a cloud profile with a wrong key, and Test connection says so', async () => {
+  it('refuses to save a key the server rejects, and shows the key-rejected state for a stored key it rejects', async () => {
     const h = await host();
     await h.host.ready();
     const url = h.host.localNodeUrl!;
-    const profile = await h.value('profiles.add', { name: 'Wrong key', baseUrl: url, apiKey: 'RJ-not-a-valid-key' });
+    const refused = await h.call('profiles.add', { name: 'Wrong key', baseUrl: url, apiKey: 'RJ-not-a-valid-key' });
+    expect(refused.ok ? '' : refused.error.message).toMatch(/rejected this API key \(401\), so it was not saved/);
+    expect((await h.value('app.getState', {})).profiles.map((p) => p.name)).not.toContain('Wrong key');
+    const profile = await h.value('profiles.add', { name: 'Wrong key', baseUrl: url });
+    const setKey = await h.call('profiles.setKey', { profileId: profile.id, apiKey: 'RJ-not-a-valid-key' });
+    expect(setKey.ok).toBe(false);
+    expect(await h.value('profiles.hasKey', { profileId: profile.id })).toBe(false);
+    const typed = await h.value('profiles.testConnection', { profileId: profile.id, apiKey: 'RJ-not-a-valid-key' });
+    expect(typed).toMatchObject({ ok: false, status: 401 });
+    await h.secrets.set(profile.id, 'RJ-revoked-since-it-was-saved');
     const test = await h.value('profiles.testConnection', { profileId: profile.id });
     expect(test).toMatchObject({ ok: false, status: 401 });
     expect(test.message).toMatch(/rejected/);
@@ -222,7 +231,7 @@ describe('host: submissions on a farm', () => {
     expect((await h.value('app.getState', {})).firstRun).toBe(false);
   });
 
-  it('offers the last settings of a scene at the next review, and submit again renders straight away', async () => {
+  it('offers the last settings of a scene at the next review, and submit again reviews the job settings before rendering', async () => {
     const { h, fake } = await cloudHost({ frames: 1 });
     await h.value('settings.update', { autoDownload: false });
     const dir = await tempDir('rd-host-scene-');
@@ -242,8 +251,13 @@ describe('host: submissions on a farm', () => {
     await h.value('submissions.discard', { submissionId: second.submissionId });
     await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === second.submissionId && e.payload.phase === 'discarded');
 
-    const again = await h.value('jobs.submitAgain', { jobId: completed.payload.id });
+    const again = (await h.value('jobs.submitAgain', { jobId: completed.payload.id })) as { ok: true; submissionId: string };
     expect(again.ok).toBe(true);
+    await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === again.submissionId && e.payload.phase === 'review');
+    const review = await h.value('submissions.review', { submissionId: again.submissionId });
+    expect(review).toMatchObject({ fromEarlierJob: true, fromLastTime: false, defaults: { sampleCount: 3 } });
+    expect([...fake.jobs.values()].flatMap((j) => j.renderBodies)).toHaveLength(1);
+    await h.value('submissions.startRender', { submissionId: again.submissionId, renderConfig: review.defaults });
     await h.waitFor((e) => e.name === 'job.updated' && e.payload.status === 'completed' && e.payload.id !== completed.payload.id);
     const bodies = [...fake.jobs.values()].flatMap((j) => j.renderBodies);
     expect(bodies.at(-1)).toEqual({ requestedRenderConfig: { colorManagementPreset: 'default', sampleCount: 3 } });
@@ -340,15 +354,18 @@ describe('host: uploaded copies (browser mode)', () => {
     expect(await stagedTokens(h)).toEqual([]);
   });
 
-  it('removes the uploaded copy of a failed submission once it is dismissed', async () => {
+  it('keeps the uploaded copy of a failed job when its card is dismissed, so its row can still submit it again', async () => {
     const { h } = await cloudHost({ failValidation: true });
     const scene = await h.host.stageUpload('broken.blend', Readable.from([blendBytes()]));
     const [result] = await h.value('submissions.submit', { files: [{ token: scene.token }] });
     const id = (result as { submissionId: string }).submissionId;
     await h.waitFor((e) => e.name === 'submission.updated' && e.payload.id === id && e.payload.phase === 'failed');
     expect(await stagedTokens(h)).toEqual([scene.token]);
+    const jobId = (await h.value('submissions.list', {})).find((s) => s.id === id)?.jobId ?? null;
     await h.value('submissions.dismiss', { submissionId: id });
-    expect(await stagedTokens(h)).toEqual([]);
+    expect(await stagedTokens(h)).toEqual([scene.token]);
+    if (jobId !== null) expect((await h.value('jobs.get', { jobId })).summary.canSubmitAgain).toBe(true);
+    else expect(jobId).not.toBeNull();
   });
 
   it('keeps the uploaded copy for submit again, and says plainly when it was cleaned up', async () => {
@@ -361,7 +378,7 @@ describe('host: uploaded copies (browser mode)', () => {
     await rm(join(h.dir, 'staged', scene.token), { recursive: true });
     const again = await h.call('jobs.submitAgain', { jobId: completed.payload.id });
     expect(again.ok).toBe(false);
-    expect(again.ok ? '' : again.error.message).toMatch(/uploaded copy of again\.blend has been cleaned up.*Drop the file again/);
+    expect(again.ok ? '' : again.error.message).toMatch(/copy of again\.blend sent from the browser has been cleaned up.*Drop the file again/);
   });
 
   it('at start, removes the uploaded copies that no submission needs any more', async () => {

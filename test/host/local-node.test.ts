@@ -54,4 +54,14 @@ describe('the render node of "This computer"', () => {
     open.push(node);
     expect(await secrets.get(localKeyAccount(dataDir))).toBe(node.apiKey);
   });
+
+  it('starts with the saved renders at once and Blender threads, and takes new ones while it runs', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'rd-local-')), 'node');
+    const node = await startLocalNode({ dataDir, secrets: new MemorySecretStore(), blender: null, port: await freePort(), logger: pino({ level: 'silent' }), renders: 2, threads: 3 });
+    open.push(node);
+    const workers = async () => (await fetch(`${node.url}/api/external/v1/node/workers`, { headers: { authorization: `Bearer ${node.apiKey}` } })).json();
+    expect(await workers()).toEqual({ mode: 'embedded', renders: 2, threads: 3 });
+    node.configure({ renders: 1, threads: null });
+    expect(await workers()).toEqual({ mode: 'embedded', renders: 1, threads: null });
+  });
 });

@@ -1,3 +1,4 @@
+import { countOf } from '../../shared/plural';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { UPLOAD_CONTENT_TYPES, type FileType, type UploadTarget } from '../../shared/api/upload';
@@ -125,7 +126,7 @@ function expiredOnArrival(target: UploadTarget): TransferError {
 function finalError(outcome: Outcome, attempts: number): TransferError {
   if (outcome.kind === 'network') {
     const code = errorCode(outcome.error);
-    return new TransferError(`The upload failed after ${attempts} attempt(s): the connection broke (${code ?? outcome.error.message}). Check the network and submit again.`, {
+    return new TransferError(`The upload failed after ${countOf(attempts, 'attempt')}: the connection broke (${code ?? outcome.error.message}). Check the network and submit again.`, {
       code: code ?? 'network',
     });
   }

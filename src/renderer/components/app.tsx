@@ -5,9 +5,11 @@ import { applyTheme } from '../lib/theme';
 import { useAppStore } from '../stores/app-store';
 import { useQueueStore } from '../stores/queue-store';
 import { useSubmissionsStore } from '../stores/submissions-store';
+import { ConfirmDialog } from './confirm-dialog';
 import { DropTarget, PickFilesButton } from './drop-target';
 import { JobDetailPanel } from './job-detail-panel';
 import { Notifications } from './notifications';
+import { ProfilePicker } from './profile-picker';
 import { QueueView } from './queue-view';
 import { ReviewSheet } from './review-sheet';
 import { SettingsPage } from './settings-page';
@@ -39,7 +41,6 @@ export function App() {
       </main>
     );
   }
-  const active = state.profiles.find((p) => p.id === state.activeProfileId);
   return (
     <DropTarget>
       <div className="app">
@@ -53,13 +54,11 @@ export function App() {
               Settings
             </button>
           </nav>
-          <span className="profile-name" title="Active profile">
-            {active ? active.name : 'No profile'}
-          </span>
+          <ProfilePicker state={state} />
           <PickFilesButton />
         </header>
         <StatusBanner state={state} />
-        <main className={`content ${view === 'queue' ? 'content-queue' : ''}`}>
+        <main className={`content ${view === 'queue' ? 'content-queue' : ''}`} tabIndex={-1}>
           {view === 'queue' ? (
             <>
               <div className="queue-column">
@@ -77,6 +76,7 @@ export function App() {
             <ReviewSheet key={reviewId} submissionId={reviewId} />
           </div>
         )}
+        <ConfirmDialog />
         <Notifications />
       </div>
     </DropTarget>

@@ -3,6 +3,7 @@ import { isActiveStatus, needsReview } from '../../shared/api/job-status';
 import type { JobSummary } from '../../shared/contract/job-views';
 import { command } from '../lib/command';
 import { formatDuration, percent, secondsBetween } from '../lib/format';
+import { cancelJob, submitAgain } from '../lib/job-actions';
 import { useDetailStore } from '../stores/detail-store';
 import { useQueueStore } from '../stores/queue-store';
 import { ProgressBar } from './progress-bar';
@@ -35,7 +36,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selecte
       <span className="row-download">{downloadText(job)}</span>
       <div className="row-actions">
         {(active || needsReview(job.status)) && (
-          <button type="button" onClick={() => void command('jobs.cancel', { jobId: job.id }, { what: 'cancel the job' })} aria-label={`Cancel ${job.fileName}`}>
+          <button type="button" onClick={() => void cancelJob(job)} aria-label={`Cancel ${job.fileName}`}>
             Cancel
           </button>
         )}
@@ -50,7 +51,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; selecte
           </button>
         )}
         {job.canSubmitAgain && !active && !needsReview(job.status) && (
-          <button type="button" onClick={() => void command('jobs.submitAgain', { jobId: job.id }, { what: 'submit again' })} aria-label={`Submit ${job.fileName} again`}>
+          <button type="button" onClick={() => void submitAgain(job)} aria-label={`Submit ${job.fileName} again`}>
             Submit again
           </button>
         )}

@@ -1,226 +1,166 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { OUTPUT_FORMATS, type RenderConfig } from '../../shared/api/render-config';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ReviewSheet as ReviewData } from '../../shared/contract/submission-views';
+import { countOf } from '../../shared/plural';
 import { command } from '../lib/command';
+import { useDialogFocus } from '../lib/dialog-focus';
+import { formForScene, isPending, isReady, nextPending, reviewEntries, type ReviewEntry } from '../lib/review-batch';
 import { configFromForm, formFromConfig, reviewErrors, sceneRangeOf, type ReviewForm } from '../lib/review-form';
 import { useSubmissionsStore } from '../stores/submissions-store';
-import { FrameRangeEditor } from './frame-range-editor';
+import { ReviewScene } from './review-scene';
+import { SceneOnItsWay } from './review-waiting';
 
-/** The review sheet: what validation detected, its warnings, the overrides, and Start render. */
+/**
+ * The review dialog: the scene (or every scene of a drop of several, one at a time with Back and Next)
+ * with what validation detected and the overrides, and Start render in a footer that stays in view.
+ * Keyboard focus stays inside until it closes, then returns where it came from.
+ */
 export function ReviewSheet(props: { submissionId: string }) {
-  const [data, setData] = useState<ReviewData | null>(null);
-  const [form, setForm] = useState<ReviewForm | null>(null);
+  const dropped = useSubmissionsStore((s) => s.dropped);
+  const batch = useSubmissionsStore((s) => s.batch);
+  const byId = useSubmissionsStore((s) => s.byId);
+  const entries = reviewEntries({ reviewId: props.submissionId, batch, dropped, byId });
+  const [index, setIndex] = useState(() => Math.max(0, entries.findIndex((e) => e.submission?.id === props.submissionId)));
+  const [sheets, setSheets] = useState<Record<string, ReviewData>>({});
+  const [forms, setForms] = useState<Record<string, ReviewForm>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const close = () => useSubmissionsStore.getState().openReview(null);
-  const titleId = useId();
   const dialog = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const formId = useId();
+  const close = () => useSubmissionsStore.getState().openReview(null);
+  useDialogFocus(dialog, close);
+
+  const entry: ReviewEntry | undefined = entries[Math.min(index, entries.length - 1)];
+  const id = entry?.submission?.id ?? null;
+  const ready = entry ? isReady(entry) : false;
+  const data = id ? sheets[id] : undefined;
+  const form = id ? forms[id] : undefined;
 
   useEffect(() => {
+    if (!id || !ready || sheets[id]) return;
     let live = true;
-    void command('submissions.review', { submissionId: props.submissionId }, { what: 'open the review', show: (message) => live && setError(message) }).then((sheet) => {
+    void command('submissions.review', { submissionId: id }, { what: 'open the review', show: (message) => live && setError(message) }).then((sheet) => {
       if (!live || !sheet) return;
-      setData(sheet);
-      setForm(formFromConfig(sheet.defaults));
+      setSheets((all) => ({ ...all, [id]: sheet }));
+      setForms((all) => ({ ...all, [id]: all[id] ?? formFromConfig(sheet.defaults) }));
     });
     return () => {
       live = false;
     };
-  }, [props.submissionId]);
+  }, [id, ready, sheets]);
 
-  useEffect(() => {
-    dialog.current?.focus();
-  }, [data]);
+  if (!entry) return null;
+  const several = entries.length > 1;
+  const invalid = form ? Object.keys(reviewErrors(form, sceneRangeOf(data?.analysis ?? null))).length > 0 : true;
+  const waiting = entries.filter((e) => isPending(e) && !isReady(e)).length;
+  const readyOthers = entries.filter((e, i) => i !== index && isReady(e));
 
-  const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') close();
+  const goTo = (next: number) => {
+    setError(null);
+    setIndex(next);
   };
-
-  if (!data || !form) {
-    return (
-      <div className="sheet" role="dialog" aria-modal="true" aria-label="Review render settings" ref={dialog} tabIndex={-1} onKeyDown={onKey}>
-        <p>{error ?? 'Reading what validation found…'}</p>
-        <button type="button" onClick={close}>
-          Close
-        </button>
-      </div>
-    );
-  }
-
-  const a = data.analysis;
-  const sceneRange = sceneRangeOf(a);
-  const errors = reviewErrors(form, sceneRange);
-  const invalid = Object.keys(errors).length > 0;
-  const set = (patch: Partial<ReviewForm>) => setForm({ ...form, ...patch });
-
+  const afterDone = () => {
+    const next = nextPending(entries, index);
+    if (next === null) close();
+    else goTo(next);
+  };
   const start = async () => {
+    if (!id || !data || !form || invalid || busy) return;
     setBusy(true);
-    const config: RenderConfig = configFromForm(form, data.defaults);
-    const started = await command('submissions.startRender', { submissionId: data.submissionId, renderConfig: config }, { what: 'start the render', show: setError });
+    const started = await command('submissions.startRender', { submissionId: id, renderConfig: configFromForm(form, data.defaults) }, { what: 'start the render', show: setError });
     setBusy(false);
-    if (started) close();
+    if (started) afterDone();
+  };
+  const startAll = async () => {
+    if (!id || !data || !form || invalid || busy) return;
+    setBusy(true);
+    const targets = [entry, ...readyOthers];
+    for (const target of targets) {
+      const submissionId = target.submission!.id;
+      const sheet = sheets[submissionId] ?? (await command('submissions.review', { submissionId }, { what: `open the review of ${target.name}`, show: setError }));
+      if (!sheet) continue;
+      const own = submissionId === id ? form : formForScene(form, sheet.analysis);
+      await command('submissions.startRender', { submissionId, renderConfig: configFromForm(own, sheet.defaults) }, { what: `start the render of ${target.name}`, show: setError });
+    }
+    setBusy(false);
+    const left = entries.findIndex((e) => isPending(e) && !targets.includes(e));
+    if (left === -1) close();
+    else goTo(left);
   };
   const discard = async () => {
+    if (!id) return;
     setBusy(true);
-    await command('submissions.discard', { submissionId: data.submissionId }, { what: `discard ${data.fileName}` });
+    await command('submissions.discard', { submissionId: id }, { what: `discard ${entry.name}` });
     setBusy(false);
-    close();
+    afterDone();
   };
 
   return (
-    <div className="sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog} tabIndex={-1} onKeyDown={onKey}>
+    <div className="sheet review" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog} tabIndex={-1}>
       <header className="sheet-header">
-        <h2 id={titleId}>Review {data.fileName}</h2>
+        <h2 id={titleId}>{entry.refused !== null ? `${entry.name} was not sent` : `Review ${entry.name}`}</h2>
+        {several && (
+          <p className="sheet-count" aria-live="polite">
+            Scene {index + 1} of {entries.length}
+          </p>
+        )}
         <button type="button" className="icon-button" aria-label="Close the review" onClick={close}>
           ×
         </button>
       </header>
-      {data.fromLastTime && <p className="hint">Settings from the last render of this scene.</p>}
-      {a ? (
-        <dl className="facts" aria-label="Detected settings">
-          <dt>Engine</dt>
-          <dd>{a.engine}</dd>
-          <dt>Frame range</dt>
-          <dd data-testid="detected-frame-range">
-            {a.frameStart}–{a.frameEnd}
-            {a.frameStep > 1 ? ` every ${a.frameStep}` : ''} ({a.totalFrames} frames, {a.fps} fps)
-          </dd>
-          <dt>Resolution</dt>
-          <dd>
-            {a.resolution[0]} × {a.resolution[1]} at {a.resolutionPercentage} %
-          </dd>
-          <dt>Samples</dt>
-          <dd>{a.samples ?? '–'}</dd>
-          <dt>Camera</dt>
-          <dd>{a.activeCamera ?? 'none'}</dd>
-          <dt>View layer</dt>
-          <dd>{a.activeViewLayer ?? '–'}</dd>
-          <dt>Output</dt>
-          <dd>{a.outputFormat}</dd>
-          <dt>Colour</dt>
-          <dd>
-            {a.colorManagement.viewTransform}
-            {a.colorManagement.look && a.colorManagement.look !== 'None' ? `, ${a.colorManagement.look}` : ''}
-          </dd>
-          <dt>Saved with</dt>
-          <dd>Blender {a.savedWithBlender ?? 'unknown'} (farm: {a.nodeBlender})</dd>
-        </dl>
-      ) : (
-        <p className="hint">The server did not describe the scene; the render uses the scene's own settings unless you change them.</p>
-      )}
-      {data.warnings.length > 0 && (
-        <section aria-label="Warnings" className="warnings">
-          <h3>Warnings</h3>
-          <ul>
-            {data.warnings.map((w, i) => (
-              <li key={i}>
-                {w.message}
-                {w.path && !w.message.includes(w.path) ? <code className="path">{w.path}</code> : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <form
-        className="overrides"
-        aria-label="Render settings"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!invalid && !busy) void start();
-        }}
-      >
-        <FrameRangeEditor value={form.frames} sceneRange={sceneRange} onChange={(frames) => set({ frames })} />
-        <Field label="Samples" error={errors.samples}>
-          {(id, describedBy) => (
-            <input id={id} inputMode="numeric" value={form.samples} placeholder={a?.samples ? String(a.samples) : ''} aria-invalid={!!errors.samples} aria-describedby={describedBy} onChange={(e) => set({ samples: e.target.value })} />
-          )}
-        </Field>
-        <Field label="Resolution %" error={errors.resolutionPercentage}>
-          {(id, describedBy) => (
-            <input
-              id={id}
-              inputMode="numeric"
-              value={form.resolutionPercentage}
-              aria-invalid={!!errors.resolutionPercentage}
-              aria-describedby={describedBy}
-              onChange={(e) => set({ resolutionPercentage: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field label="Camera">
-          {(id) => (
-            <select id={id} value={form.camera} onChange={(e) => set({ camera: e.target.value })}>
-              <option value="">Scene camera</option>
-              {(a?.cameras ?? []).map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="View layer">
-          {(id) => (
-            <select id={id} value={form.viewLayer} onChange={(e) => set({ viewLayer: e.target.value })}>
-              <option value="">Scene view layer</option>
-              {(a?.viewLayers ?? []).map((v) => (
-                <option key={v.name} value={v.name}>
-                  {v.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Colour preset">
-          {(id) => (
-            <select id={id} value={form.preset} onChange={(e) => set({ preset: e.target.value as ReviewForm['preset'] })}>
-              <option value="default">Default</option>
-              <option value="aces">ACES</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Output format">
-          {(id) => (
-            <select id={id} value={form.outputFormat} onChange={(e) => set({ outputFormat: e.target.value })}>
-              <option value="">Scene format</option>
-              {OUTPUT_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        {error && (
+      <div className="sheet-body">
+        {ready && data && form ? (
+          <ReviewScene data={data} form={form} formId={formId} onChange={(next) => setForms((all) => ({ ...all, [data.submissionId]: next }))} onSubmit={() => void start()} />
+        ) : ready ? (
+          <p role="status">{error ?? 'Reading what validation found…'}</p>
+        ) : (
+          <SceneOnItsWay entry={entry} />
+        )}
+        {error && ready && data && (
           <p className="hint hint-error" role="alert">
             {error}
           </p>
         )}
+      </div>
+      <footer className="sheet-footer">
+        {several && waiting > 0 && ready && (
+          <p className="hint sheet-waiting" role="status">
+            Waiting for the farm to read {countOf(waiting, 'more scene')}; “Use these settings for all” is available once every scene is read.
+          </p>
+        )}
+        {several && (
+          <div className="sheet-nav">
+            <button type="button" onClick={() => goTo(index - 1)} disabled={index === 0}>
+              Back
+            </button>
+            <button type="button" onClick={() => goTo(index + 1)} disabled={index === entries.length - 1}>
+              Next
+            </button>
+          </div>
+        )}
         <div className="actions">
-          <button type="button" onClick={() => void discard()} disabled={busy}>
-            Discard
-          </button>
-          <button type="submit" className="primary" disabled={invalid || busy}>
-            Start render
-          </button>
+          {ready && (
+            <button type="button" onClick={() => void discard()} disabled={busy}>
+              Discard
+            </button>
+          )}
+          {several && ready && (readyOthers.length > 0 || waiting > 0) && (
+            <button
+              type="button"
+              onClick={() => void startAll()}
+              disabled={busy || invalid || waiting > 0}
+              title={waiting > 0 ? `Waiting for the farm to read ${countOf(waiting, 'more scene')}` : undefined}
+            >
+              Use these settings for all
+            </button>
+          )}
+          {ready && (
+            <button type="submit" form={formId} className="primary" disabled={!form || invalid || busy}>
+              Start render
+            </button>
+          )}
         </div>
-      </form>
-    </div>
-  );
-}
-
-function Field(props: { label: string; error?: string | undefined; children: (id: string, describedBy: string | undefined) => ReactNode }) {
-  const id = useId();
-  const hint = props.error ? `${id}-error` : undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      {props.children(id, hint)}
-      {props.error && (
-        <p id={hint} className="hint hint-error" role="alert">
-          {props.error}
-        </p>
-      )}
+      </footer>
     </div>
   );
 }

@@ -1,9 +1,15 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { AppState, ConnectionTest, DoctorView, ProfileView, Theme } from '../../shared/contract/app-state';
 import type { CallRequest } from '../../shared/contract/calls';
 import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
 import { RenderWorkers } from './render-workers';
+import { ThisComputerSettings } from './this-computer-settings';
+
+/** Whether a connection test failed because the server refused the key. */
+function isRejected(test: ConnectionTest): boolean {
+  return !test.ok && (test.status === 401 || test.status === 403);
+}
 
 const KEY_PLACES: Record<ProfileView['keyStorage'], string> = {
   keychain: 'stored in the system keychain',
@@ -84,9 +90,10 @@ function LocalProfile(props: { state: AppState }) {
         <p className="hint hint-error">{blender.hint}</p>
       )}
       <button type="button" onClick={() => void check()} disabled={running}>
-        {running ? 'Checking Blender…' : 'Check Blender (doctor)'}
+        {running ? 'Checking Blender…' : 'Check Blender'}
       </button>
       {error && <p className="hint hint-error">{error}</p>}
+      <ThisComputerSettings state={props.state} />
       <RenderWorkers />
       {doctor && (
         <section aria-label="Doctor report" className="doctor">
@@ -122,9 +129,12 @@ function CloudProfile(props: { profile: ProfileView }) {
   const { profile } = props;
   const keyId = useId();
   const [key, setKey] = useState('');
-  const [test, setTest] = useState<ConnectionTest | null>(null);
+  const [test, setTest] = useState<(ConnectionTest & { key: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
   const show = { show: setError };
+  const typed = key.trim();
+  const rejectedTyped = test !== null && test.key === typed && typed !== '' && isRejected(test);
+  useEffect(() => setTest(null), [profile.baseUrl]);
   const run = async (work: () => Promise<unknown>) => {
     setError(null);
     await work();
@@ -139,13 +149,31 @@ function CloudProfile(props: { profile: ProfileView }) {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            if (await command('profiles.setKey', { profileId: profile.id, apiKey: key }, { what: 'save the key', ...show })) setKey('');
+            if (rejectedTyped) {
+              setTest(null);
+              setError('The server rejected this key when you tested it, so it was not saved. Check the key and enter it again.');
+              return;
+            }
+            if (await command('profiles.setKey', { profileId: profile.id, apiKey: key }, { what: 'save the key', ...show })) {
+              setKey('');
+              setTest(null);
+            }
           });
         }}
       >
         <label htmlFor={keyId}>{profile.hasKey ? 'Replace the API key' : 'API key'}</label>
-        <input id={keyId} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
-        <button type="submit" disabled={key.trim().length < 8}>
+        <input
+          id={keyId}
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(e) => {
+            setKey(e.target.value);
+            setTest(null);
+            setError(null);
+          }}
+        />
+        <button type="submit" disabled={typed.length < 8}>
           Save key
         </button>
       </form>
@@ -154,12 +182,12 @@ function CloudProfile(props: { profile: ProfileView }) {
           type="button"
           onClick={() =>
             void run(async () => {
-              const tested = await command('profiles.testConnection', { profileId: profile.id }, { what: 'test the connection', ...show });
-              if (tested) setTest(tested);
+              const tested = await command('profiles.testConnection', { profileId: profile.id, ...(typed.length >= 8 ? { apiKey: typed } : {}) }, { what: 'test the connection', ...show });
+              if (tested) setTest({ ...tested, key: typed.length >= 8 ? typed : '' });
             })
           }
         >
-          Test connection
+          {typed.length >= 8 ? 'Test this key' : 'Test connection'}
         </button>
         {profile.hasKey && profile.keyStorage !== 'env' && (
           <button type="button" onClick={() => void run(() => command('profiles.clearKey', { profileId: profile.id }, { what: 'forget the key', ...show }))}>
@@ -218,12 +246,30 @@ function AddProfile() {
         <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} placeholder="Studio farm" />
       </div>
       <div className="field">
-        <label htmlFor={ids.url}>Base URL</label>
-        <input id={ids.url} type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://farm.example.com" />
+        <label htmlFor={ids.url}>Server address</label>
+        <input
+          id={ids.url}
+          type="url"
+          value={baseUrl}
+          onChange={(e) => {
+            setBaseUrl(e.target.value);
+            setMessage(null);
+          }}
+          placeholder="https://farm.example.com"
+        />
       </div>
       <div className="field">
         <label htmlFor={ids.key}>API key</label>
-        <input id={ids.key} type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+        <input
+          id={ids.key}
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => {
+            setApiKey(e.target.value);
+            setMessage(null);
+          }}
+        />
       </div>
       <div className="actions">
         <button type="button" onClick={() => void test()} disabled={baseUrl.trim() === ''}>

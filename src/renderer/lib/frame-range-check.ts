@@ -1,3 +1,4 @@
+import { countOf } from '../../shared/plural';
 import { MAX_FRAMES_PER_JOB, parseFrameRanges } from '../../shared/frame-ranges';
 
 /** What the frame range field says about its text, as the artist types. */
@@ -23,5 +24,5 @@ export function checkFrameRangeText(text: string, sceneDefault: string | null): 
 }
 
 function plural(count: number): string {
-  return count === 1 ? '1 frame' : `${count} frames`;
+  return countOf(count, 'frame');
 }

@@ -15,6 +15,7 @@ export async function submitFiles(files: readonly File[]): Promise<void> {
     store.addDropped({ key, name: file.name, size: file.size, status: 'sending', sent: 0, error: null, submissionId: null });
     return { key, file };
   });
+  if (entries.length > 1) store.setBatch(entries.map((e) => e.key));
   for (const { key, file } of entries) {
     const update = useSubmissionsStore.getState().updateDropped;
     const prepared = await prepareFile(file, (sent) => update(key, { sent }));

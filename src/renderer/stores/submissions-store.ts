@@ -19,6 +19,8 @@ interface SubmissionsStore {
   dropped: DroppedFile[];
   /** The submission whose review sheet is open. */
   reviewId: string | null;
+  /** The dropped files (keys) of the last drop of several scenes: their reviews are gone through together. */
+  batch: string[];
   load(): Promise<void>;
   upsert(view: SubmissionView): void;
   remove(id: string): void;
@@ -26,6 +28,13 @@ interface SubmissionsStore {
   updateDropped(key: string, patch: Partial<DroppedFile>): void;
   dismissDropped(key: string): void;
   openReview(id: string | null): void;
+  setBatch(keys: string[]): void;
+}
+
+/** The first submission of the batch (in the order the files were dropped), so its review starts at scene 1. */
+function firstOfBatch(s: Pick<SubmissionsStore, 'batch' | 'dropped'>, fallback: string): string {
+  const first = s.dropped.find((d) => d.key === s.batch[0]);
+  return first?.submissionId ?? fallback;
 }
 
 /** Files on their way: dropped files, submissions and their phases, and the open review sheet. */
@@ -33,14 +42,16 @@ export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   byId: {},
   dropped: [],
   reviewId: null,
+  batch: [],
   async load() {
     const result = await call('submissions.list', {});
     if (result.ok) set({ byId: Object.fromEntries(result.value.map((s) => [s.id, s])) });
   },
   upsert: (view) =>
     set((s) => {
-      const opened = s.reviewId === null && view.phase === 'review' ? view.id : s.reviewId;
-      const reviewId = opened === view.id && view.phase !== 'review' ? null : opened;
+      const inBatch = s.dropped.some((d) => d.submissionId === view.id && s.batch.includes(d.key));
+      const opened = s.reviewId === null && view.phase === 'review' ? (inBatch ? firstOfBatch(s, view.id) : view.id) : s.reviewId;
+      const reviewId = opened === view.id && view.phase !== 'review' && !inBatch ? null : opened;
       return { byId: { ...s.byId, [view.id]: view }, reviewId };
     }),
   remove: (id) =>
@@ -52,4 +63,5 @@ export const useSubmissionsStore = create<SubmissionsStore>((set) => ({
   updateDropped: (key, patch) => set((s) => ({ dropped: s.dropped.map((d) => (d.key === key ? { ...d, ...patch } : d)) })),
   dismissDropped: (key) => set((s) => ({ dropped: s.dropped.filter((d) => d.key !== key) })),
   openReview: (reviewId) => set({ reviewId }),
+  setBatch: (batch) => set({ batch }),
 }));

@@ -34,7 +34,12 @@ export type WorkerInfo = z.infer<typeof workerInfoSchema>;
  * Job API): how the node renders, and its workers when they are render workers on Redis.
  */
 export const nodeWorkersSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('embedded') }),
+  z.object({
+    mode: z.literal('embedded'),
+    /** Renders the node runs at once, and the Blender threads of each (null: all cores). */
+    renders: z.number().int().optional(),
+    threads: z.number().int().nullable().optional(),
+  }),
   z.object({
     mode: z.literal('distributed'),
     /** The Redis the node uses, without its password. */

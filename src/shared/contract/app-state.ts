@@ -25,6 +25,20 @@ export interface SettingsView {
   autoDownload: boolean;
   notifications: boolean;
   theme: Theme;
+  /** How "This computer" renders (null when its render node does not run). */
+  thisComputer: ThisComputerSettings | null;
+}
+
+/** The render settings of "This computer", and the limits they may take. */
+export interface ThisComputerSettings {
+  /** Renders at once. */
+  renders: number;
+  /** Blender threads per render; null: every core. */
+  threads: number | null;
+  /** Cores of this computer (the most threads). */
+  cores: number;
+  /** The most renders at once. */
+  maxRenders: number;
 }
 
 /** What the doctor found about this computer's Blender, with each problem in words. */

@@ -91,6 +91,10 @@ export const CALLS = {
         autoDownload: z.boolean().optional(),
         notifications: z.boolean().optional(),
         theme: z.enum(THEMES).optional(),
+        thisComputer: z
+          .object({ renders: z.number().int().min(1).max(64), threads: z.number().int().min(1).max(1024).nullable() })
+          .strict()
+          .optional(),
       })
       .strict(),
   ),

@@ -84,6 +84,10 @@ export interface ReviewSheet {
   defaults: RenderConfig;
   /** Whether `defaults` come from the last render of this scene. */
   fromLastTime: boolean;
+  /** Whether `defaults` are the settings of the job sent again ("Submit again"). */
+  fromEarlierJob?: boolean;
+  /** How long the render should take, and what that guess is based on, when there is one. */
+  estimate?: { seconds: number; basedOn: string } | null;
 }
 
 /** What happened to one dropped or picked file. */

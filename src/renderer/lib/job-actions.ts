@@ -1,0 +1,35 @@
+import type { JobSummary } from '../../shared/contract/job-views';
+import { countOf } from '../../shared/plural';
+import { confirmFirst, type ConfirmRequest } from '../stores/confirm-store';
+import { useNotificationsStore } from '../stores/notifications-store';
+import { command } from './command';
+
+/** What canceling this job loses, asked before it is canceled. */
+export function cancelQuestion(job: Pick<JobSummary, 'fileName' | 'completedFrames' | 'totalFrames' | 'status'>): ConfirmRequest {
+  const left = Math.max(0, job.totalFrames - job.completedFrames);
+  const started = job.status === 'rendering' || job.status === 'booting' || job.status === 'finalizing';
+  const lost = !started
+    ? `${job.fileName} will not be rendered.`
+    : job.completedFrames > 0
+      ? `The render of ${job.fileName} stops: ${countOf(job.completedFrames, 'frame')} done so far stay, the ${countOf(left, 'frame')} left are not rendered, and the frame in progress is lost.`
+      : `The render of ${job.fileName} stops and the frame in progress is lost.`;
+  return { title: `Cancel the render of ${job.fileName}?`, message: `${lost} This cannot be undone.`, confirm: 'Cancel render', keep: 'Keep rendering' };
+}
+
+/** Cancels a job once the artist confirmed what is lost. */
+export async function cancelJob(job: JobSummary): Promise<void> {
+  if (!(await confirmFirst(cancelQuestion(job)))) return;
+  await command('jobs.cancel', { jobId: job.id }, { what: `cancel ${job.fileName}` });
+}
+
+/**
+ * "Submit again": sends the job's scene again and opens its review with the job's settings once the
+ * farm has read it; nothing renders before the artist starts it there.
+ */
+export async function submitAgain(job: JobSummary): Promise<void> {
+  const result = await command('jobs.submitAgain', { jobId: job.id }, { what: `submit ${job.fileName} again` });
+  if (result && !result.ok) {
+    const at = new Date();
+    useNotificationsStore.getState().push({ id: `submit-again-${at.getTime()}`, level: 'error', title: `Could not submit ${job.fileName} again`, message: result.error.message, jobId: job.id, at: at.toISOString() });
+  }
+}
