@@ -20,9 +20,9 @@ export interface JobSyncDeps {
   events: HostEvents;
   clock?: Clock;
   timers?: Timers;
-  /** Interval while a job of the queue is active (default 4 s). */
+  /** Interval while a job of the queue is active (default 3 s). */
   activeIntervalMs?: number;
-  /** Interval when nothing is active (default 30 s). */
+  /** Interval when nothing is active (default 8 s). */
   idleIntervalMs?: number;
   /** Jobs read per list page (default 20, the API's default page). */
   pageSize?: number;
@@ -59,8 +59,8 @@ export class JobSync {
     this.#deps = deps;
     this.#clock = deps.clock ?? systemClock;
     this.#timers = deps.timers ?? systemTimers;
-    this.#activeMs = deps.activeIntervalMs ?? 4_000;
-    this.#idleMs = deps.idleIntervalMs ?? 30_000;
+    this.#activeMs = deps.activeIntervalMs ?? 3_000;
+    this.#idleMs = deps.idleIntervalMs ?? 8_000;
     this.#pageSize = deps.pageSize ?? 20;
     this.#minGapMs = deps.minGapMs ?? 1_000;
   }

@@ -12,7 +12,6 @@ import { QueueView } from './queue-view';
 import { ReviewSheet } from './review-sheet';
 import { SettingsPage } from './settings-page';
 import { StatusBanner } from './status-banner';
-import { SubmissionsPanel } from './submissions-panel';
 
 /** The whole window: header, state banner, drop tray, queue or settings, detail panel, review sheet. */
 export function App() {
@@ -63,7 +62,6 @@ export function App() {
           {view === 'queue' ? (
             <>
               <div className="queue-column">
-                <SubmissionsPanel />
                 <QueueView />
               </div>
               <JobDetailPanel />

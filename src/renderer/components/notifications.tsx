@@ -13,7 +13,7 @@ export function Notifications() {
     return () => clearTimeout(timer);
   }, [items]);
   return (
-    <div className="toasts" aria-live="polite" aria-label="Notifications">
+    <div className="toasts" role="region" aria-live="polite" aria-label="Notifications">
       {items.map((n) => (
         <div key={n.id} className={`toast toast-${n.level}`} role={n.level === 'error' ? 'alert' : 'status'}>
           <strong>{n.title}</strong>
