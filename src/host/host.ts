@@ -54,7 +54,7 @@ export interface HostOptions {
   clock?: Clock;
   logger?: Logger;
   tracker?: { activeIntervalMs?: number; idleIntervalMs?: number };
-  /** Rhythm of the queue's list sync (defaults: 3 s while a job is active, 8 s when idle). */
+  /** Rhythm of the queue's list sync (defaults: 5 s while a job is active, 8 s when idle). */
   sync?: { activeIntervalMs?: number; idleIntervalMs?: number };
 }
 

@@ -20,7 +20,7 @@ export interface JobSyncDeps {
   events: HostEvents;
   clock?: Clock;
   timers?: Timers;
-  /** Interval while a job of the queue is active (default 3 s). */
+  /** Interval while a job of the queue is active (default 5 s). */
   activeIntervalMs?: number;
   /** Interval when nothing is active (default 8 s). */
   idleIntervalMs?: number;
@@ -59,7 +59,7 @@ export class JobSync {
     this.#deps = deps;
     this.#clock = deps.clock ?? systemClock;
     this.#timers = deps.timers ?? systemTimers;
-    this.#activeMs = deps.activeIntervalMs ?? 3_000;
+    this.#activeMs = deps.activeIntervalMs ?? 5_000;
     this.#idleMs = deps.idleIntervalMs ?? 8_000;
     this.#pageSize = deps.pageSize ?? 20;
     this.#minGapMs = deps.minGapMs ?? 1_000;

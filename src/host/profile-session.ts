@@ -25,7 +25,7 @@ export interface SessionDeps extends SessionEnvironment {
   connection: ConnectionService;
   notifications: () => boolean;
   tracker?: { activeIntervalMs?: number; idleIntervalMs?: number };
-  /** Rhythm of the list sync (defaults: 3 s while a job is active, 8 s when idle). */
+  /** Rhythm of the list sync (defaults: 5 s while a job is active, 8 s when idle). */
   sync?: { activeIntervalMs?: number; idleIntervalMs?: number };
 }
 
