@@ -121,26 +121,28 @@ export class JobSync {
 
   #run(): Promise<void> {
     this.#clearTimer();
-    const running = (async () => {
-      this.#announce();
-      try {
-        await this.#sync();
-        this.#lastAt = this.#clock.now();
-        this.#lastError = null;
-        this.#failures = 0;
-      } catch {
-        if (this.#closed) return;
-        this.#failures++;
-        this.#lastError = 'The farm could not be reached; the queue may be out of date.';
-      }
-    })();
-    this.#running = running;
-    return running.finally(() => {
+    this.#running = this.#attempt().finally(() => {
       this.#running = null;
       if (this.#closed) return;
       this.#announce();
       this.#schedule(this.#interval());
     });
+    this.#announce();
+    return this.#running;
+  }
+
+  async #attempt(): Promise<void> {
+    await Promise.resolve();
+    try {
+      await this.#sync();
+      this.#lastAt = this.#clock.now();
+      this.#lastError = null;
+      this.#failures = 0;
+    } catch {
+      if (this.#closed) return;
+      this.#failures++;
+      this.#lastError = 'The farm could not be reached; the queue may be out of date.';
+    }
   }
 
   async #sync(): Promise<void> {
