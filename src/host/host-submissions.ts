@@ -111,6 +111,7 @@ export class HostSubmissions {
       warnings: analysis?.warnings ?? [],
       defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
       fromLastTime: recorded === null && remembered !== null,
+      estimate: this.#deps.jobs.summarise(tracked.proposal.job).estimate,
     };
   }
 

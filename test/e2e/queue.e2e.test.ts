@@ -193,6 +193,13 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     await detail.waitFor({ timeout: 10_000 });
     expect(await detail.textContent()).toContain(String(name));
     await page.screenshot({ path: join(ARTIFACTS, 'queue-keyboard-1280.png') });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      const queueWide = await page.evaluate(`[...document.querySelectorAll('.queue-scroll, .queue')].filter((el) => el.scrollWidth > el.clientWidth + 1).length`);
+      expect(queueWide, `the queue beside the details scrolls sideways at ${size.width}`).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, `queue-with-details-${size.width}.png`) });
+    }
   });
 
   it('offers every action of a row in a menu when the row is narrow', async () => {

@@ -1,6 +1,7 @@
 import type { SceneAnalysis, AnalysisWarning } from '../api/analysis';
 import type { RenderConfig } from '../api/render-config';
 import type { SerializedError } from '../client-error';
+import type { RenderEstimate } from '../render-estimate';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and
@@ -84,6 +85,8 @@ export interface ReviewSheet {
   defaults: RenderConfig;
   /** Whether `defaults` come from the last render of this scene. */
   fromLastTime: boolean;
+  /** The render time at the scene's own settings, from earlier renders of the same scene on this profile; null without any. */
+  estimate: RenderEstimate | null;
 }
 
 /** What happened to one dropped or picked file. */
