@@ -43,6 +43,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submiss
       className={`row ${props.selected ? 'row-selected' : ''}`}
       data-status={job.status}
       data-row-index={place.index}
+      data-index={place.index}
       data-job-id={job.id}
       tabIndex={place.tabbable ? 0 : -1}
       ref={place.measure}

@@ -32,7 +32,8 @@ export function DroppedRow(props: { file: DroppedFile; place: RowPlacement }) {
   const rejected = file.status === 'rejected';
   const dismiss = () => useSubmissionsStore.getState().dismissDropped(file.key);
   return (
-    <div role="listitem" aria-label={file.name} className={`row row-submission ${rejected ? 'row-error' : ''}`} data-row-index={place.index} tabIndex={place.tabbable ? 0 : -1} ref={place.measure} style={place.style}>
+    <div role="listitem" aria-label={file.name} className={`row row-submission ${rejected ? 'row-error' : ''}`} data-row-index={place.index}
+      data-index={place.index} tabIndex={place.tabbable ? 0 : -1} ref={place.measure} style={place.style}>
       <div className="row-thumb" aria-hidden="true">
         <span className="row-thumb-empty" />
       </div>
@@ -97,7 +98,8 @@ export function SubmissionRow(props: { submission: SubmissionView; place: RowPla
   const eta = s.phase === 'uploading' && upload?.etaSeconds != null ? `${formatDuration(upload.etaSeconds)} left` : '';
 
   return (
-    <div role="listitem" aria-label={s.fileName} className={`row row-submission ${failed ? 'row-error' : ''}`} data-row-index={place.index} tabIndex={place.tabbable ? 0 : -1} ref={place.measure} style={place.style}>
+    <div role="listitem" aria-label={s.fileName} className={`row row-submission ${failed ? 'row-error' : ''}`} data-row-index={place.index}
+      data-index={place.index} tabIndex={place.tabbable ? 0 : -1} ref={place.measure} style={place.style}>
       <div className="row-thumb" aria-hidden="true">
         <span className="row-thumb-empty" />
       </div>
