@@ -9,7 +9,7 @@ import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/scene-files';
 import { seriousAxeProblems } from './axe-audit';
-import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
+import { ARTIFACTS, dropFiles, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
 
 const ready = requireChromium() && requireBlender() !== null;
@@ -114,11 +114,12 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     await page.setViewportSize({ width: 1280, height: 800 });
     const scene = await makeSampleScene(scenes, { frames: 40, name: 'from-the-cli.blend' });
     const before = await page.evaluate('performance.getEntriesByType("navigation").length');
-    const jobId = await submitWithCli(scene, ['--samples', '48']);
+    const jobId = await submitWithCli(scene, ['--samples', '64', '--percentage', '300']);
     const row = rowOf('from-the-cli.blend');
     await row.waitFor({ timeout: 20_000 });
     expect(await row.getAttribute('data-job-id')).toBe(jobId);
     const seen: { status: string; badge: string; percent: number }[] = [];
+    let shotMidway = false;
     const deadline = Date.now() + 240_000;
     while (Date.now() < deadline) {
       const status = (await row.getAttribute('data-status')) ?? '';
@@ -126,6 +127,10 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
       const percent = Number(await row.getByRole('progressbar').getAttribute('aria-valuenow'));
       seen.push({ status, badge, percent });
       if (status === 'completed') break;
+      if (percent >= 25 && !shotMidway) {
+        shotMidway = true;
+        await page.screenshot({ path: join(ARTIFACTS, 'queue-rendering-1280.png') });
+      }
       await page.waitForTimeout(150);
     }
     expect(seen.at(-1)?.status).toBe('completed');
@@ -214,5 +219,22 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     await page.screenshot({ path: join(ARTIFACTS, 'queue-menu-800.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.count()).toBe(0);
+  });
+
+  it('shows files on their way as rows of the same list, with the reason a file was refused', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Close' }).first().click().catch(() => undefined);
+    await dropFiles(page, [{ name: 'notes.blend', bytes: Buffer.from('these are my notes, not a scene\n') }]);
+    const row = rowOf('notes.blend');
+    await row.getByRole('alert').waitFor({ timeout: 30_000 });
+    expect(await row.getByRole('alert').textContent()).toMatch(/not a Blender file/);
+    expect(await page.getByRole('region', { name: 'Files being sent' }).count()).toBe(0);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(`[...document.querySelectorAll('.queue-scroll, .queue')].filter((el) => el.scrollWidth > el.clientWidth + 1).length`)).toBe(0);
+    }
+    await shoot('queue-with-a-refused-file');
+    expect(await seriousAxeProblems(page)).toEqual([]);
   });
 });
