@@ -166,7 +166,9 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
   it('keeps rows on one grid without sideways scrolling, from 800 to 1440 px', async () => {
     const scene = await makeSampleScene(scenes, { frames: 3, name: 'a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend' });
     await submitWithCli(scene, ['--samples', '2']);
-    await rowOf('a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend').waitFor({ timeout: 20_000 });
+    const longRow = rowOf('a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend');
+    await longRow.waitFor({ timeout: 20_000 });
+    await expect.poll(() => longRow.getAttribute('data-status'), { timeout: 60_000 }).toBe('completed');
     await expect.poll(() => queue().getByRole('listitem').count()).toBeGreaterThanOrEqual(3);
     for (const size of [{ width: 800, height: 600 }, { width: 1024, height: 640 }, { width: 1440, height: 900 }, { width: 2560, height: 1200 }]) {
       await page.setViewportSize(size);
