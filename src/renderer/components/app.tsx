@@ -13,7 +13,7 @@ import { ReviewSheet } from './review-sheet';
 import { SettingsPage } from './settings-page';
 import { StatusBanner } from './status-banner';
 
-/** The whole window: header, state banner, drop tray, queue or settings, detail panel, review sheet. */
+/** The whole window: header, state banner, the queue (files on their way included) or settings, detail panel, review sheet. */
 export function App() {
   const state = useAppStore((s) => s.state);
   const error = useAppStore((s) => s.error);
