@@ -13,7 +13,7 @@ export function QueueSync() {
   const busy = asking || view?.syncing === true;
   return (
     <div className="queue-sync">
-      <span className={`sync-text ${view?.error ? 'hint-error' : ''}`} role="status" aria-live="polite" aria-atomic="true">
+      <span className={`sync-text ${view?.error ? 'hint-error' : ''}`} role={view?.error ? 'alert' : undefined}>
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
         {syncText(view?.lastSyncAt ?? null, view?.error ?? null, busy, now)}
       </span>
