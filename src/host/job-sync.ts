@@ -2,7 +2,7 @@ import type { CallOptions } from '../core/api/api-client';
 import type { JobTracker } from '../core/tracking/tracker';
 import { systemClock, systemTimers, type Clock, type Timers } from '../core/util/clock';
 import type { Job, JobList as JobListPage } from '../shared/api/job';
-import { isTerminalStatus } from '../shared/api/job-status';
+import { isActiveStatus, isTerminalStatus } from '../shared/api/job-status';
 import type { SyncView } from '../shared/contract/events';
 import type { HostEvents } from './host-events';
 import type { JobList } from './job-list';
@@ -102,7 +102,7 @@ export class JobSync {
   }
 
   #anyActive(): boolean {
-    return this.#deps.jobs.page({ filter: 'active', limit: 1 }).total > 0;
+    return this.#deps.jobs.queue.some((job) => isActiveStatus(job.status));
   }
 
   #schedule(delayMs: number): void {
