@@ -121,6 +121,7 @@ function TimeCell(props: { job: JobSummary; now: number; active: boolean }) {
       <span title="Time spent rendering">{spent === null ? '–' : formatDuration(spent)}</span>
       {eta !== null && <span className="row-sub">{formatDuration(eta)} left</span>}
       {props.active && eta === null && job.status === 'rendering' && <span className="row-sub">estimating</span>}
+      {!props.active && downloadText(job) !== '' && <span className="row-sub">{downloadText(job)}</span>}
     </>
   );
 }
@@ -130,11 +131,10 @@ function framesText(job: JobSummary): string {
   return isActiveStatus(job.status) ? 'waiting for frames' : 'no frames';
 }
 
-/** The line under the bar: frames done, then where the outputs stand on this computer. */
+/** The line under the bar: frames done, or that they are awaited. */
 function progressLine(job: JobSummary): string {
-  const frames = job.totalFrames > 0 ? `${job.completedFrames} / ${job.totalFrames} frames` : isActiveStatus(job.status) ? 'waiting for frames' : '';
-  const download = downloadText(job);
-  return [frames, download].filter((part) => part !== '').join(' · ');
+  if (job.totalFrames > 0) return `${job.completedFrames} / ${job.totalFrames} frames`;
+  return isActiveStatus(job.status) ? 'waiting for frames' : '';
 }
 
 function downloadText(job: JobSummary): string {
