@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -240,3 +241,50 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     expect(await seriousAxeProblems(page)).toEqual([]);
   });
 });
+
+describe.skipIf(!ready)('the queue checks the farm when the window comes back and on Refresh', () => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  const secrets = new MemorySecretStore();
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    app = await openApp(browser, { secrets, sync: { activeIntervalMs: 600_000, idleIntervalMs: 600_000 } });
+    await app.host.ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+  });
+
+  /** A job made with the API alone, as another machine would make it (uploaded, not validated). */
+  async function createElsewhere(fileName: string): Promise<string> {
+    const key = await secrets.get(localKeyAccount(localNodeDataDir(app.dir)));
+    const base = `${app.host.localNodeUrl!}/api/external/v1`;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const target = z.object({ uploadUrl: z.string(), slug: z.string() }).parse(await (await fetch(`${base}/uploads`, { method: 'POST', headers, body: JSON.stringify({ fileName, fileType: 'blend' }) })).json());
+    const bytes = await readFile(await makeSampleScene(await tempDir('rd-e2e-elsewhere-'), {}));
+    await fetch(target.uploadUrl, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) }, body: bytes });
+    const job = z.object({ id: z.string() }).parse(await (await fetch(`${base}/jobs`, { method: 'POST', headers, body: JSON.stringify({ slug: target.slug }) })).json());
+    return job.id;
+  }
+
+  it('brings in a job made elsewhere when the window gets the focus back, and when Refresh is pressed', async () => {
+    const { page } = app;
+    await page.getByTestId('empty-drop-zone').waitFor({ timeout: 30_000 });
+    const first = await createElsewhere('back-in-view.blend');
+    await page.waitForTimeout(1_500);
+    expect(await page.locator(`[data-job-id="${first}"]`).count(), 'no timer is due for ten minutes').toBe(0);
+    await page.evaluate(`window.dispatchEvent(new Event('focus'))`);
+    await page.locator(`[data-job-id="${first}"]`).waitFor({ timeout: 10_000 });
+
+    const second = await createElsewhere('after-refresh.blend');
+    await page.waitForTimeout(1_500);
+    expect(await page.locator(`[data-job-id="${second}"]`).count()).toBe(0);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator(`[data-job-id="${second}"]`).waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator('.sync-text').textContent()).toMatch(/Up to date|Updated \d+ s ago/);
+  });
+});
+
