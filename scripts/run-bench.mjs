@@ -29,6 +29,7 @@ bench/results/<name>.json. Options go to every benchmark, also as BENCH_<OPTION>
   download: --files=500 --file-size=1M --concurrency=8 --runs=3 --node-data-parent=<dir> --dest-parent=<dir>
   serve-file: --files=200 --file-size=1M --runs=3
   tracker:  --jobs=50 --ticks=300 --seconds=10
+  queue-sync: --jobs=15 --rendering=5 --minutes=2 --naive-interval-ms=3000
   trace:    --runs=5 --faces=1000000 --big=2G --data-parent=<dir>   (needs Blender)
   pack:     --sizes=256M,1G --runs=4 --data-parent=<dir>   (needs zip)
   jobs-list: --jobs=10000 --seconds=5 --connections=10

@@ -116,6 +116,7 @@ export class HostSubmissions {
       defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
       fromLastTime: recorded === null && remembered !== null,
       fromEarlierJob: tracked.again && recorded !== null,
+      estimate: this.#deps.jobs.summarise(tracked.proposal.job).estimate,
     };
   }
 

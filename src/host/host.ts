@@ -56,6 +56,8 @@ export interface HostOptions {
   clock?: Clock;
   logger?: Logger;
   tracker?: { activeIntervalMs?: number; idleIntervalMs?: number };
+  /** Rhythm of the queue's list sync (defaults: 5 s while a job is active, 8 s when idle). */
+  sync?: { activeIntervalMs?: number; idleIntervalMs?: number };
 }
 
 /** The app's back end: the contract's handlers, its events, and what browser mode adds. */
@@ -176,6 +178,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
           if (!(await journal.list()).some((record) => record.file.path === path)) await staged.remove(path);
         },
         ...(options.tracker ? { tracker: options.tracker } : {}),
+        ...(options.sync ? { sync: options.sync } : {}),
       });
       await session.start();
       events.emit('jobs.reset', { profileId: profile.id });
@@ -323,6 +326,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'jobs.get': async ({ jobId }) => (await services()).details.detail(jobId),
     'jobs.preview': async ({ jobId }) => (await services()).details.preview(jobId),
     'jobs.refresh': async () => (await active()).reload(),
+    'jobs.sync': async () => (await active()).sync(),
     'jobs.cancel': async ({ jobId }) => (await active()).cancel(jobId),
     'jobs.download': async ({ jobId }) => (await services()).downloads.download(jobId),
     'jobs.openFolder': async ({ jobId }) => {

@@ -2,13 +2,14 @@ import type { ApiClient } from '../core/api/api-client';
 import type { SubmissionRecord } from '../core/journal/submission-record';
 import type { JobTracker } from '../core/tracking/tracker';
 import type { Job } from '../shared/api/job';
-import { isTerminalStatus } from '../shared/api/job-status';
+import { isTerminalStatus, isPastValidation } from '../shared/api/job-status';
 import type { JobPage, JobQuery } from '../shared/contract/calls';
 import type { DownloadState, JobSummary } from '../shared/contract/job-views';
 import type { ConnectionService } from './connection-service';
 import type { HostEvents } from './host-events';
 import { JobQueue } from './job-queue';
-import { NO_DOWNLOAD, toJobSummary } from './job-summary';
+import { NO_DOWNLOAD, summaryFileName, toJobSummary } from './job-summary';
+import { RenderHistory } from './render-history';
 import type { SubmittedJobs } from './submitted-jobs';
 
 const PAGE_SIZE = 100;
@@ -31,6 +32,7 @@ export interface JobListDeps {
 export class JobList {
   readonly queue: JobQueue;
   readonly #deps: JobListDeps;
+  readonly #history = new RenderHistory();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #failures = 0;
   #closed = false;
@@ -56,6 +58,8 @@ export class JobList {
         if (page >= list.pagination.totalPages || list.jobs.length === 0) break;
       }
       if (this.#closed) return;
+      this.#history.clear();
+      for (const job of all) this.#remember(job);
       this.queue.replaceAll(all.map((job) => this.summarise(job)));
       this.#failures = 0;
       this.#deps.connection.set({ state: 'ok' });
@@ -72,16 +76,31 @@ export class JobList {
 
   /** Adds or updates a job as the server sent it. */
   put(job: Job): JobSummary {
+    this.#remember(job);
     this.queue.put(this.summarise(job));
     return this.queue.get(job.id)!;
+  }
+
+  /** Whether the queue holds a job. */
+  has(jobId: string): boolean {
+    return this.queue.get(jobId) !== null;
+  }
+
+  #remember(job: Job): void {
+    if (job.status !== 'completed') return;
+    const name = summaryFileName(job, this.#deps.submitted.get(job.id)?.file.name ?? null, this.queue.get(job.id));
+    this.#history.record(job, name, this.queue.get(job.id)?.endedAt ?? null);
   }
 
   /** What the queue shows of a job, with what this app knows of it (file, download). */
   summarise(job: Job, download?: DownloadState): JobSummary {
     const record = this.#deps.submitted.get(job.id);
     const previous = this.queue.get(job.id);
+    const fileName = record?.file.name ?? null;
+    const beforeRender = !isPastValidation(job.status) || job.status === 'validated';
     return toJobSummary(job, {
-      fileName: record?.file.name ?? null,
+      fileName,
+      estimate: beforeRender ? this.#history.estimate(job, summaryFileName(job, fileName, previous)) : null,
       previous,
       download: download ?? previous?.download ?? (record ? recordDownload(record) : NO_DOWNLOAD),
       canSubmitAgain: record !== null,

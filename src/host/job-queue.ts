@@ -19,6 +19,12 @@ export class JobQueue {
     return this.#jobs.get(id) ?? null;
   }
 
+  /** Whether any job satisfies `test`. */
+  some(test: (summary: JobSummary) => boolean): boolean {
+    for (const summary of this.#jobs.values()) if (test(summary)) return true;
+    return false;
+  }
+
   /** Replaces every job at once (no change events: the caller announces a reset). */
   replaceAll(jobs: readonly JobSummary[]): void {
     this.#jobs.clear();

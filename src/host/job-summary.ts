@@ -2,6 +2,8 @@ import type { FailedReason, Job } from '../shared/api/job';
 import { progressOf, sceneFileNameOf, timelineOf } from '../shared/api/job-extras';
 import { isTerminalStatus } from '../shared/api/job-status';
 import type { DownloadState, JobSummary } from '../shared/contract/job-views';
+import type { RenderEstimate } from '../shared/render-estimate';
+import { warningWordsOf } from './job-warnings';
 
 /** A download state with nothing downloaded. */
 export const NO_DOWNLOAD: DownloadState = { state: 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null };
@@ -27,6 +29,11 @@ export function describeFailure(reason: FailedReason | null | undefined): string
   return `The job failed at the ${reason.type} stage: ${words}.`;
 }
 
+/** The name a job's row shows: the file submitted from this app, else the server's scene file name, else a short id. */
+export function summaryFileName(job: Job, fileName: string | null, previous: JobSummary | null): string {
+  return fileName ?? sceneFileNameOf(job) ?? previous?.fileName ?? `job ${job.id.slice(0, 8)}`;
+}
+
 const STARTED = new Set(['booting', 'rendering']);
 
 /**
@@ -36,7 +43,7 @@ const STARTED = new Set(['booting', 'rendering']);
  */
 export function toJobSummary(
   job: Job,
-  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean },
+  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean; estimate?: RenderEstimate | null },
 ): JobSummary {
   const timeline = timelineOf(job);
   const previous = extra.previous ?? null;
@@ -44,9 +51,10 @@ export function toJobSummary(
   const ended = isTerminalStatus(job.status);
   const totalFrames = progress?.totalFrames ?? 0;
   const completedFrames = job.status === 'completed' ? totalFrames : (progress?.completedFrames ?? 0);
+  const hasPreview = typeof job.previewUrl === 'string' && job.previewUrl !== '';
   return {
     id: job.id,
-    fileName: extra.fileName ?? sceneFileNameOf(job) ?? previous?.fileName ?? `job ${job.id.slice(0, 8)}`,
+    fileName: summaryFileName(job, extra.fileName ?? null, previous),
     status: job.status,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
@@ -58,5 +66,9 @@ export function toJobSummary(
     failure: job.status === 'failed' ? (describeFailure(job.failedReason) ?? 'The job failed; the server gave no reason.') : null,
     download: extra.download ?? previous?.download ?? NO_DOWNLOAD,
     canSubmitAgain: extra.canSubmitAgain ?? previous?.canSubmitAgain ?? false,
+    hasPreview,
+    previewKey: hasPreview ? `${job.status}:${completedFrames}:${job.updatedAt}` : null,
+    warnings: warningWordsOf(job.analysis),
+    estimate: extra.estimate ?? null,
   };
 }

@@ -4,6 +4,7 @@ import { ConfigError } from '../core/errors';
 import { JobTracker } from '../core/tracking/tracker';
 import type { Profile } from '../shared/settings';
 import type { ConnectionState } from '../shared/contract/app-state';
+import type { SyncView } from '../shared/contract/events';
 import type { JobPage, JobQuery } from '../shared/contract/calls';
 import type { JobSummary } from '../shared/contract/job-views';
 import type { SubmissionView } from '../shared/contract/submission-views';
@@ -12,6 +13,7 @@ import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
+import { JobSync } from './job-sync';
 import { notifier, type Notify } from './notifier';
 import type { SessionEnvironment } from './session-environment';
 import { SubmittedJobs } from './submitted-jobs';
@@ -24,6 +26,8 @@ export interface SessionDeps extends SessionEnvironment {
   connection: ConnectionService;
   notifications: () => boolean;
   tracker?: { activeIntervalMs?: number; idleIntervalMs?: number };
+  /** Rhythm of the list sync (defaults: 5 s while a job is active, 8 s when idle). */
+  sync?: { activeIntervalMs?: number; idleIntervalMs?: number };
 }
 
 /** The services of a profile whose server can be used. */
@@ -44,6 +48,7 @@ export class ProfileSession {
   readonly #deps: SessionDeps;
   readonly #services: SessionServices | null;
   readonly #tracker: JobTracker | null;
+  readonly #sync: JobSync | null;
   readonly #submitted = new SubmittedJobs();
   readonly #notify: Notify;
   #loaded: Promise<void> = Promise.resolve();
@@ -56,10 +61,12 @@ export class ProfileSession {
     if (!client) {
       this.#services = null;
       this.#tracker = null;
+      this.#sync = null;
       return;
     }
     this.#tracker = this.#makeTracker(client);
     const jobs = new JobList({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker });
+    this.#sync = new JobSync({ client, jobs, tracker: this.#tracker, events: deps.events, clock: deps.clock, ...deps.sync });
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
     this.#services = {
       jobs,
@@ -91,7 +98,7 @@ export class ProfileSession {
     const records = (await this.#deps.journal.list()).filter((r) => r.profileId === this.profile.id);
     for (const record of records) this.#submitted.remember(record);
     if (!this.#services) return;
-    this.#loaded = this.#services.jobs.load();
+    this.#loaded = this.#services.jobs.load().then(() => this.#sync?.start());
     this.#services.submissions.resume(records);
   }
 
@@ -109,6 +116,13 @@ export class ProfileSession {
   async reload(): Promise<JobPage> {
     await this.services().jobs.load();
     return this.jobs({});
+  }
+
+  /** Checks the queue against the server now; how current it is. */
+  async sync(): Promise<SyncView> {
+    if (this.#sync) return this.#sync.now();
+    const blocked = this.#deps.connection.state;
+    return { lastSyncAt: null, syncing: false, nextInMs: 0, error: 'message' in blocked ? blocked.message : 'This profile cannot be used yet.' };
   }
 
   /** Submissions of this session. */
@@ -131,6 +145,7 @@ export class ProfileSession {
   /** Stops every run, download and timer; journal records stay resumable. */
   async close(): Promise<void> {
     this.#deps.connection.close();
+    this.#sync?.close();
     this.#tracker?.stop();
     if (!this.#services) return;
     this.#services.jobs.close();

@@ -11,7 +11,7 @@ const ready = requireChromium() && requireBlender() !== null;
 
 /** The sample scene misses its texture: its card holds it before upload until "Continue anyway". */
 async function continueWithoutMissing(page: Page, name: string): Promise<void> {
-  const card = page.getByRole('region', { name: 'Files being sent' }).getByRole('listitem', { name });
+  const card = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name });
   await card.getByRole('button', { name: 'Continue anyway' }).click({ timeout: 60_000 });
 }
 
@@ -100,7 +100,7 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
 
   it('shows why a text file renamed .blend was refused, where it was dropped', async () => {
     await dropFiles(page, [{ name: 'notes.blend', bytes: Buffer.from('these are my notes, not a scene\n') }]);
-    const item = page.getByRole('region', { name: 'Files being sent' }).getByRole('listitem', { name: 'notes.blend' });
+    const item = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name: 'notes.blend' });
     await item.getByRole('alert').waitFor({ timeout: 30_000 });
     expect(await item.getByRole('alert').textContent()).toMatch(/not a Blender file/);
   });

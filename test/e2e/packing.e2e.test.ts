@@ -51,7 +51,7 @@ describe.skipIf(!ready)('packing a scene in the app (browser mode, local node, r
   it('shows on the card what travels and what is missing by the artist\'s path, and Cancel sends nothing', async () => {
     await page.getByText('No jobs yet').waitFor({ timeout: 30_000 });
     await submit();
-    const card = page.getByRole('region', { name: 'Files being sent' }).getByRole('listitem', { name: 'shot.blend' });
+    const card = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name: 'shot.blend' });
     const missing = card.getByRole('list', { name: 'Missing files of shot.blend' });
     await missing.waitFor({ timeout: 60_000 });
     expect(await card.getByText(/^3 files, .+ travel with the scene$/).count()).toBe(1);
@@ -67,7 +67,7 @@ describe.skipIf(!ready)('packing a scene in the app (browser mode, local node, r
 
   it('continues without the missing files; the review lists only what is truly missing, by the artist\'s path', async () => {
     await submit();
-    const card = page.getByRole('region', { name: 'Files being sent' }).getByRole('listitem', { name: 'shot.blend' });
+    const card = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name: 'shot.blend' });
     await card.getByRole('button', { name: 'Continue anyway' }).click({ timeout: 60_000 });
     const sheet = page.getByRole('dialog', { name: 'Review shot.blend' });
     await sheet.waitFor({ timeout: 120_000 });

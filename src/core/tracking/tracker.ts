@@ -73,7 +73,8 @@ interface Entry extends TrackedJob {
 /**
  * Watches many jobs at once. Each tick asks `GET /jobs/progress` once for everything, then reads
  * `GET /jobs/{id}` only for jobs whose state may have changed (appeared in or left the progress list,
- * reached their total, active but missing from the list, or not read for a long while, a few per tick).
+ * reached their total, frames done while the job last read was not yet `rendering`, active but missing
+ * from the list, or not read for a long while, a few per tick).
  * Ticks fast while something is active and back off when idle or when the server pushes back.
  */
 export class JobTracker extends TypedEmitter<TrackerEvents> {
@@ -136,6 +137,11 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
     }
     this.#interval = this.#activeMs;
     if (this.#running) this.#schedule(0);
+  }
+
+  /** Whether a job is watched. */
+  isWatching(jobId: string): boolean {
+    return this.#jobs.has(jobId);
   }
 
   /** Stops watching a job. */
@@ -226,6 +232,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
         if (!previous || previous.completedFrames !== record.completedFrames || previous.totalFrames !== record.totalFrames) {
           entry.progress = { completedFrames: record.completedFrames, totalFrames: record.totalFrames };
           this.emit('progress', { jobId: entry.jobId, ...entry.progress });
+          if (record.completedFrames > 0 && entry.job !== null && entry.job.status !== 'rendering') read = true;
         }
       }
       entry.inProgressList = inList;

@@ -14,9 +14,8 @@ import { QueueView } from './queue-view';
 import { ReviewSheet } from './review-sheet';
 import { SettingsPage } from './settings-page';
 import { StatusBanner } from './status-banner';
-import { SubmissionsPanel } from './submissions-panel';
 
-/** The whole window: header, state banner, drop tray, queue or settings, detail panel, review sheet. */
+/** The whole window: header, state banner, the queue (files on their way included) or settings, detail panel, review sheet. */
 export function App() {
   const state = useAppStore((s) => s.state);
   const error = useAppStore((s) => s.error);
@@ -62,7 +61,6 @@ export function App() {
           {view === 'queue' ? (
             <>
               <div className="queue-column">
-                <SubmissionsPanel />
                 <QueueView />
               </div>
               <JobDetailPanel />

@@ -1,9 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { foldSearch } from '../../shared/contract/job-query';
 import { JOB_FILTERS, type JobFilter } from '../../shared/contract/job-views';
+import { queueItems, type QueueItem } from '../lib/queue-items';
 import { selectVisibleQueue } from '../stores/queue-selectors';
 import { useQueueStore } from '../stores/queue-store';
-import { QueueRow } from './queue-row';
+import { useSubmissionsStore } from '../stores/submissions-store';
+import { useSyncStore } from '../stores/sync-store';
+import { EmptyQueue } from './empty-queue';
+import { openJob, QueueRow, type RowPlacement } from './queue-row';
+import { QueueSync } from './queue-sync';
+import { DroppedRow, SubmissionRow } from './submission-row';
 
 const FILTER_LABELS: Record<JobFilter, string> = {
   all: 'All',
@@ -14,9 +21,12 @@ const FILTER_LABELS: Record<JobFilter, string> = {
   canceled: 'Canceled',
 };
 
-const ROW_HEIGHT = 56;
+const ROW_HEIGHT = 60;
 
-/** The queue: filter chips with counts, search, and a virtualised list of every job. */
+/**
+ * The queue: filter chips with counts, search, how current it is, and one virtualised list of every
+ * file on its way and every job. Arrow keys move between rows, Enter opens a job's details.
+ */
 export function QueueView() {
   const version = useQueueStore((s) => s.version);
   const byId = useQueueStore((s) => s.byId);
@@ -24,18 +34,56 @@ export function QueueView() {
   const search = useQueueStore((s) => s.search);
   const selectedId = useQueueStore((s) => s.selectedId);
   const loaded = useQueueStore((s) => s.loaded);
+  const dropped = useSubmissionsStore((s) => s.dropped);
+  const submissionsById = useSubmissionsStore((s) => s.byId);
   const { jobs, counts } = selectVisibleQueue({ byId, version, filter, search });
+  const folded = foldSearch(search);
+  const showOnTheWay = filter === 'all' || filter === 'active';
+  const submissions = Object.values(submissionsById).filter((s) => foldSearch(s.fileName).includes(folded));
+  const items = queueItems(showOnTheWay ? dropped.filter((d) => foldSearch(d.name).includes(folded)) : [], showOnTheWay ? submissions : [], jobs);
   const scroller = useRef<HTMLDivElement>(null);
   const searchId = useId();
+  const [focusIndex, setFocusIndex] = useState(0);
   const now = useNow(jobs.some((j) => j.startedAt !== null && j.endedAt === null));
   const virtualizer = useVirtualizer({
-    count: jobs.length,
+    count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
-    getItemKey: (index) => jobs[index]!.id,
+    getItemKey: (index) => items[index]!.key,
   });
+  useSyncOnReturn();
 
+  const tabbable = Math.min(focusIndex, Math.max(0, items.length - 1));
+  const focusRow = (index: number) => {
+    setFocusIndex(index);
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    let tries = 0;
+    const attempt = () => {
+      const row = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
+      if (row) row.focus();
+      else if (tries++ < 10) requestAnimationFrame(attempt);
+    };
+    requestAnimationFrame(attempt);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const target = e.target;
+    if (!(target instanceof HTMLElement) || target.dataset.rowIndex === undefined) return;
+    const index = Number(target.dataset.rowIndex);
+    const last = items.length - 1;
+    const next = e.key === 'ArrowDown' ? Math.min(last, index + 1) : e.key === 'ArrowUp' ? Math.max(0, index - 1) : e.key === 'Home' ? 0 : e.key === 'End' ? last : null;
+    if (next !== null) {
+      e.preventDefault();
+      focusRow(next);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      const item = items[index];
+      if (!item) return;
+      e.preventDefault();
+      openItem(item);
+    }
+  };
+
+  const empty = loaded && items.length === 0;
   return (
     <section className="queue" aria-label="Queue">
       <div className="queue-tools">
@@ -50,31 +98,57 @@ export function QueueView() {
           Search jobs
         </label>
         <input id={searchId} type="search" className="search" placeholder="Search by scene name or id" value={search} onChange={(e) => useQueueStore.getState().setSearch(e.target.value)} />
+        <QueueSync />
       </div>
-      {loaded && jobs.length === 0 ? (
+      {empty && counts.all === 0 && search === '' ? (
+        <EmptyQueue />
+      ) : empty ? (
         <p className="empty" role="status">
-          {counts.all === 0 && search === '' ? 'No jobs yet. Drop a .blend or .zip file anywhere on this window, or use Add files.' : 'No job matches this filter and search.'}
+          No job matches this filter and search.
         </p>
       ) : (
         <div className="queue-scroll" ref={scroller} data-testid="queue-scroll">
-          <div role="list" aria-label="Render queue" aria-rowcount={jobs.length} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const job = jobs[item.index]!;
-              return (
-                <QueueRow
-                  key={item.key}
-                  job={job}
-                  selected={job.id === selectedId}
-                  now={now}
-                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-                />
-              );
+          <div role="list" aria-label="Render queue" className="queue-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+            {virtualizer.getVirtualItems().map((virtual) => {
+              const item = items[virtual.index]!;
+              const place: RowPlacement = {
+                index: virtual.index,
+                tabbable: virtual.index === tabbable,
+                measure: virtualizer.measureElement,
+                style: { position: 'absolute', top: 0, left: 0, right: 0, minHeight: ROW_HEIGHT, transform: `translateY(${virtual.start}px)` },
+              };
+              if (item.kind === 'job') return <QueueRow key={item.key} job={item.job} submission={item.submission} selected={item.job.id === selectedId} now={now} place={place} />;
+              if (item.kind === 'submission') return <SubmissionRow key={item.key} submission={item.submission} place={place} />;
+              return <DroppedRow key={item.key} file={item.file} place={place} />;
             })}
           </div>
         </div>
       )}
     </section>
   );
+}
+
+function openItem(item: QueueItem): void {
+  if (item.kind === 'job') openJob(item.job.id);
+  else if (item.kind === 'submission' && item.submission.phase === 'review') {
+    useSubmissionsStore.getState().openReview(item.submission.id);
+  }
+}
+
+/** Checks the queue against the server when the window comes back into view. */
+function useSyncOnReturn(): void {
+  useEffect(() => {
+    const sync = () => void useSyncStore.getState().syncNow();
+    const visible = () => {
+      if (document.visibilityState === 'visible') sync();
+    };
+    window.addEventListener('focus', sync);
+    document.addEventListener('visibilitychange', visible);
+    return () => {
+      window.removeEventListener('focus', sync);
+      document.removeEventListener('visibilitychange', visible);
+    };
+  }, []);
 }
 
 /** The current time, ticking every second while something is running (for "time spent"). */

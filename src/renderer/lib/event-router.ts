@@ -5,6 +5,7 @@ import { useDetailStore } from '../stores/detail-store';
 import { useNotificationsStore } from '../stores/notifications-store';
 import { useQueueStore } from '../stores/queue-store';
 import { useSubmissionsStore } from '../stores/submissions-store';
+import { useSyncStore } from '../stores/sync-store';
 import { useTransfersStore } from '../stores/transfers-store';
 
 /**
@@ -33,6 +34,9 @@ export function createEventRouter(schedule: (flush: () => void) => void = (flush
       case 'jobs.reset':
         pending.clear();
         void useQueueStore.getState().load();
+        break;
+      case 'jobs.synced':
+        useSyncStore.getState().set(event.payload);
         break;
       case 'job.updated':
         pending.set(event.payload.id, event.payload);

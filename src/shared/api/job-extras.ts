@@ -38,9 +38,21 @@ export function sceneFileNameOf(job: Pick<Job, 'sceneFile'>): string | null {
   if (!parsed.success) return null;
   const candidates = typeof parsed.data === 'string' ? [parsed.data] : [parsed.data.fileName, parsed.data.name, parsed.data.originalName, parsed.data.path];
   for (const value of candidates) {
-    if (typeof value === 'string' && value.trim() !== '') return value.replace(/\\/g, '/').split('/').pop() || null;
+    if (typeof value === 'string' && value.trim() !== '') return bundledScene(baseName(value), parsed.data) ?? (baseName(value) || null);
   }
   return null;
+}
+
+function baseName(path: string): string {
+  return path.replace(/\\/g, '/').split('/').pop() ?? path;
+}
+
+/** The scene a bundle made by packing holds (`shot.zip` holding `shot.blend`), so both name the job alike. */
+function bundledScene(name: string, sceneFile: unknown): string | null {
+  const scenePath = z.looseObject({ scenePath: z.string() }).safeParse(sceneFile);
+  if (!scenePath.success || !/\.zip$/i.test(name)) return null;
+  const scene = baseName(scenePath.data.scenePath);
+  return scene.toLowerCase() === `${name.slice(0, -4)}.blend`.toLowerCase() ? scene : null;
 }
 
 /** The scene name the analysis reports, when it has one. */

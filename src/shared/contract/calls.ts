@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { renderConfigSchema } from '../api/render-config';
 import type { AppState, ConnectionTest, DoctorView, ProfileView, SettingsView } from './app-state';
+import type { SyncView } from './events';
 import { THEMES } from './app-state';
 import type { JobCounts, JobDetail, JobSummary } from './job-views';
 import { JOB_FILTERS } from './job-views';
@@ -118,6 +119,8 @@ export const CALLS = {
   'jobs.get': returns<JobDetail>()(byJob),
   'jobs.preview': returns<string | null>()(byJob),
   'jobs.refresh': returns<JobPage>()(none),
+  /** Checks the queue against the server now (new jobs, changed statuses): cheap, for focus and the refresh button. */
+  'jobs.sync': returns<SyncView>()(none),
   'jobs.cancel': returns<JobSummary>()(byJob),
   'jobs.download': returns<JobSummary>()(byJob),
   'jobs.openFolder': returns<string>()(byJob),

@@ -1,5 +1,6 @@
 import type { SceneAnalysis } from '../api/analysis';
 import type { JobStatus } from '../api/job';
+import type { RenderEstimate } from '../render-estimate';
 
 /** Where a job's outputs stand on this computer. */
 export interface DownloadState {
@@ -32,6 +33,14 @@ export interface JobSummary {
   download: DownloadState;
   /** Whether "Submit again" can find the source file. */
   canSubmitAgain: boolean;
+  /** Whether the server has a preview image of the job's latest frame (fetch it with `jobs.preview`). */
+  hasPreview: boolean;
+  /** Changes whenever the preview may have changed, so a shown thumbnail is fetched again; null without one. */
+  previewKey: string | null;
+  /** What validation warned about, a few words each ("files missing"); empty when nothing. */
+  warnings: string[];
+  /** Before the render starts: its time from earlier renders of the same scene on this profile, when there are any. */
+  estimate: RenderEstimate | null;
 }
 
 /** One status change. */

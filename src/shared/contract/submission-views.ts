@@ -1,6 +1,7 @@
 import type { SceneAnalysis, AnalysisWarning } from '../api/analysis';
 import type { RenderConfig } from '../api/render-config';
 import type { SerializedError } from '../client-error';
+import type { RenderEstimate } from '../render-estimate';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and
@@ -86,8 +87,8 @@ export interface ReviewSheet {
   fromLastTime: boolean;
   /** Whether `defaults` are the settings of the job sent again ("Submit again"). */
   fromEarlierJob?: boolean;
-  /** How long the render should take, and what that guess is based on, when there is one. */
-  estimate?: { seconds: number; basedOn: string } | null;
+  /** The render time at the scene's own settings, from earlier renders of the same scene on this profile; null without any. */
+  estimate: RenderEstimate | null;
 }
 
 /** What happened to one dropped or picked file. */

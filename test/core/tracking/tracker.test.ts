@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, ContractError, InvalidStateError, NetworkError, NotFoundError, RateLimitedError, ServerError } from '../../../src/core/errors';
 import { trackerWaiter } from '../../../src/core/lifecycle/wait-for-job';
 import { isFatalTrackingError, JobTracker, type TrackerEvents } from '../../../src/core/tracking/tracker';
+import type { Job } from '../../../src/shared/api/job';
 import { FakeFarm } from '../../helpers/fake-farm';
 import { FakeTime } from '../../helpers/fake-time';
 
@@ -46,6 +47,34 @@ describe('JobTracker', () => {
     expect(events.map((e) => e.type)).toEqual(['progress', 'status', 'progress', 'status', 'status', 'completed']);
     expect(events.find((e) => e.type === 'completed')!.payload).toMatchObject({ job: { id: 'a', status: 'completed' } });
     expect(tracker.list()).toEqual([]);
+  });
+
+  it('reads a job again when its frames move while it was last read as booting (the badge follows the render)', async () => {
+    const server: { status: 'booting' | 'rendering'; completed: number; reads: number } = { status: 'booting', completed: 0, reads: 0 };
+    const job = (): Job => ({ id: 'a', status: server.status, workspaceId: 'w', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' });
+    const tracker = new JobTracker({
+      client: {
+        getAllProgress: async () => [{ jobId: 'a', completedFrames: server.completed, totalFrames: 12 }],
+        getJob: async () => {
+          server.reads++;
+          return job();
+        },
+      },
+    });
+    const statuses: string[] = [];
+    tracker.on('status', ({ job: read }) => statuses.push(read.status));
+    tracker.watch('a');
+    await tracker.refresh();
+    expect(statuses).toEqual(['booting']);
+    server.status = 'rendering';
+    server.completed = 4;
+    await tracker.refresh();
+    expect(statuses).toEqual(['booting', 'rendering']);
+    const reads = server.reads;
+    server.completed = 5;
+    await tracker.refresh();
+    expect(server.reads).toBe(reads);
+    tracker.stop();
   });
 
   it('emits failed and canceled', async () => {
