@@ -1,20 +1,19 @@
 import type { ApiClient } from '../core/api/api-client';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../core/errors';
-import { isFinished, recordedRenderConfig, type SubmissionRecord } from '../core/journal/submission-record';
+import { isFinished, type SubmissionRecord } from '../core/journal/submission-record';
 import type { RenderProposal } from '../core/lifecycle/lifecycle-events';
 import { awaitsDecision, stopReached } from '../core/lifecycle/lifecycle-states';
 import { recordForFile } from '../core/lifecycle/record-for-file';
 import { scenesToChooseFrom } from '../core/lifecycle/scene-choice';
 import { SubmissionLifecycle, type ClaimedSubmission } from '../core/lifecycle/submission-lifecycle';
 import { trackerWaiter } from '../core/lifecycle/wait-for-job';
-import { analysisForArtist } from '../core/packing/farm-findings';
 import { missingPlaces } from '../core/packing/pack-summary';
 import type { JobTracker } from '../core/tracking/tracker';
 import type { RenderConfig } from '../shared/api/render-config';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../shared/contract/submission-views';
 import type { JobDownloads } from './job-downloads';
 import type { JobList } from './job-list';
-import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
+import { reviewSheetOf } from './review-sheet';
 import type { SessionEnvironment } from './session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
 import { packTransfer } from './pack-transfer';
@@ -97,27 +96,11 @@ export class HostSubmissions {
     return [...this.#all.values()].map(toSubmissionView);
   }
 
-  /**
-   * What validation detected and the settings to start from. Files the farm reports missing are named
-   * as the artist knows them (mapped back through the pack summary); files that travelled are not.
-   */
+  /** What validation detected and the settings to start from (see {@link reviewSheetOf}). */
   review(submissionId: string): ReviewSheet {
     const tracked = this.#require(submissionId);
     if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
-    const analysis = readAnalysis(analysisForArtist(tracked.proposal.analysis, tracked.record.packing, tracked.paths));
-    const recorded = recordedRenderConfig(tracked.record);
-    const remembered = recorded ?? this.#deps.prefs.lastSettings(tracked.record.file.name);
-    return {
-      submissionId,
-      jobId: tracked.proposal.job.id,
-      fileName: tracked.record.file.name,
-      analysis,
-      warnings: analysis?.warnings ?? [],
-      defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
-      fromLastTime: recorded === null && remembered !== null,
-      fromEarlierJob: tracked.again && recorded !== null,
-      estimate: this.#deps.jobs.summarise(tracked.proposal.job).estimate,
-    };
+    return reviewSheetOf(submissionId, { ...tracked, proposal: tracked.proposal }, this.#deps);
   }
 
   /** Starts the render of a reviewed submission with the artist's settings, and remembers them. */
