@@ -324,6 +324,13 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       return dir;
     },
     'jobs.submitAgain': async ({ jobId }) => (await services()).submissions.submitAgain(jobId),
+    'jobs.frames': async ({ jobId }) => (await services()).frames.frames(jobId),
+    'jobs.frameImage': async ({ jobId, frame }) => (await services()).frames.image(jobId, frame),
+    'jobs.openFrame': async ({ jobId, frame }) => {
+      const path = await (await services()).frames.pathOf(jobId, frame);
+      await openPath(path);
+      return path;
+    },
   };
 
   return {

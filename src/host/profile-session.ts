@@ -9,6 +9,7 @@ import type { SubmissionView } from '../shared/contract/submission-views';
 import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
+import { JobFrames } from './job-frames';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { notifier, type Notify } from './notifier';
@@ -31,6 +32,7 @@ export interface SessionServices {
   submissions: HostSubmissions;
   downloads: JobDownloads;
   details: JobDetails;
+  frames: JobFrames;
 }
 
 /**
@@ -64,6 +66,7 @@ export class ProfileSession {
       jobs,
       downloads,
       details: new JobDetails({ client, jobs, downloads }),
+      frames: new JobFrames({ client, downloads }),
       submissions: new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted }),
     };
   }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { renderConfigSchema } from '../api/render-config';
 import type { AppState, ConnectionTest, DoctorView, ProfileView, SettingsView } from './app-state';
 import { THEMES } from './app-state';
+import type { FrameImage, JobFrames } from './frame-views';
 import type { JobCounts, JobDetail, JobSummary } from './job-views';
+import { MAX_FRAME } from '../frame-ranges';
 import { JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { RenderConfig } from '../api/render-config';
@@ -24,6 +26,7 @@ const id = z.string().min(1).max(200);
 const byJob = z.object({ jobId: id }).strict();
 const bySubmission = z.object({ submissionId: id }).strict();
 const byProfile = z.object({ profileId: id }).strict();
+const byFrame = z.object({ jobId: id, frame: z.number().int().min(0).max(MAX_FRAME) }).strict();
 const apiKey = z.string().trim().min(8, 'An API key is at least 8 characters.').max(4096);
 const baseUrl = z
   .string()
@@ -118,6 +121,12 @@ export const CALLS = {
   'jobs.download': returns<JobSummary>()(byJob),
   'jobs.openFolder': returns<string>()(byJob),
   'jobs.submitAgain': returns<SubmitFileResult>()(byJob),
+  /** The job's frames for the frame strip and viewer. */
+  'jobs.frames': returns<JobFrames>()(byJob),
+  /** One frame's picture (from the job's folder when downloaded, else from the server). */
+  'jobs.frameImage': returns<FrameImage>()(byFrame),
+  /** Opens a downloaded frame in the computer's image viewer; answers its path. */
+  'jobs.openFrame': returns<string>()(byFrame),
 } as const;
 
 /** The name of a call. */
