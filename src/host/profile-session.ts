@@ -10,6 +10,7 @@ import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
 import { JobFrames } from './job-frames';
+import { failedStepTitle } from './job-summary';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { notifier, type Notify } from './notifier';
@@ -161,13 +162,14 @@ export class ProfileSession {
     });
     tracker.on('completed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);
-      this.#notify('success', 'Render complete', `${summary?.fileName ?? job.id}: ${summary?.totalFrames ?? 0} frame(s) rendered.`, job.id);
+      const frames = summary?.totalFrames ?? 0;
+      this.#notify('success', 'Render complete', `${summary?.fileName ?? job.id}: ${frames} ${frames === 1 ? 'frame' : 'frames'} rendered.`, job.id);
       const services = this.#services;
       if (services && !services.submissions.isDriving(job.id) && this.#deps.autoDownload()) void services.downloads.download(job.id).catch(() => undefined);
     });
     tracker.on('failed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);
-      this.#notify('error', 'Render failed', `${summary?.fileName ?? job.id}: ${summary?.failure ?? 'no reason given'}`, job.id);
+      this.#notify('error', failedStepTitle(summary?.failedStep ?? 'render'), `${summary?.fileName ?? job.id}: ${summary?.failure ?? 'The farm gave no reason.'}`, job.id);
     });
     tracker.on('error', ({ error, retryInMs, jobId }) => {
       if (jobId === undefined) connection.failed(error, retryInMs);
