@@ -48,6 +48,8 @@ export function plannedFrames(finalConfig: unknown, requestedConfig: unknown, an
 export interface KnownFile {
   relativePath: string;
   onDisk: boolean;
+  /** Whether the server has a small preview of it. */
+  hasPreview?: boolean;
 }
 
 /**
@@ -60,12 +62,13 @@ export function frameViews(planned: readonly number[], files: readonly KnownFile
     const frame = frameNumberOf(file.relativePath);
     if (frame === null) continue;
     const seen = byFrame.get(frame);
-    if (!seen || (file.onDisk && !seen.onDisk)) byFrame.set(frame, file);
+    if (!seen) byFrame.set(frame, file);
+    else byFrame.set(frame, { relativePath: file.onDisk || !seen.onDisk ? file.relativePath : seen.relativePath, onDisk: seen.onDisk || file.onDisk, hasPreview: Boolean(seen.hasPreview || file.hasPreview) });
   }
   const frames = [...new Set([...planned, ...byFrame.keys()])].sort((a, b) => a - b);
   return frames.map((frame): FrameView => {
     const file = byFrame.get(frame);
-    if (file) return { frame, state: 'done', fileName: file.relativePath, onDisk: file.onDisk, viewable: viewableType(file.relativePath) !== null };
-    return { frame, state: ended ? 'missing' : 'pending', fileName: null, onDisk: false, viewable: false };
+    if (file) return { frame, state: 'done', fileName: file.relativePath, onDisk: file.onDisk, viewable: viewableType(file.relativePath) !== null, hasPreview: file.hasPreview ?? false };
+    return { frame, state: ended ? 'missing' : 'pending', fileName: null, onDisk: false, viewable: false, hasPreview: false };
   });
 }

@@ -7,10 +7,10 @@ import type { Downloads } from '../shared/api/downloads';
 import type { Job } from '../shared/api/job';
 import { isTerminalStatus } from '../shared/api/job-status';
 import { formatName } from '../shared/contract/setting-labels';
-import type { FrameImage, FrameView, JobFrames as JobFramesView } from '../shared/contract/frame-views';
+import type { FrameImage, JobFrames as JobFramesView } from '../shared/contract/frame-views';
 import { isPlainRecord } from '../shared/plain-record';
 import { fetchPreview } from './fetch-preview';
-import { frameViews, plannedFrames, viewableType, type KnownFile } from './frame-list';
+import { frameNumberOf, frameViews, plannedFrames, viewableType, type KnownFile } from './frame-list';
 import type { JobDownloads } from './job-downloads';
 
 /** Frames the strip lists at most (the rest is counted). */
@@ -18,6 +18,12 @@ const MAX_LISTED = 5000;
 /** Largest frame file shown in the app (bigger ones open in the artist's image viewer). */
 const IMAGE_LIMIT = 48 * 1024 * 1024;
 const DOWNLOADS_TTL_MS = 30_000;
+/** A rendered file as the server lists it, or as found in the job's folder. */
+interface ServerFile extends KnownFile {
+  url: string | null;
+  previewUrl: string | null;
+}
+
 const IMAGE_FILE = /\.(png|jpe?g|webp|bmp|gif|exr|tiff?|tga|hdr|dpx|cin|jp2|rgb|sgi)$/i;
 
 /**
@@ -41,14 +47,7 @@ export class JobFrames {
   async frames(jobId: string): Promise<JobFramesView> {
     const job = await this.#client.getJob(jobId);
     const ended = isTerminalStatus(job.status);
-    const server = ended ? await this.#serverFiles(jobId, true) : [];
-    const disk = await this.#diskFiles(jobId);
-    const onDisk = new Set(disk);
-    const files: KnownFile[] = [
-      ...server.map((relativePath) => ({ relativePath, onDisk: onDisk.has(relativePath) })),
-      ...disk.filter((path) => !server.includes(path)).map((relativePath) => ({ relativePath, onDisk: true })),
-    ];
-    const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), files, ended);
+    const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), await this.#known(jobId, ended, true), ended);
     return {
       jobId,
       status: job.status,
@@ -60,57 +59,57 @@ export class JobFrames {
     };
   }
 
-  /** One frame's picture as a data URL: from the job's folder when downloaded, else from the server. */
+  /**
+   * One frame's picture as a data URL: the file from the job's folder when downloaded, else from the
+   * server; for a file a browser cannot show (EXR, TIFF), the server's preview of it when it has one.
+   */
   async image(jobId: string, frame: number): Promise<FrameImage> {
-    const view = await this.#find(jobId, frame);
-    if (!view?.fileName) return { ok: false, reason: 'not-available' };
-    const type = viewableType(view.fileName);
-    if (!type) return { ok: false, reason: 'not-viewable' };
-    if (view.onDisk) {
-      const path = resolveInside(this.#downloads.jobDir(jobId), view.fileName);
+    const view = (await this.#known(jobId, true, false)).find((f) => frameNumberOf(f.relativePath) === frame) ?? null;
+    if (!view) return { ok: false, reason: 'not-available' };
+    const type = viewableType(view.relativePath);
+    if (type && view.onDisk) {
+      const path = resolveInside(this.#downloads.jobDir(jobId), view.relativePath);
       const info = await stat(path);
       if (info.size > IMAGE_LIMIT) return { ok: false, reason: 'too-large' };
-      return { ok: true, dataUrl: `data:${type};base64,${(await readFile(path)).toString('base64')}` };
+      return { ok: true, dataUrl: `data:${type};base64,${(await readFile(path)).toString('base64')}`, preview: false };
     }
-    const url = await this.#urlOf(jobId, view.fileName);
-    const dataUrl = url ? await fetchPreview(url, IMAGE_LIMIT) : null;
-    return dataUrl ? { ok: true, dataUrl } : { ok: false, reason: 'not-available' };
+    const url = type ? view.url : view.previewUrl;
+    if (!url) return { ok: false, reason: type ? 'not-available' : 'not-viewable' };
+    const dataUrl = await fetchPreview(url, IMAGE_LIMIT);
+    return dataUrl ? { ok: true, dataUrl, preview: !type } : { ok: false, reason: 'not-available' };
   }
 
   /** Where a downloaded frame is on this computer (to open in the artist's image viewer); says so when it is not downloaded yet. */
   async pathOf(jobId: string, frame: number): Promise<string> {
-    const view = await this.#find(jobId, frame);
-    if (!view?.fileName || !view.onDisk) {
+    const view = (await this.#diskFiles(jobId)).find((name) => frameNumberOf(name) === frame);
+    if (!view) {
       throw new ConfigError(`Frame ${frame} is not on this computer yet. Download the frames first, then open it.`, { code: 'frame-not-downloaded' });
     }
-    return resolveInside(this.#downloads.jobDir(jobId), view.fileName);
+    return resolveInside(this.#downloads.jobDir(jobId), view);
   }
 
-  async #find(jobId: string, frame: number): Promise<FrameView | null> {
-    const disk = await this.#diskFiles(jobId);
-    const local = frameViews([], disk.map((relativePath) => ({ relativePath, onDisk: true })), true).find((f) => f.frame === frame);
-    if (local) return local;
-    const server = await this.#serverFiles(jobId, false);
-    return frameViews([], server.map((relativePath) => ({ relativePath, onDisk: false })), true).find((f) => f.frame === frame) ?? null;
+  /** The rendered files known of a job: the server's frame outputs (when `withServer`) and the image files in its folder. */
+  async #known(jobId: string, withServer: boolean, fresh: boolean): Promise<ServerFile[]> {
+    const server = withServer ? await this.#serverFiles(jobId, fresh) : [];
+    const disk = new Set(await this.#diskFiles(jobId));
+    return [
+      ...server.map((f) => ({ ...f, onDisk: disk.has(f.relativePath) })),
+      ...[...disk].filter((path) => !server.some((f) => f.relativePath === path)).map((relativePath) => ({ relativePath, onDisk: true, url: null, previewUrl: null, hasPreview: false })),
+    ];
   }
 
-  async #downloadsOf(jobId: string, fresh: boolean): Promise<Downloads> {
+  /** The frame files the server lists (the frames, not the compositor's outputs), with a preview URL when it sends one. */
+  async #serverFiles(jobId: string, fresh: boolean): Promise<ServerFile[]> {
     const cached = this.#outputs.get(jobId);
-    if (!fresh && cached && this.#now() - cached.at < DOWNLOADS_TTL_MS) return cached.downloads;
-    const downloads = await this.#client.getDownloads(jobId);
-    this.#outputs.set(jobId, { at: this.#now(), downloads });
-    return downloads;
-  }
-
-  /** Relative paths of the frame files the server lists (the frames, not the compositor's outputs). */
-  async #serverFiles(jobId: string, fresh: boolean): Promise<string[]> {
-    const downloads = await this.#downloadsOf(jobId, fresh);
-    return downloads.frameOutputs.map((item) => sanitizeRelativePath(itemPath(item)));
-  }
-
-  async #urlOf(jobId: string, relativePath: string): Promise<string | null> {
-    const downloads = await this.#downloadsOf(jobId, false);
-    return downloads.frameOutputs.find((item) => sanitizeRelativePath(itemPath(item)) === relativePath)?.url ?? null;
+    let downloads = cached?.downloads;
+    if (fresh || !cached || this.#now() - cached.at >= DOWNLOADS_TTL_MS) {
+      downloads = await this.#client.getDownloads(jobId);
+      this.#outputs.set(jobId, { at: this.#now(), downloads });
+    }
+    return (downloads?.frameOutputs ?? []).map((item) => {
+      const previewUrl = typeof item.previewUrl === 'string' && item.previewUrl !== '' ? item.previewUrl : null;
+      return { relativePath: sanitizeRelativePath(itemPath(item)), onDisk: false, url: item.url, previewUrl, hasPreview: previewUrl !== null };
+    });
   }
 
   /** Image files at the top of the job's folder (compositor outputs live in sub-folders). */

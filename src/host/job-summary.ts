@@ -41,11 +41,6 @@ export function failedStepOf(reason: FailedReason | null | undefined, reached: r
   return 'validation';
 }
 
-/** The heading of a failure: "Validation failed". */
-export function failedStepTitle(step: FailedStep): string {
-  return step === 'upload' ? 'Upload failed' : step === 'validation' ? 'Validation failed' : 'Render failed';
-}
-
 const STARTED = new Set(['booting', 'rendering']);
 
 /**

@@ -10,7 +10,7 @@ import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
 import { JobFrames } from './job-frames';
-import { failedStepTitle } from './job-summary';
+import { failedStepTitle } from '../shared/contract/failed-step';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { notifier, type Notify } from './notifier';

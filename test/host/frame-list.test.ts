@@ -27,12 +27,12 @@ describe('frame-list', () => {
     const files = [
       { relativePath: 'shot_0001.png', onDisk: false },
       { relativePath: 'shot_0001.png', onDisk: true },
-      { relativePath: 'shot_0003.exr', onDisk: false },
+      { relativePath: 'shot_0003.exr', onDisk: false, hasPreview: true },
     ];
     expect(frameViews([1, 2, 3], files, false)).toEqual([
-      { frame: 1, state: 'done', fileName: 'shot_0001.png', onDisk: true, viewable: true },
-      { frame: 2, state: 'pending', fileName: null, onDisk: false, viewable: false },
-      { frame: 3, state: 'done', fileName: 'shot_0003.exr', onDisk: false, viewable: false },
+      { frame: 1, state: 'done', fileName: 'shot_0001.png', onDisk: true, viewable: true, hasPreview: false },
+      { frame: 2, state: 'pending', fileName: null, onDisk: false, viewable: false, hasPreview: false },
+      { frame: 3, state: 'done', fileName: 'shot_0003.exr', onDisk: false, viewable: false, hasPreview: true },
     ]);
     expect(frameViews([1, 2], [], true).map((f) => f.state)).toEqual(['missing', 'missing']);
     expect(frameViews([1], [{ relativePath: 'shot_0004.png', onDisk: true }], true).map((f) => f.frame)).toEqual([1, 4]);

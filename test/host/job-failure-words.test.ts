@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure, failedStepOf, failedStepTitle, toJobSummary } from '../../src/host/job-summary';
+import { describeFailure, failedStepOf, toJobSummary } from '../../src/host/job-summary';
+import { failedStepTitle } from '../../src/shared/contract/failed-step';
 import type { Job } from '../../src/shared/api/job';
 
 const job = (over: Partial<Job>): Job => ({

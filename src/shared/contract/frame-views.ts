@@ -11,6 +11,8 @@ export interface FrameView {
   onDisk: boolean;
   /** Whether a browser can show the file (PNG, JPEG, WebP, BMP, GIF); EXR and TIFF cannot. */
   viewable: boolean;
+  /** Whether the server made a small preview of this frame (shown for files a browser cannot show). */
+  hasPreview: boolean;
 }
 
 /** The frames of a job and what the viewer needs to play them. */
@@ -29,4 +31,6 @@ export interface JobFrames {
 }
 
 /** A frame's picture: a data URL to show, or why there is none. */
-export type FrameImage = { ok: true; dataUrl: string } | { ok: false; reason: 'not-viewable' | 'not-available' | 'too-large' };
+export type FrameImage =
+  | { ok: true; dataUrl: string; /** The server's small preview, not the frame itself. */ preview: boolean }
+  | { ok: false; reason: 'not-viewable' | 'not-available' | 'too-large' };

@@ -30,7 +30,7 @@ function FrameTile(props: { jobId: string; frame: FrameView; formatName: string 
       data-frame={frame.frame}
       onClick={() => useFramesStore.getState().view(frame.frame)}
     >
-      {picture ? <img src={picture} alt="" /> : <span className="frame-note">{frame.viewable ? '…' : (props.formatName ?? 'Image')}</span>}
+      {picture ? <img src={picture} alt="" /> : <span className="frame-note">{frame.viewable || frame.hasPreview ? '…' : (props.formatName ?? 'Image')}</span>}
       <span className="frame-number">{frame.frame}</span>
     </button>
   );

@@ -78,8 +78,18 @@ export function FrameViewer(props: { frames: JobFrames; frame: number; fileName:
     }
   };
 
-  const picture = image?.kind === 'ready' && image.result.ok ? image.result.dataUrl : null;
-  const reason = image?.kind === 'ready' && !image.result.ok ? image.result.reason : null;
+  const ready = image?.kind === 'ready' ? image.result : null;
+  const picture = ready?.ok ? ready.dataUrl : null;
+  const isPreview = ready?.ok === true && ready.preview;
+  const reason = ready && !ready.ok ? ready.reason : null;
+  const waiting = current !== null && (current.viewable || current.hasPreview) && ready === null;
+  const openHere = current?.onDisk ? (
+    <button type="button" onClick={() => void command('jobs.openFrame', { jobId: frames.jobId, frame: current.frame }, { what: 'open the frame' })}>
+      Open in your image viewer
+    </button>
+  ) : (
+    <p className="muted">Download the frames, then open them in your image viewer.</p>
+  );
   return (
     <div className="viewer-backdrop">
       <div ref={dialog} className="viewer" role="dialog" aria-modal="true" aria-label={`Frame ${current?.frame ?? frame} of ${fileName}`} tabIndex={-1} onKeyDown={onKeyDown}>
@@ -106,22 +116,17 @@ export function FrameViewer(props: { frames: JobFrames; frame: number; fileName:
           </div>
         </header>
         <div className={`viewer-stage ${actual ? 'viewer-actual' : 'viewer-fit'}`} data-testid="viewer-stage">
-          {picture ? (
+          {picture && !isPreview ? (
             <img src={picture} alt={`Frame ${current?.frame ?? frame} of ${fileName}`} data-frame={current?.frame} />
-          ) : current?.viewable && image?.kind !== 'ready' ? (
+          ) : waiting ? (
             <p className="muted">Loading frame…</p>
           ) : (
             current && (
               <div className="viewer-missing">
-                <p>{noPicture(current, frames.formatName, reason)}</p>
-                {current.onDisk ? (
-                  <button type="button" onClick={() => void command('jobs.openFrame', { jobId: frames.jobId, frame: current.frame }, { what: 'open the frame' })}>
-                    Open in your image viewer
-                  </button>
-                ) : (
-                  <p className="muted">Download the frames, then open them in your image viewer.</p>
-                )}
-                {props.preview && (
+                {picture && <img src={picture} alt={`The farm’s preview of frame ${current.frame} of ${fileName}`} data-preview-frame={current.frame} />}
+                <p>{picture ? `The farm’s 8-bit preview: ${frames.formatName ?? 'this format'} frames cannot be shown in this window.` : noPicture(current, frames.formatName, reason)}</p>
+                {openHere}
+                {!picture && props.preview && (
                   <figure>
                     <img src={props.preview} alt={`The farm’s preview of ${fileName}`} />
                     <figcaption className="muted">The farm’s 8-bit preview of the job.</figcaption>

@@ -24,7 +24,7 @@ export function useFrameImage(jobId: string, frame: FrameView | null, watch?: Re
     return () => observer.disconnect();
   }, [watch, visible]);
   useEffect(() => {
-    if (visible && frame && frame.state === 'done' && frame.viewable) void useFramesStore.getState().image(jobId, frame);
+    if (visible && frame && frame.state === 'done' && (frame.viewable || frame.hasPreview)) void useFramesStore.getState().image(jobId, frame);
   }, [visible, jobId, frame, key]);
   return state;
 }
