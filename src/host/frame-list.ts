@@ -1,6 +1,6 @@
 import { parseFrameRanges, sceneFrames } from '../shared/frame-ranges';
 import { isPlainRecord } from '../shared/plain-record';
-import type { FrameView } from '../shared/contract/frame-views';
+import type { FrameView } from '../shared/contract/frame-strip-views';
 
 /** File types a browser shows in an <img>, by extension, with their MIME type. */
 const VIEWABLE: Record<string, string> = {

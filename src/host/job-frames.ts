@@ -7,7 +7,7 @@ import type { Downloads } from '../shared/api/downloads';
 import type { Job } from '../shared/api/job';
 import { isTerminalStatus } from '../shared/api/job-status';
 import { formatName } from '../shared/contract/setting-labels';
-import type { FrameImage, JobFrames as JobFramesView } from '../shared/contract/frame-views';
+import type { FrameImage, JobFrames as JobFramesView } from '../shared/contract/frame-strip-views';
 import { isPlainRecord } from '../shared/plain-record';
 import { fetchPreview } from './fetch-preview';
 import { frameNumberOf, frameViews, plannedFrames, viewableType, type KnownFile } from './frame-list';

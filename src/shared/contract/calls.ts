@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { renderConfigSchema } from '../api/render-config';
 import type { AppState, ConnectionTest, DoctorView, ProfileView, SettingsView } from './app-state';
 import { THEMES } from './app-state';
-import type { FrameImage, JobFrames } from './frame-views';
 import type { JobCounts, JobDetail, JobSummary } from './job-views';
-import { MAX_FRAME } from '../frame-ranges';
 import { JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { RenderConfig } from '../api/render-config';
 import type { NodeWorkers } from '../api/workers';
+import type { FrameImage, JobFrames } from './frame-strip-views';
+import { MAX_FRAME } from '../frame-ranges';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
 export interface CallSpec<S extends z.ZodType, R> {
@@ -116,17 +116,17 @@ export const CALLS = {
   'jobs.list': returns<JobPage>()(jobQuerySchema),
   'jobs.get': returns<JobDetail>()(byJob),
   'jobs.preview': returns<string | null>()(byJob),
-  'jobs.refresh': returns<JobPage>()(none),
-  'jobs.cancel': returns<JobSummary>()(byJob),
-  'jobs.download': returns<JobSummary>()(byJob),
-  'jobs.openFolder': returns<string>()(byJob),
-  'jobs.submitAgain': returns<SubmitFileResult>()(byJob),
   /** The job's frames for the frame strip and viewer. */
   'jobs.frames': returns<JobFrames>()(byJob),
   /** One frame's picture (from the job's folder when downloaded, else from the server). */
   'jobs.frameImage': returns<FrameImage>()(byFrame),
   /** Opens a downloaded frame in the computer's image viewer; answers its path. */
   'jobs.openFrame': returns<string>()(byFrame),
+  'jobs.refresh': returns<JobPage>()(none),
+  'jobs.cancel': returns<JobSummary>()(byJob),
+  'jobs.download': returns<JobSummary>()(byJob),
+  'jobs.openFolder': returns<string>()(byJob),
+  'jobs.submitAgain': returns<SubmitFileResult>()(byJob),
 } as const;
 
 /** The name of a call. */
