@@ -315,6 +315,13 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'jobs.list': async (query) => (await active()).jobs(query),
     'jobs.get': async ({ jobId }) => (await services()).details.detail(jobId),
     'jobs.preview': async ({ jobId }) => (await services()).details.preview(jobId),
+    'jobs.frames': async ({ jobId }) => (await services()).frameStrip.frames(jobId),
+    'jobs.frameImage': async ({ jobId, frame }) => (await services()).frameStrip.image(jobId, frame),
+    'jobs.openFrame': async ({ jobId, frame }) => {
+      const path = await (await services()).frameStrip.pathOf(jobId, frame);
+      await openPath(path);
+      return path;
+    },
     'jobs.refresh': async () => (await active()).reload(),
     'jobs.cancel': async ({ jobId }) => (await active()).cancel(jobId),
     'jobs.download': async ({ jobId }) => (await services()).downloads.download(jobId),
@@ -324,13 +331,6 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       return dir;
     },
     'jobs.submitAgain': async ({ jobId }) => (await services()).submissions.submitAgain(jobId),
-    'jobs.frames': async ({ jobId }) => (await services()).frames.frames(jobId),
-    'jobs.frameImage': async ({ jobId, frame }) => (await services()).frames.image(jobId, frame),
-    'jobs.openFrame': async ({ jobId, frame }) => {
-      const path = await (await services()).frames.pathOf(jobId, frame);
-      await openPath(path);
-      return path;
-    },
   };
 
   return {

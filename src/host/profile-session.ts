@@ -9,10 +9,10 @@ import type { SubmissionView } from '../shared/contract/submission-views';
 import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
-import { JobFrames } from './job-frames';
-import { failedStepTitle } from '../shared/contract/failed-step';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
+import { JobFrameStrip } from './job-frame-strip';
+import { failedStepTitle } from '../shared/contract/failed-step';
 import { notifier, type Notify } from './notifier';
 import type { SessionEnvironment } from './session-environment';
 import { SubmittedJobs } from './submitted-jobs';
@@ -30,10 +30,11 @@ export interface SessionDeps extends SessionEnvironment {
 /** The services of a profile whose server can be used. */
 export interface SessionServices {
   jobs: JobList;
+  /** The frames of a job for the detail panel's frame strip and viewer. */
+  frameStrip: JobFrameStrip;
   submissions: HostSubmissions;
   downloads: JobDownloads;
   details: JobDetails;
-  frames: JobFrames;
 }
 
 /**
@@ -65,9 +66,9 @@ export class ProfileSession {
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
     this.#services = {
       jobs,
+      frameStrip: new JobFrameStrip({ client, downloads }),
       downloads,
       details: new JobDetails({ client, jobs, downloads }),
-      frames: new JobFrames({ client, downloads }),
       submissions: new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted }),
     };
   }

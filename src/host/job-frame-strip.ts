@@ -31,7 +31,7 @@ const IMAGE_FILE = /\.(png|jpe?g|webp|bmp|gif|exr|tiff?|tga|hdr|dpx|cin|jp2|rgb|
  * and the job's folder on this computer), their pictures (read from disk when downloaded, else from
  * the server), and where a downloaded one is, to open it in the artist's own image viewer.
  */
-export class JobFrames {
+export class JobFrameStrip {
   readonly #client: ApiClient;
   readonly #downloads: JobDownloads;
   readonly #now: () => number;
