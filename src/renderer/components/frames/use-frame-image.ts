@@ -22,7 +22,7 @@ export function useFrameImage(jobId: string, frame: FrameView | null, watch?: Re
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [watch, visible]);
+  }, [watch, visible, frame?.state]);
   useEffect(() => {
     if (visible && frame && frame.state === 'done' && (frame.viewable || frame.hasPreview)) void useFramesStore.getState().image(jobId, frame);
   }, [visible, jobId, frame, key]);
