@@ -36,16 +36,18 @@ export function FrameViewer(props: { frames: JobFrames; frame: number; fileName:
     const target = done[(index + step + done.length) % done.length];
     if (target) useFramesStore.getState().view(target.frame);
   };
-  const close = () => {
-    useFramesStore.getState().view(null);
-    const back = opener.current;
-    if (back instanceof HTMLElement && back.isConnected) back.focus();
-    else document.querySelector<HTMLElement>(`.frame-tile[data-frame="${frame}"]`)?.focus();
-  };
+  const close = () => useFramesStore.getState().view(null);
 
+  const openedAt = useRef(frame);
   useEffect(() => {
     opener.current = document.activeElement;
+    const first = openedAt.current;
     dialog.current?.focus();
+    return () => {
+      const back = opener.current;
+      const target = back instanceof HTMLElement && back.isConnected ? back : document.querySelector<HTMLElement>(`.frame-tile[data-frame="${first}"]`);
+      target?.focus();
+    };
   }, []);
   useEffect(() => {
     if (!playing) return;
