@@ -139,6 +139,8 @@ describe.skipIf(!ready)('job details: frames, viewer and settings in words (brow
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await seriousAxeProblems(page, { include: '.detail' })).toEqual([]);
     await screenshots(page, 'details-panel');
+    await settings.scrollIntoViewIfNeeded();
+    await screenshots(page, 'details-settings');
 
     await detail.getByRole('button', { name: 'Open folder' }).click();
     await expect.poll(() => opened.at(-1)).toContain(join(app.downloads, 'walk cycle-'));

@@ -30,6 +30,10 @@ const LABELS: Record<string, string> = {
   tiffCodec: 'TIFF compression',
   compression: 'Compression',
   quality: 'Quality',
+  apiKey: 'API key',
+  baseUrl: 'Server address',
+  downloadDir: 'Download folder',
+  jobId: 'Job',
 };
 
 const FORMATS: Record<string, string> = {

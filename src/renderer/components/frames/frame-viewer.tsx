@@ -126,7 +126,7 @@ export function FrameViewer(props: { frames: JobFrames; frame: number; fileName:
             current && (
               <div className="viewer-missing">
                 {picture && <img src={picture} alt={`The farm’s preview of frame ${current.frame} of ${fileName}`} data-preview-frame={current.frame} />}
-                <p>{picture ? `The farm’s 8-bit preview: ${frames.formatName ?? 'this format'} frames cannot be shown in this window.` : noPicture(current, frames.formatName, reason)}</p>
+                <p>{picture ? `This is the farm’s 8-bit preview. ${frames.formatName ?? 'These'} frames cannot be shown in this window; open the frame itself in your image viewer.` : noPicture(current, frames.formatName, reason)}</p>
                 {openHere}
                 {!picture && props.preview && (
                   <figure>
