@@ -34,6 +34,7 @@ const LABELS: Record<string, string> = {
   baseUrl: 'Server address',
   downloadDir: 'Download folder',
   jobId: 'Job',
+  autoDownload: 'Automatic download',
 };
 
 const FORMATS: Record<string, string> = {
