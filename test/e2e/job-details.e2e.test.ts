@@ -107,7 +107,7 @@ describe.skipIf(!ready)('job details: frames, viewer and settings in words (brow
     const done = Number(/\((\d+) of 8 done\)/.exec(caption ?? '')?.[1]);
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(8);
-    await detail.getByRole('img', { name: 'Frame 8, not rendered yet' }).waitFor();
+    await detail.getByRole('img', { name: 'Frame 8, not available yet' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'details-rendering.png') });
 
     const grid = detail.getByRole('list', { name: 'Frames of walk cycle.blend' });

@@ -43,7 +43,7 @@ export function DetailFacts(props: { detail: JobDetail }) {
       )}
       <dt>Folder</dt>
       <dd>
-        <span className="path-text">{s.download.dir ?? 'Not downloaded yet'}</span>
+        {s.download.dir ? <span className="path-text">{s.download.dir}</span> : <span className="fact-inline">Not downloaded yet </span>}
         <button type="button" className="link" onClick={() => void command('jobs.openFolder', { jobId: s.id }, { what: 'open the folder' })}>
           Open folder
         </button>

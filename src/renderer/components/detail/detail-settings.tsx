@@ -9,7 +9,7 @@ export function DetailSettings(props: { detail: JobDetail }) {
   return (
     <section aria-label="Requested and final settings">
       <h3>Settings</h3>
-      <p className="muted">{changes === 0 ? 'Rendered as requested.' : `The farm changed ${changes === 1 ? 'one setting' : `${changes} settings`}; the reason is beside each change.`}</p>
+      <p className="muted">{changes === 0 ? 'Nothing changed from what you asked.' : `The farm changed ${changes === 1 ? 'one setting' : `${changes} settings`}; the reason is beside each change.`}</p>
       <table className="config">
         <thead>
           <tr>

@@ -3,7 +3,7 @@ import type { FrameView, JobFrames } from '../../../shared/contract/frame-strip-
 import { useFramesStore } from '../../stores/frames-store';
 import { useFrameImage } from './use-frame-image';
 
-const STATE_WORDS: Record<FrameView['state'], string> = { done: 'rendered', pending: 'not rendered yet', missing: 'missing' };
+const STATE_WORDS: Record<FrameView['state'], string> = { done: 'rendered', pending: 'not available yet', missing: 'missing' };
 
 /** One frame of the strip: a thumbnail button for a rendered frame, a marked tile for the others. */
 function FrameTile(props: { jobId: string; frame: FrameView; formatName: string | null }) {
@@ -15,7 +15,7 @@ function FrameTile(props: { jobId: string; frame: FrameView; formatName: string 
       <div className={`frame-tile frame-${frame.state}`} role="img" aria-label={`Frame ${frame.frame}, ${STATE_WORDS[frame.state]}`}>
         <span className="frame-number">{frame.frame}</span>
         <span className="frame-note" aria-hidden="true">
-          {frame.state === 'missing' ? 'Missing' : 'Waiting'}
+          {frame.state === 'missing' ? 'Missing' : 'Pending'}
         </span>
       </div>
     );
