@@ -325,6 +325,13 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     'jobs.list': async (query) => (await active()).jobs(query),
     'jobs.get': async ({ jobId }) => (await services()).details.detail(jobId),
     'jobs.preview': async ({ jobId }) => (await services()).details.preview(jobId),
+    'jobs.frames': async ({ jobId }) => (await services()).frameStrip.frames(jobId),
+    'jobs.frameImage': async ({ jobId, frame }) => (await services()).frameStrip.image(jobId, frame),
+    'jobs.openFrame': async ({ jobId, frame }) => {
+      const path = await (await services()).frameStrip.pathOf(jobId, frame);
+      await openPath(path);
+      return path;
+    },
     'jobs.refresh': async () => (await active()).reload(),
     'jobs.sync': async () => (await active()).sync(),
     'jobs.cancel': async ({ jobId }) => (await active()).cancel(jobId),

@@ -1,8 +1,9 @@
 import type { FailedReason, Job } from '../shared/api/job';
 import { progressOf, sceneFileNameOf, timelineOf } from '../shared/api/job-extras';
 import { isTerminalStatus } from '../shared/api/job-status';
-import type { DownloadState, JobSummary } from '../shared/contract/job-views';
+import type { DownloadState, FailedStep, JobSummary } from '../shared/contract/job-views';
 import type { RenderEstimate } from '../shared/render-estimate';
+import { asSentence } from '../shared/sentence';
 import { warningWordsOf } from './job-warnings';
 
 /** A download state with nothing downloaded. */
@@ -18,15 +19,28 @@ const PLAIN_REASONS: Record<string, string> = {
   Timeout: 'The render took longer than allowed.',
 };
 
-/** Why a job failed, in plain words a person can act on. */
+/** Why a job failed, in plain words a person can act on, said once and ending as a sentence. */
 export function describeFailure(reason: FailedReason | null | undefined): string | null {
   if (!reason) return null;
   const said = reason.message?.trim();
-  if (said) return said;
+  if (said) return asSentence(said.replace(/^(error:\s*)+/i, ''));
   const known = PLAIN_REASONS[reason.name];
   if (known) return known;
   const words = reason.name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return `The job failed at the ${reason.type} stage: ${words}.`;
+  return `The farm gave this reason: ${words}.`;
+}
+
+const RENDER_STAGES = new Set(['booting', 'rendering', 'finalizing']);
+const UPLOAD_REASONS = /upload/i;
+
+/**
+ * The step a job failed at, as the app names its steps: the upload (the farm never got the files
+ * whole), the validation (before rendering began) or the render.
+ */
+export function failedStepOf(reason: FailedReason | null | undefined, reached: readonly string[]): FailedStep {
+  if (reason && (UPLOAD_REASONS.test(reason.type) || UPLOAD_REASONS.test(reason.name))) return 'upload';
+  if (reason?.type === 'render' || reached.some((s) => RENDER_STAGES.has(s))) return 'render';
+  return 'validation';
 }
 
 /** The name a job's row shows: the file submitted from this app, else the server's scene file name, else a short id. */
@@ -63,7 +77,8 @@ export function toJobSummary(
     completedFrames,
     totalFrames,
     normalizedSeconds: job.normalizedSeconds ?? null,
-    failure: job.status === 'failed' ? (describeFailure(job.failedReason) ?? 'The job failed; the server gave no reason.') : null,
+    failure: job.status === 'failed' ? (describeFailure(job.failedReason) ?? 'The farm gave no reason.') : null,
+    failedStep: job.status === 'failed' ? failedStepOf(job.failedReason, timeline.map((e) => e.status)) : null,
     download: extra.download ?? previous?.download ?? NO_DOWNLOAD,
     canSubmitAgain: extra.canSubmitAgain ?? previous?.canSubmitAgain ?? false,
     hasPreview,

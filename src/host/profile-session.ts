@@ -14,6 +14,8 @@ import { JobDetails } from './job-details';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { JobSync } from './job-sync';
+import { JobFrameStrip } from './job-frame-strip';
+import { failedStepTitle } from '../shared/contract/failed-step';
 import { notifier, type Notify } from './notifier';
 import type { SessionEnvironment } from './session-environment';
 import { SubmittedJobs } from './submitted-jobs';
@@ -33,6 +35,8 @@ export interface SessionDeps extends SessionEnvironment {
 /** The services of a profile whose server can be used. */
 export interface SessionServices {
   jobs: JobList;
+  /** The frames of a job for the detail panel's frame strip and viewer. */
+  frameStrip: JobFrameStrip;
   submissions: HostSubmissions;
   downloads: JobDownloads;
   details: JobDetails;
@@ -70,6 +74,7 @@ export class ProfileSession {
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
     this.#services = {
       jobs,
+      frameStrip: new JobFrameStrip({ client, downloads }),
       downloads,
       details: new JobDetails({ client, jobs, downloads }),
       submissions: new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted }),
@@ -180,7 +185,7 @@ export class ProfileSession {
     });
     tracker.on('failed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);
-      this.#notify('error', 'Render failed', `${summary?.fileName ?? job.id}: ${summary?.failure ?? 'no reason given'}`, job.id);
+      this.#notify('error', failedStepTitle(summary?.failedStep ?? 'render'), `${summary?.fileName ?? job.id}: ${summary?.failure ?? 'The farm gave no reason.'}`, job.id);
     });
     tracker.on('error', ({ error, retryInMs, jobId }) => {
       if (jobId === undefined) connection.failed(error, retryInMs);

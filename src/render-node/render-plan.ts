@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseFrameRanges, sceneFrames } from '../shared/frame-ranges';
 import type { RenderConfig, SceneAnalysis } from '../shared/api';
+import { depthName, formatName } from '../shared/contract/setting-labels';
 
 /** What the node's Blender can do, as far as a render plan cares. */
 export interface NodeCapabilities {
@@ -75,6 +76,27 @@ export type PlanResult =
 
 const VIDEO_FORMATS = new Set(['FFMPEG', 'AVI_JPEG', 'AVI_RAW']);
 const GPU_ONLY_ENGINES = new Set(['BLENDER_EEVEE', 'BLENDER_EEVEE_NEXT', 'BLENDER_WORKBENCH']);
+
+/** The colour depths Blender offers per format, lowest first; formats not listed have 8-bit only. */
+const COLOR_DEPTHS: Record<string, string[]> = {
+  PNG: ['8', '16'],
+  TIFF: ['8', '16'],
+  OPEN_EXR: ['16', '32'],
+  OPEN_EXR_MULTILAYER: ['16', '32'],
+  JPEG2000: ['8', '12', '16'],
+  DPX: ['8', '10', '12', '16'],
+};
+
+/**
+ * The colour depth Blender writes a format at when `depth` is asked: `depth` when the format has it,
+ * else the format's highest (what Blender keeps when the format is switched: an 8-bit PNG scene
+ * rendered as EXR is written as 32-bit float).
+ */
+export function fitColorDepth(format: string, depth: string | null | undefined): string | null | undefined {
+  const depths = COLOR_DEPTHS[format] ?? ['8'];
+  if (depth === null || depth === undefined || depths.includes(depth)) return depth;
+  return depths[depths.length - 1];
+}
 
 /** A frame file name pattern from a scene's output path: its base name, with `####` for the frame. */
 export function fileNamePatternFrom(outputPath: string): string {
@@ -188,6 +210,14 @@ export function planRender(
   }
 
   const outputSettings = { ...analysis.outputSettings, ...(requested.outputSettings ?? {}) };
+  const depth = fitColorDepth(outputFormat, outputSettings.colorDepth);
+  if (depth != null && depth !== outputSettings.colorDepth) {
+    const asked = requested.outputSettings?.colorDepth;
+    if (asked !== undefined) {
+      adjust('outputSettings', requested.outputSettings, { ...outputSettings, colorDepth: depth }, `${formatName(outputFormat)} has no ${asked}-bit colour depth; written at ${depthName(outputFormat, depth)}.`);
+    }
+    outputSettings.colorDepth = depth;
+  }
   const resolution = requested.resolution ?? analysis.resolution;
   const resolutionPercentage = requested.resolutionPercentage ?? analysis.resolutionPercentage;
   const samples = requested.sampleCount ?? analysis.samples;

@@ -68,7 +68,7 @@ describe('exit codes', () => {
   });
 
   it('show core messages as they are and foreign ones as unexpected', () => {
-    expect(errorMessage(new AuthError('API key rejected (401).'))).toBe('API key rejected (401).');
+    expect(errorMessage(new AuthError('API key rejected (401).'))).toBe('API key rejected (401). Store a new key with: renderdrop login');
     expect(errorMessage(new UsageError('Add --yes.'))).toBe('Add --yes.');
     expect(errorMessage(new Error('boom'))).toBe('Unexpected error: boom');
     expect(errorMessage(new AbortError('Upload stopped.'))).toBe('Upload stopped.');

@@ -77,7 +77,7 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
     await row.getByRole('button', { name: 'Details of sample.blend' }).click();
     const detail = page.getByRole('complementary', { name: 'Job details' });
     await detail.getByRole('region', { name: 'Requested and final settings' }).waitFor();
-    await expect.poll(() => detail.getByRole('row', { name: /sampleCount/ }).textContent()).toContain('2');
+    await expect.poll(() => detail.getByRole('row', { name: /^Samples/ }).textContent()).toContain('2');
     await detail.getByRole('region', { name: 'Output files' }).waitFor();
   });
 

@@ -112,7 +112,7 @@ describe('host: first run on "This computer"', () => {
     const h = await host();
     const result = await h.call('settings.update', { autoDownload: 'yes' } as never);
     expect(result).toMatchObject({ ok: false, error: { kind: 'contract', code: 'invalid-request' } });
-    expect(result.ok ? '' : result.error.message).toMatch(/^autoDownload:/);
+    expect(result.ok ? '' : result.error.message).toMatch(/^Automatic download:/);
   });
 });
 
@@ -285,7 +285,8 @@ describe('host: submissions on a farm', () => {
     const failed = await h.waitFor((e): e is Extract<AppEvent, { name: 'submission.updated' }> => e.name === 'submission.updated' && e.payload.id === id && e.payload.phase === 'failed');
     expect(failed.payload.error?.message).toMatch(/Cannot open the scene/);
     const job = await h.waitFor((e): e is Extract<AppEvent, { name: 'job.updated' }> => e.name === 'job.updated' && e.payload.status === 'failed');
-    expect(job.payload.failure).toBe('Cannot open the scene');
+    expect(job.payload.failure).toBe('Cannot open the scene.');
+    expect(job.payload.failedStep).toBe('validation');
     expect(await h.value('submissions.dismiss', { submissionId: id })).toBe(true);
     expect(await h.value('submissions.list', {})).toEqual([]);
   });

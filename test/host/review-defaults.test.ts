@@ -20,7 +20,7 @@ describe('review defaults', () => {
 describe('job summaries', () => {
   it('says why a job failed in plain words', () => {
     expect(describeFailure({ name: 'SceneUnreadable', type: 'scene' })).toMatch(/could not open the scene/);
-    expect(describeFailure({ name: 'WeirdThing', type: 'render' })).toBe('The job failed at the render stage: weird thing.');
+    expect(describeFailure({ name: 'WeirdThing', type: 'render' })).toBe('The farm gave this reason: weird thing.');
     expect(describeFailure({ name: 'X', type: 'y', message: 'Exactly this.' })).toBe('Exactly this.');
   });
 

@@ -1,4 +1,7 @@
-import { AbortError, isAbort, RenderdropError, toUserMessage } from '../../core/errors';
+import { AbortError, AuthError, isAbort, RenderdropError, toUserMessage } from '../../core/errors';
+
+/** What the command line adds to a rejected key: the app says the same in its own Settings terms. */
+const LOGIN_HINT = 'Store a new key with: renderdrop login';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { exitCodeFor, type ExitCode } from '../exit-code-for';
@@ -15,6 +18,7 @@ export function errorMessage(error: unknown): string {
 
 function rawMessage(error: unknown): string {
   if (isAbort(error)) return error instanceof AbortError ? error.message : 'Stopped on request.';
+  if (error instanceof AuthError) return `${error.message} ${LOGIN_HINT}`;
   if (error instanceof RenderdropError || error instanceof UsageError || error instanceof CommandFailedError) return error.message;
   return toUserMessage(error);
 }

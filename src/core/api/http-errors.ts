@@ -40,11 +40,11 @@ export function errorForStatus(
   const said = complaint.message ? `: ${complaint.message}` : '';
   const code = complaint.code;
   if (status === 401) {
-    return new AuthError(`API key rejected (401${said}). Update it with \`renderdrop login\` or in Settings.`, { status, code });
+    return new AuthError(`API key rejected (401${said}). Update the key for this server.`, { status, code });
   }
   if (status === 403) {
     return new AuthError(
-      `The server refused to ${context.action} with this API key (403${said}). Check the key's access or update it with \`renderdrop login\`.`,
+      `The server refused to ${context.action} with this API key (403${said}). Check what the key may do, or use another key.`,
       { status, code },
     );
   }

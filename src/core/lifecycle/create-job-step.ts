@@ -39,7 +39,7 @@ export async function recoverJobStep(ctx: StepContext): Promise<void> {
     const message =
       `Creating the job for ${record.file.name} was interrupted, and ${which} made from a file of that name around then; ` +
       `${ids.length === 1 ? 'it' : 'one of them'} may be this submission's or another's. Renderdrop stopped rather than guess. ` +
-      'Check them in the job list (`renderdrop jobs`), cancel what nobody needs, and submit the file again.';
+      'Check them in the job list, cancel what nobody needs, and submit the file again.';
     await ctx.save({ ending: 'failed', error: { kind: 'job-recovery-ambiguous', message } });
     return;
   }

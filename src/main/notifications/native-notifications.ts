@@ -9,7 +9,7 @@ export function renderOutcome(view: NotificationView, job: JobSummary | undefine
   if (!view.jobId) return null;
   const fileName = job?.fileName ?? (view.message.split(':')[0] || view.jobId);
   if (view.level === 'success') return { completed: { jobId: view.jobId, fileName, frames: job ? Math.max(job.completedFrames, job.totalFrames) : 0 } };
-  if (view.level === 'error') return { failed: { jobId: view.jobId, fileName, reason: job?.failure ?? view.message.slice(fileName.length + 1).trim() ?? 'no reason given' } };
+  if (view.level === 'error') return { failed: { jobId: view.jobId, fileName, reason: job?.failure ?? view.message.slice(fileName.length + 1).trim(), step: job?.failedStep ?? null } };
   return null;
 }
 

@@ -1,3 +1,6 @@
+import { failedStepTitle } from '../../shared/contract/failed-step';
+import type { FailedStep } from '../../shared/contract/job-views';
+
 /** A finished render as a notification describes it. */
 export interface FinishedRender {
   jobId: string;
@@ -10,6 +13,8 @@ export interface FailedRender {
   jobId: string;
   fileName: string;
   reason: string;
+  /** The step it failed at, when known (the title names it: "Validation failed"). */
+  step?: FailedStep | null;
 }
 
 /** What a click on a native notification leads to. */
@@ -67,7 +72,7 @@ export class NotificationPolicy {
 
   failed(render: FailedRender): void {
     if (this.#deps.isFocused()) return;
-    this.#deps.show({ title: 'Render failed', body: `${render.fileName}: ${render.reason}`, target: { kind: 'job', jobId: render.jobId }, urgent: true });
+    this.#deps.show({ title: failedStepTitle(render.step ?? 'render'), body: `${render.fileName}: ${render.reason}`, target: { kind: 'job', jobId: render.jobId }, urgent: true });
   }
 
   /** Drops what is waiting (the app quits). */

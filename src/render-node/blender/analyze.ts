@@ -111,9 +111,17 @@ function newerThanNode(header: BlendHeader, nodeVersion: number[]): boolean {
   return compareVersions([Math.floor(header.versionNumber / 100), header.versionNumber % 100], nodeVersion.slice(0, 2)) > 0;
 }
 
-/** A line of Blender's output with every quoted absolute path cut down to its file name. */
+/** A line of Blender's output with every absolute path, quoted or not, cut down to its file name. */
 export function withoutDirectories(line: string): string {
-  return line.replace(/(['"])((?:\/|[A-Za-z]:[\\/]|\\\\)[^'"]*)\1/g, (_match, quote: string, path: string) => `${quote}${basename(path.replace(/\\/g, '/'))}${quote}`);
+  const name = (path: string) => basename(path.replace(/\\/g, '/'));
+  return line
+    .replace(/(['"])((?:\/|[A-Za-z]:[\\/]|\\\\)[^'"]*)\1/g, (_match, quote: string, path: string) => `${quote}${name(path)}${quote}`)
+    .replace(/(^|[\s(=,])((?:\/|[A-Za-z]:[\\/]|\\\\)[^\s'"(),]+)/g, (_match, before: string, path: string) => `${before}${name(path)}`);
+}
+
+/** What Blender said of a file it could not read, without its own "Error: Failed to read … 'name':" lead-in. */
+function readErrorDetail(line: string): string {
+  return line.replace(/^Error:\s*/, '').replace(/^(Cannot read file|Failed to read blend file|File format is not supported)\s*'[^']*'\s*[:,]?\s*/i, '').trim();
 }
 
 /** Turn a failed Blender run into the reason a person can act on (never naming the node's folders). */
@@ -140,7 +148,12 @@ export function analysisFailure(
     );
   }
   if (loadError) {
-    return new SceneAnalysisError('SceneUnreadable', 'scene', `Blender could not read ${fileName}; it may be damaged or incomplete. ${loadError}`);
+    const detail = readErrorDetail(loadError);
+    return new SceneAnalysisError(
+      'SceneUnreadable',
+      'scene',
+      `Blender could not read ${fileName}${detail ? ` (${detail})` : ''}: it may be damaged or incomplete. Open it in Blender, save it again and submit it again.`,
+    );
   }
   if (result.signal) {
     return new SceneAnalysisError(

@@ -41,15 +41,6 @@ export function percent(done: number, total: number): number {
   return Math.max(0, Math.min(100, Math.round((done / total) * 100)));
 }
 
-/** A value from a render configuration, readable. */
-export function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return '–';
-  if (Array.isArray(value)) return value.map(formatValue).join(value.every((v) => typeof v === 'number') ? ' × ' : ', ');
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 /** When something was submitted, short: the time for today, else the day and time. */
 export function formatWhen(iso: string, now: number): string {
   const at = new Date(iso);

@@ -8,6 +8,8 @@ import { JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { RenderConfig } from '../api/render-config';
 import type { NodeWorkers } from '../api/workers';
+import type { FrameImage, JobFrames } from './frame-strip-views';
+import { MAX_FRAME } from '../frame-ranges';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
 export interface CallSpec<S extends z.ZodType, R> {
@@ -25,6 +27,7 @@ const id = z.string().min(1).max(200);
 const byJob = z.object({ jobId: id }).strict();
 const bySubmission = z.object({ submissionId: id }).strict();
 const byProfile = z.object({ profileId: id }).strict();
+const byFrame = z.object({ jobId: id, frame: z.number().int().min(0).max(MAX_FRAME) }).strict();
 const apiKey = z.string().trim().min(8, 'An API key is at least 8 characters.').max(4096);
 const baseUrl = z
   .string()
@@ -118,6 +121,12 @@ export const CALLS = {
   'jobs.list': returns<JobPage>()(jobQuerySchema),
   'jobs.get': returns<JobDetail>()(byJob),
   'jobs.preview': returns<string | null>()(byJob),
+  /** The job's frames for the frame strip and viewer. */
+  'jobs.frames': returns<JobFrames>()(byJob),
+  /** One frame's picture (from the job's folder when downloaded, else from the server). */
+  'jobs.frameImage': returns<FrameImage>()(byFrame),
+  /** Opens a downloaded frame in the computer's image viewer; answers its path. */
+  'jobs.openFrame': returns<string>()(byFrame),
   'jobs.refresh': returns<JobPage>()(none),
   /** Checks the queue against the server now (new jobs, changed statuses): cheap, for focus and the refresh button. */
   'jobs.sync': returns<SyncView>()(none),

@@ -1,6 +1,18 @@
 import type { SerializedError } from '../client-error';
 import { CALLS, isCallName, type CallName, type CallPayload, type CallResponse } from './calls';
 import type { Result } from './result';
+import { settingLabel } from './setting-labels';
+
+/**
+ * A refused payload in words: the message, led by the field's human label ("API key: …") unless the
+ * message already names it; never a field's name in code.
+ */
+export function issueMessage(path: readonly PropertyKey[], message: string): string {
+  const field = [...path].reverse().find((p): p is string => typeof p === 'string');
+  if (!field) return message;
+  const label = settingLabel(field);
+  return message.toLowerCase().includes(label.toLowerCase()) ? message : `${label}: ${message}`;
+}
 
 /** The host side of the contract: one function per call, receiving the checked payload. */
 export type ContractHandlers = { [K in CallName]: (payload: CallPayload<K>) => Promise<CallResponse<K>> };
@@ -22,11 +34,7 @@ export async function dispatchCall(
   const parsed = CALLS[name].request.safeParse(payload ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return {
-      ok: false,
-      error: { kind: 'contract', code: 'invalid-request', message: `${where}${issue?.message ?? 'invalid request'}` },
-    };
+    return { ok: false, error: { kind: 'contract', code: 'invalid-request', message: issueMessage(issue?.path ?? [], issue?.message ?? 'The request is not valid.') } };
   }
   try {
     const handler = handlers[name] as (payload: unknown) => Promise<unknown>;

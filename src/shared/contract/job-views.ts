@@ -13,6 +13,9 @@ export interface DownloadState {
   error: string | null;
 }
 
+/** The steps a job can fail at, as the app names them. */
+export type FailedStep = 'upload' | 'validation' | 'render';
+
 /** One job in the queue: small, so ten thousand of them cross the contract cheaply. */
 export interface JobSummary {
   id: string;
@@ -30,6 +33,8 @@ export interface JobSummary {
   normalizedSeconds: number | null;
   /** Why it failed, in plain words. */
   failure: string | null;
+  /** The step it failed at, when it failed. */
+  failedStep: FailedStep | null;
   download: DownloadState;
   /** Whether "Submit again" can find the source file. */
   canSubmitAgain: boolean;

@@ -91,7 +91,8 @@ describe('ApiClient errors', () => {
     server.next('GET', `${P}/jobs/${JOB_ID}`, failWith(401, `bad key ${KEY}`));
     const error = await client.getJob(JOB_ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).message).toContain('renderdrop login');
+    expect((error as AuthError).message).toContain('Update the key for this server.');
+    expect((error as AuthError).message).not.toMatch(/`|renderdrop /);
     expect((error as AuthError).message).not.toContain(KEY);
     expect(JSON.stringify(serializeError(error))).not.toContain(KEY);
     server.next('GET', `${P}/jobs/${JOB_ID}`, failWith(403, 'forbidden'));

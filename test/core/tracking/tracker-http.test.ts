@@ -61,6 +61,6 @@ describe('JobTracker over HTTP', () => {
     const error = await trackerWaiter(tracker)(id, (j) => j.status === 'completed').catch((e: unknown) => e);
     tracker.stop();
     expect(error).toMatchObject({ kind: 'auth', status: 401 });
-    expect((error as Error).message).toContain('renderdrop login');
+    expect((error as Error).message).toContain('Update the key for this server.');
   });
 });

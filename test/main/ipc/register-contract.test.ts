@@ -58,7 +58,7 @@ describe('registering the contract on IPC', () => {
 
   it('refuses a payload the schema rejects, as a value, without calling the host', async () => {
     const { host, invoke } = setup();
-    expect(await invoke('settings.update', { autoDownload: 'yes' })).toMatchObject({ ok: false, error: { kind: 'contract', code: 'invalid-request', message: expect.stringMatching(/^autoDownload:/) } });
+    expect(await invoke('settings.update', { autoDownload: 'yes' })).toMatchObject({ ok: false, error: { kind: 'contract', code: 'invalid-request', message: expect.stringMatching(/^Automatic download:/) } });
     expect(await invoke('jobs.get', { jobId: 'a', extra: 1 })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
     expect(await invoke('submissions.submit', { files: [{ path: '/a.blend', bytes: 'AAAA' }] })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
     expect(host['settings.update']).not.toHaveBeenCalled();

@@ -75,7 +75,7 @@ describe('native notifications (electron mocked)', () => {
   });
 
   it('reads a host notification as a render outcome, falling back to its text for unknown jobs', () => {
-    expect(renderOutcome(note('success', 'zz', 'z.blend: 4 frame(s) rendered.'), undefined)).toEqual({ completed: { jobId: 'zz', fileName: 'z.blend', frames: 0 } });
-    expect(renderOutcome(note('error', 'zz', 'z.blend: Blender crashed.'), undefined)).toEqual({ failed: { jobId: 'zz', fileName: 'z.blend', reason: 'Blender crashed.' } });
+    expect(renderOutcome(note('success', 'zz', 'z.blend: 4 frames rendered.'), undefined)).toEqual({ completed: { jobId: 'zz', fileName: 'z.blend', frames: 0 } });
+    expect(renderOutcome(note('error', 'zz', 'z.blend: Blender crashed.'), undefined)).toEqual({ failed: { jobId: 'zz', fileName: 'z.blend', reason: 'Blender crashed.', step: null } });
   });
 });

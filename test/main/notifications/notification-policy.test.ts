@@ -35,6 +35,12 @@ describe('notification policy', () => {
     expect(shown).toEqual([{ title: 'Render failed', body: 'b.blend: Blender crashed while rendering frame 12.', target: { kind: 'job', jobId: 'b' }, urgent: true }]);
   });
 
+  it('names the step a job failed at', () => {
+    const { policy, shown } = setup();
+    policy.failed({ jobId: 'c', fileName: 'c.blend', reason: 'Blender could not read c.blend.', step: 'validation' });
+    expect(shown.map((n) => n.title)).toEqual(['Validation failed']);
+  });
+
   it('shows one completion with the scene and frames after the digest window', () => {
     const { policy, shown, timers, fire } = setup();
     policy.completed({ jobId: 'a', fileName: 'shot.blend', frames: 1 });

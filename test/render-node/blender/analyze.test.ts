@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   analysisFailure,
+  withoutDirectories,
   analyzeScene,
   countFrames,
   SceneAnalysisError,
@@ -118,7 +119,14 @@ describe('analysisFailure', () => {
     expect(error.toReason()).toMatchObject({ name: 'SceneUnreadable', type: 'scene' });
     expect(error.message).toContain('Missing DNA block');
     expect(error.message).not.toContain('/j/');
-    expect(error.message).toContain("'shot.blend'");
+    expect(error.message).toBe('Blender could not read shot.blend (Missing DNA block): it may be damaged or incomplete. Open it in Blender, save it again and submit it again.');
+  });
+
+  it('cuts every absolute path in Blender output down to its file name, quoted or not', () => {
+    expect(withoutDirectories('Read blend: /srv/node/jobs/1234/scene/shot.blend')).toBe('Read blend: shot.blend');
+    expect(withoutDirectories("Error: Failed to read blend file '/srv/node/jobs/1/shot.blend': Missing DNA block")).toBe("Error: Failed to read blend file 'shot.blend': Missing DNA block");
+    expect(withoutDirectories('Warning: Unable to open C:\\farm\\jobs\\1\\tex.png (frame 1/2)')).toBe('Warning: Unable to open tex.png (frame 1/2)');
+    expect(withoutDirectories('Fra:1 Mem:12.5M | Sample 1/4')).toBe('Fra:1 Mem:12.5M | Sample 1/4');
   });
 
   it('blames a newer Blender when the header says so', () => {

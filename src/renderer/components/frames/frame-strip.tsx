@@ -1,0 +1,65 @@
+import { useRef } from 'react';
+import type { FrameView, JobFrames } from '../../../shared/contract/frame-strip-views';
+import { useFramesStore } from '../../stores/frames-store';
+import { useFrameImage } from './use-frame-image';
+
+const STATE_WORDS: Record<FrameView['state'], string> = { done: 'rendered', pending: 'not available yet', missing: 'missing' };
+
+/** One frame of the strip: a thumbnail button for a rendered frame, a marked tile for the others. */
+function FrameTile(props: { jobId: string; frame: FrameView; formatName: string | null }) {
+  const { jobId, frame } = props;
+  const tile = useRef<HTMLButtonElement>(null);
+  const image = useFrameImage(jobId, frame, tile);
+  if (frame.state !== 'done') {
+    return (
+      <div className={`frame-tile frame-${frame.state}`} role="img" aria-label={`Frame ${frame.frame}, ${STATE_WORDS[frame.state]}`}>
+        <span className="frame-number">{frame.frame}</span>
+        <span className="frame-note" aria-hidden="true">
+          {frame.state === 'missing' ? 'Missing' : 'Pending'}
+        </span>
+      </div>
+    );
+  }
+  const picture = image?.kind === 'ready' && image.result.ok ? image.result.dataUrl : null;
+  return (
+    <button
+      ref={tile}
+      type="button"
+      className="frame-tile frame-done"
+      aria-label={`Frame ${frame.frame}, rendered${frame.onDisk ? ', on this computer' : ''}. Open it large`}
+      data-frame={frame.frame}
+      onClick={() => useFramesStore.getState().view(frame.frame)}
+    >
+      {picture ? <img src={picture} alt="" /> : <span className="frame-note">{frame.viewable || frame.hasPreview ? '…' : (props.formatName ?? 'Image')}</span>}
+      <span className="frame-number">{frame.frame}</span>
+    </button>
+  );
+}
+
+/** The job's frames as a grid of thumbnails: rendered ones as pictures, pending and missing ones marked. */
+export function FrameStrip(props: { frames: JobFrames; fileName: string; rendered: number; active: boolean }) {
+  const { frames } = props;
+  const done = frames.frames.filter((f) => f.state === 'done').length;
+  const missing = frames.frames.filter((f) => f.state === 'missing').length;
+  const total = frames.frames.length + frames.moreFrames;
+  return (
+    <section aria-label="Frames" className="frames">
+      <h3>Frames</h3>
+      <p className="muted frames-count">
+        {props.active && done === 0
+          ? `${props.rendered} of ${total} rendered. Each frame shows here when the farm offers it; the last one rendered is shown above.`
+          : `${done} of ${total} ${total === 1 ? 'frame' : 'frames'} to view${missing > 0 ? `, ${missing} missing` : ''}.`}
+      </p>
+      {frames.frames.length > 0 && (
+        <ul className="frame-grid" aria-label={`Frames of ${props.fileName}`}>
+          {frames.frames.map((f) => (
+            <li key={f.frame}>
+              <FrameTile jobId={frames.jobId} frame={f} formatName={frames.formatName} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {frames.moreFrames > 0 && <p className="muted">and {frames.moreFrames} more, not listed here.</p>}
+    </section>
+  );
+}
