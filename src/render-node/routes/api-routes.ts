@@ -34,6 +34,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
       base: ctx.baseUrl(request),
       downloadExpiresAt: new Date(ctx.now().getTime() + ctx.downloadUrlTtlMs),
       jobs: ctx.jobs,
+      storage: ctx.storage,
       keyId: keyOf(request).id,
     });
 
@@ -135,6 +136,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
           outputDir: ctx.storage.framesDir(job.id),
           compositeOutputDir: ctx.storage.compositeDir(job.id),
           previewPath: ctx.storage.previewPath(job.id),
+          previewDir: ctx.storage.previewsDir(job.id),
         });
         if (!planned.ok) throw badRequest(planned.code, planned.message);
         const admitted = await admitRender(planned, { limits: ctx.limits, headroomBytes: ctx.headroomBytes, diskDir: ctx.storage.jobsDir });
