@@ -76,7 +76,7 @@ describe.skipIf(!blenderPath)('frame previews and the frames of jobs that ended 
     const previews = await Promise.all(downloads.frameOutputs.map((o: any) => fetchPng(o.previewUrl)));
     for (const p of previews) expect([p.width, p.height]).toEqual([64, 36]);
     expect(previews.at(-1)!.data.equals(finalPreview.data)).toBe(true);
-    expect(previews[0]!.data.some((b) => b > 0)).toBe(true);
+    expect(previews[0]!.data.some((b: number) => b > 0)).toBe(true);
     expect(JSON.stringify(downloads)).not.toContain(t.dataDir);
   });
 
