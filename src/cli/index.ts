@@ -7,6 +7,7 @@ import { registerNodeCommands } from './commands/node';
 import { registerPackCommand } from './commands/pack';
 import { registerProfileCommands } from './commands/profile';
 import { registerSubmitCommands } from './commands/submit';
+import { registerVerifyCommand } from './commands/verify';
 import { registerWatchCommand } from './commands/watch';
 import { registerWebCommand } from './commands/web';
 import type { ExitCode } from './exit-code-for';
@@ -30,6 +31,7 @@ export function buildProgram(deps: CliDeps): Command {
   registerJobCommands(program, deps);
   registerWatchCommand(program, deps);
   registerDownloadCommand(program, deps);
+  registerVerifyCommand(program, deps);
   registerAuthCommands(program, deps);
   registerProfileCommands(program, deps);
   registerNodeCommands(program, deps);
