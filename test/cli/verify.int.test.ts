@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeBlender } from '../../src/render-node/blender/probe';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { runCli } from '../helpers/cli';
-import { startTestNode, type TestNode } from '../helpers/node';
+import { startTestNode, waitForJob, type TestNode } from '../helpers/node';
 import { decodePng } from '../helpers/png-pixels';
 import { EXIT } from '../../src/cli/exit-codes';
 import { cliSetup, filesUnder, jobsOfFile, parseSubmissions } from './helpers/cli-setup';
@@ -100,5 +100,35 @@ describe.skipIf(!blenderPath)('renderdrop verify against a real render node', ()
     expect(refused.stderr).toContain('The scene file gone.blend is no longer where it was sent from');
     expect(refused.stderr).toContain('Frames to render: 1-2.');
     expect((await jobsOfFile(t, 'gone.blend')).length).toBe(1);
+  });
+
+  it('download gets the frames a failed job rendered and says it failed and how many it got', async () => {
+    const cli = await cliSetup(t.url, t.key);
+    const scene = await makeSampleScene(work, { frames: 40, name: 'cut-short.blend' });
+    const submitted = await runCli(['submit', scene, '--yes', '--samples', '16', '--json'], { env: cli.env, timeoutMs: 180_000 });
+    expect(submitted.code, submitted.stderr).toBe(EXIT.ok);
+    const [result] = parseSubmissions(submitted.stdout);
+    await waitForJob(t, result.jobId, (j) => j.progress.completedFrames >= 2);
+    let killed = 0;
+    for (const entry of await readdir('/proc')) {
+      const cmd = /^\d+$/.test(entry) ? await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '') : '';
+      if (cmd.includes('blender') && cmd.includes(join(t.dataDir, 'jobs', result.jobId))) {
+        process.kill(Number(entry), 'SIGKILL');
+        killed++;
+      }
+    }
+    expect(killed).toBeGreaterThanOrEqual(1);
+    const failed = await waitForJob(t, result.jobId, (j) => j.status === 'failed');
+    const rendered: number = failed.progress.completedFrames;
+    const out = join(work, 'partial');
+    const downloaded = await runCli(['download', result.jobId, '--dir', out], { env: cli.env });
+    expect(downloaded.code, downloaded.stderr).toBe(EXIT.ok);
+    expect(downloaded.stdout).toContain(`Job ${result.jobId} failed after rendering ${rendered} of 40 frames; these are the frames it rendered before it stopped.`);
+    expect(downloaded.stdout).not.toContain('Wait until');
+    const folder = join(out, `cut-short-${result.jobId.replace(/-/g, '').slice(0, 8)}`);
+    expect(await filesUnder(folder)).toEqual(Array.from({ length: rendered }, (_, i) => `sample_${String(i + 1).padStart(4, '0')}.png`));
+    const checked = await runCli(['verify', result.jobId, '--dir', folder, '--json'], { env: cli.env });
+    expect(checked.code).toBe(EXIT.framesMissing);
+    expect(json(checked.stdout)).toMatchObject({ expected: 40, present: rendered, broken: [], complete: false });
   });
 });
