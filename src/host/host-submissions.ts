@@ -235,6 +235,17 @@ export class HostSubmissions {
     return result!;
   }
 
+  /**
+   * Starts a submission already recorded (render missing frames of a job sent before): it renders at
+   * once with the recorded settings, without asking again about files the scene misses.
+   */
+  startRecorded(record: SubmissionRecord): SubmitFileResult {
+    const tracked = this.#track(record, true);
+    tracked.filesAccepted = true;
+    this.#launch(tracked);
+    return { ok: true, name: record.file.name, submissionId: record.id };
+  }
+
   /** Whether a submission of this session is driving the job right now (it downloads it itself). */
   isDriving(jobId: string): boolean {
     return [...this.#all.values()].some((t) => t.record.jobId === jobId && t.running);

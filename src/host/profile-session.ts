@@ -9,6 +9,7 @@ import type { SubmissionView } from '../shared/contract/submission-views';
 import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
+import { JobFrames } from './job-frames';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { notifier, type Notify } from './notifier';
@@ -31,6 +32,7 @@ export interface SessionServices {
   submissions: HostSubmissions;
   downloads: JobDownloads;
   details: JobDetails;
+  frames: JobFrames;
 }
 
 /**
@@ -60,11 +62,13 @@ export class ProfileSession {
     this.#tracker = this.#makeTracker(client);
     const jobs = new JobList({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker });
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
+    const submissions = new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted });
     this.#services = {
       jobs,
       downloads,
       details: new JobDetails({ client, jobs, downloads }),
-      submissions: new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted }),
+      submissions,
+      frames: new JobFrames({ client, journal: deps.journal, downloads, submitted: this.#submitted, start: (record) => submissions.startRecorded(record), isStaged: deps.isStaged }),
     };
   }
 

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { ApiClient } from '../core/api/api-client';
+import { InvalidStateError } from '../core/errors';
+import type { SubmissionJournal } from '../core/journal/submission-journal';
+import type { SubmissionRecord } from '../core/journal/submission-record';
+import { runPool } from '../core/util/concurrency';
+import { recordMissingFrames, sceneRefusal } from '../core/verify/render-missing';
+import { verifyJobFolder, type JobFolderCheck } from '../core/verify/verify-job-folder';
+import { namingOf } from '../core/verify/frame-names';
+import type { FolderCheckView, FramePreviewView } from '../shared/contract/frame-views';
+import type { SubmitFileResult } from '../shared/contract/submission-views';
+import { fetchPreview } from './fetch-preview';
+import type { JobDownloads } from './job-downloads';
+import type { SubmittedJobs } from './submitted-jobs';
+
+const PREVIEW_LIMIT = 4 * 1024 * 1024;
+const DEFAULT_PREVIEWS = 48;
+const BROWSER_IMAGES = /\.(png|jpe?g|webp|bmp)$/i;
+
+const frameOutput = z.looseObject({ url: z.string(), fileName: z.string(), frame: z.number().int().optional(), previewUrl: z.string().nullish() });
+
+/** What the frame tools of a profile work with. */
+export interface JobFramesDeps {
+  client: ApiClient;
+  journal: SubmissionJournal;
+  downloads: JobDownloads;
+  submitted: SubmittedJobs;
+  /** Starts a recorded submission at once (HostSubmissions.startRecorded). */
+  start: (record: SubmissionRecord) => SubmitFileResult;
+  isStaged: (path: string) => boolean;
+}
+
+/**
+ * The frames of a job on this computer: its download folder checked frame by frame, the missing
+ * frames rendered into it by a new job of the same scene, and small images of its frames.
+ */
+export class JobFrames {
+  readonly #deps: JobFramesDeps;
+
+  constructor(deps: JobFramesDeps) {
+    this.#deps = deps;
+  }
+
+  /** Checks the job's folder; says why missing frames could not be rendered from here, if so. */
+  async verifyFolder(jobId: string): Promise<FolderCheckView> {
+    const check = await this.#check(jobId);
+    return {
+      jobId,
+      folder: check.folder,
+      expected: check.expected,
+      present: check.present.length,
+      missing: check.missing,
+      broken: check.broken,
+      cannotRender: await this.#refusal(this.#deps.submitted.get(jobId)),
+    };
+  }
+
+  /** Submits the job's scene again for exactly the frames its folder misses, downloading them into it. */
+  async renderMissing(jobId: string): Promise<SubmitFileResult> {
+    const original = this.#deps.submitted.get(jobId);
+    const refusal = await this.#refusal(original);
+    if (refusal !== null) throw new InvalidStateError(refusal, { code: 'scene-unavailable' });
+    const check = await this.#check(jobId);
+    const { record } = await recordMissingFrames({ journal: this.#deps.journal, original, job: check.job, check });
+    return this.#deps.start(record);
+  }
+
+  /** Every frame the server lists, with a data URL image of the frames asked for (the first 48 by default). */
+  async framePreviews(jobId: string, frames?: number[]): Promise<FramePreviewView[]> {
+    const downloads = await this.#deps.client.getDownloads(jobId);
+    const listed = downloads.frameOutputs.flatMap((item) => {
+      const parsed = frameOutput.safeParse(item);
+      if (!parsed.success) return [];
+      const frame = parsed.data.frame ?? namingOf(parsed.data.fileName)?.frame;
+      return frame === undefined ? [] : [{ ...parsed.data, frame }];
+    });
+    const wanted = new Set(frames ?? listed.slice(0, DEFAULT_PREVIEWS).map((f) => f.frame));
+    const views: FramePreviewView[] = listed.map((f) => ({ frame: f.frame, fileName: f.fileName, imageDataUrl: null }));
+    await runPool(
+      views.filter((v) => wanted.has(v.frame)),
+      6,
+      async (view) => {
+        const item = listed.find((f) => f.frame === view.frame)!;
+        const source = item.previewUrl ?? (BROWSER_IMAGES.test(item.fileName) ? item.url : null);
+        if (source) view.imageDataUrl = await fetchPreview(source, PREVIEW_LIMIT).catch(() => null);
+      },
+    );
+    return views;
+  }
+
+  async #check(jobId: string): Promise<JobFolderCheck> {
+    const job = await this.#deps.client.getJob(jobId);
+    return verifyJobFolder(this.#deps.client, job, this.#deps.downloads.jobDir(jobId));
+  }
+
+  async #refusal(original: SubmissionRecord | null): Promise<string | null> {
+    const refusal = await sceneRefusal(original);
+    if (refusal !== null && original && this.#deps.isStaged(original.file.path)) {
+      return `The copy of ${original.file.name} sent from the browser has been cleaned up since. Drop the scene again and choose the missing frames.`;
+    }
+    return refusal;
+  }
+}
