@@ -3,6 +3,7 @@ import { command } from '../lib/command';
 import { formatBytes, formatDuration, formatValue, secondsBetween } from '../lib/format';
 import { useDetailStore } from '../stores/detail-store';
 import { useQueueStore } from '../stores/queue-store';
+import { RenderMissingFrames } from './render-missing-frames';
 import { StatusBadge, statusLabel } from './status-badge';
 
 /** The job detail panel: preview, analysis, requested against final settings, failure, timeline, outputs. */
@@ -152,6 +153,7 @@ export function JobDetailPanel() {
               </div>
             </section>
           )}
+          <RenderMissingFrames key={s.id} job={s} />
         </>
       )}
     </aside>
