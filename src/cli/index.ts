@@ -23,7 +23,7 @@ export function buildProgram(deps: CliDeps): Command {
     .configureOutput({
       writeOut: (text) => void deps.io.stdout.write(text),
       writeErr: (text) => void deps.io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, 'renderdrop: ')),
+      outputError: (text, write) => write(text.replace(/^error: /, 'renderdrop: ').replace(/\n\(Did you mean /, ' (did you mean ')),
     })
     .exitOverride();
   registerSubmitCommands(program, deps);
