@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -48,6 +48,8 @@ const WRITE_GRACE_TRIES = 5;
 const WRITE_GRACE_MS = 20;
 /** How long (in tries of WRITE_GRACE_MS) to wait for another process breaking the same stale lock. */
 const BREAK_TRIES = 50;
+/** A breaker this old is left by a process that died or hangs: it is removed. */
+const STALE_BREAKER_MS = 10_000;
 
 const errnoOf = (error: unknown): string | undefined =>
   error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
@@ -57,22 +59,42 @@ const errnoOf = (error: unknown): string | undefined =>
  * host name and a random token. A lock whose process is gone (same host) is taken over without a race
  * (see {@link takeOver}). A lock held by a live process throws {@link LockBusyError}; anything else {@link LockError}.
  */
-export async function acquireFileLock(path: string): Promise<FileLock> {
+export async function acquireFileLock(path: string, options: { staleBreakerMs?: number } = {}): Promise<FileLock> {
   const self: LockHolder = { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), since: new Date().toISOString() };
   const content = JSON.stringify(self);
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await writeFile(path, content, { flag: 'wx', mode: 0o600 });
-      return heldLock(path, self.token);
-    } catch (error) {
-      if (errnoOf(error) !== 'EEXIST') throw new LockError(path, 'create', errnoOf(error));
-    }
+    const created = await createExclusive(path, content);
+    if (created === 'created') return heldLock(path, self.token);
+    if (created !== 'EEXIST') throw new LockError(path, 'create', created);
     const seen = await readHolder(path);
     if (seen === null) continue;
     if (seen.holder !== null && isHeld(seen.holder)) throw new LockBusyError(path, seen.holder);
-    await takeOver(path, seen.raw, self);
+    await takeOver(path, seen.raw, self, options.staleBreakerMs ?? STALE_BREAKER_MS);
   }
   throw new LockError(path, 'contended', undefined);
+}
+
+/**
+ * Create `path` only if it does not exist and write `content` into it. A file that could be created but
+ * not written (a full disk) is removed again, so no empty lock is left behind. Answers 'created', or the
+ * system's error code ('EEXIST' when the file is there) or undefined when there is none.
+ */
+async function createExclusive(path: string, content: string): Promise<'created' | string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, 'wx', 0o600);
+  } catch (error) {
+    return errnoOf(error);
+  }
+  try {
+    await handle.writeFile(content);
+    return 'created';
+  } catch (error) {
+    await unlink(path).catch(() => undefined);
+    return errnoOf(error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 /** Whether the holder's process may still be running (one on another computer is assumed to be). */
@@ -134,22 +156,19 @@ export function parseHolder(raw: string): LockHolder | null {
 }
 
 /**
- * Remove a lock whose holder is gone, while holding the lock's breaker (`<path>.break`, taken with
- * `wx` like the lock): the file is removed only if it still holds the stale content, so a fresh lock
- * that another process took meanwhile is never touched. A breaker left by a process that died is removed.
+ * Remove a lock whose holder is gone, while holding the lock's breaker (`<path>.break`, created with
+ * `wx` like the lock): the lock is removed only if it still holds the stale content, so a fresh lock
+ * that another process took meanwhile is never touched. The breaker holds its owner when the disk lets
+ * it be written (a full disk leaves it empty: it needs no space then); a breaker whose owner is gone, or
+ * older than `staleBreakerMs` (its owner died or hangs), is removed.
  */
-async function takeOver(path: string, staleContent: string, self: LockHolder): Promise<void> {
+async function takeOver(path: string, staleContent: string, self: LockHolder, staleBreakerMs: number): Promise<void> {
   const breaker = `${path}.break`;
-  const mine = JSON.stringify(self);
   for (let tries = 0; ; tries++) {
-    try {
-      await writeFile(breaker, mine, { flag: 'wx', mode: 0o600 });
-      break;
-    } catch (error) {
-      if (errnoOf(error) !== 'EEXIST') throw new LockError(path, 'take-over', errnoOf(error));
-    }
-    const other = await readHolder(breaker);
-    if (other?.holder && !isHeld(other.holder)) await unlink(breaker).catch(() => undefined);
+    const created = await createBreaker(breaker, JSON.stringify(self));
+    if (created === 'created') break;
+    if (created !== 'EEXIST') throw new LockError(path, 'take-over', created);
+    if (await isStaleBreaker(breaker, staleBreakerMs)) await unlink(breaker).catch(() => undefined);
     else if (tries >= BREAK_TRIES) return;
     else await sleep(WRITE_GRACE_MS);
   }
@@ -157,6 +176,27 @@ async function takeOver(path: string, staleContent: string, self: LockHolder): P
     const current = await readFile(path, 'utf8').catch(() => null);
     if (current === staleContent) await unlink(path).catch(() => undefined);
   } finally {
-    heldLock(breaker, self.token).release();
+    await unlink(breaker).catch(() => undefined);
   }
+}
+
+/** Create the breaker; its content is written when the disk has room, and it counts as taken either way. */
+async function createBreaker(breaker: string, content: string): Promise<'created' | string | undefined> {
+  let handle;
+  try {
+    handle = await open(breaker, 'wx', 0o600);
+  } catch (error) {
+    return errnoOf(error);
+  }
+  await handle.writeFile(content).catch(() => undefined);
+  await handle.close().catch(() => undefined);
+  return 'created';
+}
+
+async function isStaleBreaker(breaker: string, staleBreakerMs: number): Promise<boolean> {
+  const raw = await readFile(breaker, 'utf8').catch(() => null);
+  const holder = raw === null ? null : parseHolder(raw);
+  if (holder !== null && !isHeld(holder)) return true;
+  const info = await stat(breaker).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= staleBreakerMs;
 }

@@ -54,7 +54,11 @@ describe.skipIf(!ready)('Settings lists the render workers when "This computer" 
     const scene = await makeSampleScene(await tempDir('rd-e2e-slow-'), { frames: 8 });
     const [submitted] = await host.handlers['submissions.submit']({ files: [{ path: scene }] });
     if (!submitted?.ok) throw new Error(`submit failed: ${JSON.stringify(submitted)}`);
-    await expect.poll(async () => (await host.handlers['submissions.list']({})).find((s) => s.id === submitted.submissionId)?.phase, { timeout: 60_000 }).toBe('review');
+    const phase = async () => (await host.handlers['submissions.list']({})).find((s) => s.id === submitted.submissionId)?.phase;
+    // The sample scene uses a texture that is not on disk: the artist is asked first, and goes on without it.
+    await expect.poll(phase, { timeout: 60_000 }).toBe('missing-files');
+    await host.handlers['submissions.continue']({ submissionId: submitted.submissionId });
+    await expect.poll(phase, { timeout: 60_000 }).toBe('review');
     await host.handlers['submissions.startRender']({ submissionId: submitted.submissionId, renderConfig: { colorManagementPreset: 'default', resolutionPercentage: 400, sampleCount: 2048 } });
     await list.getByText(/Frames 1-4(, on \d)? of job/).waitFor({ timeout: 60_000 });
     await list.getByText(/Frames 5-8(, on \d)? of job/).waitFor({ timeout: 60_000 });

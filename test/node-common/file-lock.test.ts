@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,30 @@ describe('acquireFileLock', () => {
     expect(parseHolder(await readFile(path, 'utf8'))?.pid).toBe(process.pid);
     expect(existsSync(`${path}.break`)).toBe(false);
     lock.release();
+  });
+
+  it('removes an empty breaker (left on a full disk) once it is older than the stale time', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-file-lock-'));
+    const path = join(dir, 'x.lock');
+    await writeFile(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead0000', since: '' }));
+    await writeFile(`${path}.break`, '');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.break`, old, old);
+    const lock = await acquireFileLock(path, { staleBreakerMs: 30_000 });
+    expect(parseHolder(await readFile(path, 'utf8'))?.pid).toBe(process.pid);
+    expect(existsSync(`${path}.break`)).toBe(false);
+    lock.release();
+  });
+
+  it('waits for a fresh breaker instead of removing it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-file-lock-'));
+    const path = join(dir, 'x.lock');
+    await writeFile(path, JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead0000', since: '' }));
+    await writeFile(`${path}.break`, '');
+    const error = await acquireFileLock(path, { staleBreakerMs: 60_000 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'LockError', step: 'contended' });
+    expect(existsSync(`${path}.break`)).toBe(true);
+    expect(parseHolder(await readFile(path, 'utf8'))?.token).toBe('dead0000');
   });
 
   it('refuses a lock held by a live process, naming it', async () => {

@@ -116,7 +116,7 @@ describe.skipIf(!blenderPath)('resuming over a frame cut short', () => {
     const second = await startTestNode({ blender, dataDir });
     try {
       const done = await waitForJob(second, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
-      expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+      expect(done.status, `${JSON.stringify(done.failedReason)}\n${second.logs().slice(-4000)}`).toBe('completed');
       for (const f of (await readdir(framesDir)).filter((n) => n.endsWith('.png'))) {
         expect(await checkImageFile(join(framesDir, f)), f).toMatchObject({ status: 'complete' });
       }

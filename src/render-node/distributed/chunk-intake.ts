@@ -7,7 +7,6 @@ import { pipeline } from 'node:stream/promises';
 import { MAX_UPLOAD_BYTES } from '../../shared/api';
 import { HttpError, notFound } from '../http-error';
 import type { JobRecord, JobsRepo } from '../jobs-repo';
-import type { RenderPlan } from '../render-plan';
 import type { Storage } from '../storage';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
 import type { DistributedExecutor } from './distributed-executor';
@@ -57,7 +56,8 @@ export class ChunkIntake {
     const active = this.deps.executor.activeRender(jobId);
     const chunk = active?.chunks.get(index) ?? this.lookup(jobId, index).chunk;
     if (!chunk.frames.includes(frame)) throw new HttpError(403, 'frame_not_in_chunk', `Frame ${frame} is not part of this chunk.`);
-    const plan = active?.task.plan ?? (this.lookup(jobId, index).job.renderPlan as RenderPlan);
+    const plan = active?.task.plan ?? this.lookup(jobId, index).job.renderPlan;
+    if (!plan) throw new HttpError(409, 'job_not_rendering', 'This job has no render to take frames for.');
     const names = expectedFrameNames(plan.fileNamePattern, plan.outputFormat, frame);
     if (!names.includes(name)) {
       throw new HttpError(400, 'unexpected_name', `Frame ${frame} must be named ${names.join(' or ') || '(no name: unknown format)'}, not ${name}.`);
@@ -123,7 +123,7 @@ async function receiveFile(file: IncomingFile, target: string): Promise<void> {
   } catch (err) {
     await rm(temp, { force: true });
     if (err instanceof HttpError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOSPC') throw new HttpError(507, 'disk_full', 'The node is out of disk space; the frame will be sent again.');
+    if (err instanceof Error && 'code' in err && err.code === 'ENOSPC') throw new HttpError(507, 'disk_full', 'The node is out of disk space; the frame will be sent again.');
     throw new HttpError(400, 'upload_incomplete', `The file stopped after ${received} of ${file.length} bytes; send it again.`);
   }
 }

@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { HttpError, forbidden, notFound } from '../http-error';
+import { signedQuery } from '../routes/request-schemas';
+import { zodValidatorCompiler, type ZodTypeProvider } from '../routes/zod-route';
 import { serveFile } from '../serve-file';
 import type { SignedQuery, UrlSigner } from '../signing';
 import type { ChunkIntake } from './chunk-intake';
@@ -7,10 +10,11 @@ import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface ChunkParams {
-  jobId: string;
-  index: string;
-}
+// Loose on purpose: a path that names no chunk is a 404, checked by chunkOf, not a 400.
+const chunkParams = z.object({ jobId: z.string(), index: z.string() });
+const frameParams = chunkParams.extend({ frame: z.string(), name: z.string() });
+const compositeParams = chunkParams.extend({ node: z.string(), name: z.string() });
+type ChunkParams = z.output<typeof chunkParams>;
 
 function chunkOf(params: ChunkParams): { jobId: string; index: number } {
   if (!UUID.test(params.jobId) || !/^\d{1,6}$/.test(params.index)) throw notFound('No such chunk.');
@@ -30,42 +34,45 @@ function contentLength(request: FastifyRequest): number {
  * its scene, and the upload of its frames and compositor outputs. No API key is involved.
  */
 export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; intake: ChunkIntake; now: () => Date }): void {
-  const authorise = (request: FastifyRequest, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
-    const chunk = chunkOf(request.params as ChunkParams);
-    const verdict = deps.signer.verify(method, chunkPathPrefix(chunk.jobId, chunk.index), request.query as SignedQuery, deps.now());
+  const authorise = (request: { params: ChunkParams; query: SignedQuery }, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
+    const chunk = chunkOf(request.params);
+    const verdict = deps.signer.verify(method, chunkPathPrefix(chunk.jobId, chunk.index), request.query, deps.now());
     if (verdict.status === 'expired') throw forbidden('url_expired', 'This chunk\'s signed URLs have expired.');
     if (verdict.status !== 'ok' || verdict.keyId !== CHUNK_SIGNING_KEY) throw forbidden('signature_invalid', 'This URL is not validly signed for this chunk.');
     return chunk;
   };
 
-  app.register(async (routes) => {
+  app.register(async (plain) => {
+    const routes = plain.withTypeProvider<ZodTypeProvider>();
+    routes.setValidatorCompiler(zodValidatorCompiler);
     routes.removeAllContentTypeParsers();
     routes.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const base = '/storage/render/:jobId/chunks/:index';
 
-    routes.get(`${base}/status`, async (request) => {
+    const chunkSchema = { schema: { params: chunkParams, querystring: signedQuery } };
+    routes.get(`${base}/status`, chunkSchema, async (request) => {
       const { jobId, index } = authorise(request, 'GET');
       return deps.intake.status(jobId, index);
     });
 
-    routes.get(`${base}/scene`, async (request, reply) => {
+    routes.get(`${base}/scene`, chunkSchema, async (request, reply) => {
       const { jobId, index } = authorise(request, 'GET');
       await serveFile(request, reply, deps.intake.scenePath(jobId, index));
       return reply;
     });
 
-    routes.put(`${base}/frames/:frame/:name`, async (request) => {
+    routes.put(`${base}/frames/:frame/:name`, { schema: { params: frameParams, querystring: signedQuery } }, async (request) => {
       const { jobId, index } = authorise(request, 'PUT');
-      const { frame, name } = request.params as { frame: string; name: string };
+      const { frame, name } = request.params;
       if (!/^\d{1,7}$/.test(frame)) throw new HttpError(400, 'frame_not_in_chunk', 'The frame must be a number.');
       const seconds = Number(request.headers['x-render-seconds']);
       const file = { body: request.raw, length: contentLength(request) };
       return deps.intake.receiveFrame(jobId, index, Number(frame), name, file, Number.isFinite(seconds) && seconds >= 0 ? seconds : 0);
     });
 
-    routes.put(`${base}/composite/:node/:name`, async (request) => {
+    routes.put(`${base}/composite/:node/:name`, { schema: { params: compositeParams, querystring: signedQuery } }, async (request) => {
       const { jobId, index } = authorise(request, 'PUT');
-      const { node, name } = request.params as { node: string; name: string };
+      const { node, name } = request.params;
       await deps.intake.receiveComposite(jobId, index, node, name, { body: request.raw, length: contentLength(request) });
       return { stored: true };
     });

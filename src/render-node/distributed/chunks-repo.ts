@@ -1,5 +1,19 @@
+import { z } from 'zod';
 import type { Db } from '../db';
+import { parseJsonColumn, parseOptionalRow, parseRow } from '../db-rows';
 import { splitIntoChunks } from './chunk-plan';
+
+const chunkRow = z.object({ idx: z.number().int(), frames: z.string(), generation: z.number().int() });
+const framesColumn = z.array(z.number().int());
+const statusRow = z.object({ status: z.string() });
+const frameRow = z.object({ frame: z.number().int() });
+const countRow = z.object({ n: z.number().int() });
+const sceneRow = z.object({ sha256: z.string(), size: z.number() });
+
+function toChunk(value: unknown): ChunkRecord {
+  const r = parseRow('render_chunks', chunkRow, value);
+  return { index: r.idx, frames: parseJsonColumn('render_chunks.frames', framesColumn, r.frames) ?? [], generation: r.generation };
+}
 
 /** One chunk of a distributed render as the node records it. */
 export interface ChunkRecord {
@@ -25,15 +39,12 @@ export class ChunksRepo {
   }
 
   list(jobId: string): ChunkRecord[] {
-    const rows = this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? ORDER BY idx').all(jobId) as { idx: number; frames: string; generation: number }[];
-    return rows.map((r) => ({ index: r.idx, frames: JSON.parse(r.frames) as number[], generation: r.generation }));
+    return this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? ORDER BY idx').all(jobId).map(toChunk);
   }
 
   get(jobId: string, index: number): ChunkRecord | null {
-    const r = this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? AND idx = ?').get(jobId, index) as
-      | { idx: number; frames: string; generation: number }
-      | undefined;
-    return r ? { index: r.idx, frames: JSON.parse(r.frames) as number[], generation: r.generation } : null;
+    const r: unknown = this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? AND idx = ?').get(jobId, index);
+    return r === undefined ? null : toChunk(r);
   }
 
   /** Move a chunk to its next generation and return it. */
@@ -44,18 +55,18 @@ export class ChunksRepo {
 
   /** A job's status, read without the rest of its record (frame uploads ask for it often). */
   jobStatus(jobId: string): string | null {
-    return (this.db.prepare('SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: string } | undefined)?.status ?? null;
+    return parseOptionalRow('jobs', statusRow, this.db.prepare('SELECT status FROM jobs WHERE id = ?').get(jobId))?.status ?? null;
   }
 
   /** Frames of a job the node has counted. */
   recordedFrames(jobId: string): Set<number> {
-    const rows = this.db.prepare('SELECT frame FROM frames WHERE job_id = ?').all(jobId) as { frame: number }[];
-    return new Set(rows.map((r) => r.frame));
+    const rows = this.db.prepare('SELECT frame FROM frames WHERE job_id = ?').all(jobId);
+    return new Set(rows.map((r) => parseRow('frames', frameRow, r).frame));
   }
 
   /** How many frames of a job the node has counted. */
   recordedCount(jobId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(jobId) as { n: number }).n;
+    return parseRow('frames', countRow, this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(jobId)).n;
   }
 
   /** Whether the node has counted a frame. */
@@ -64,7 +75,7 @@ export class ChunksRepo {
   }
 
   scene(jobId: string): { sha256: string; size: number } | null {
-    return (this.db.prepare('SELECT sha256, size FROM render_scenes WHERE job_id = ?').get(jobId) as { sha256: string; size: number } | undefined) ?? null;
+    return parseOptionalRow('render_scenes', sceneRow, this.db.prepare('SELECT sha256, size FROM render_scenes WHERE job_id = ?').get(jobId));
   }
 
   setScene(jobId: string, sha256: string, size: number): void {

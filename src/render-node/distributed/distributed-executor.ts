@@ -303,7 +303,7 @@ export class DistributedExecutor implements RenderExecutor {
 
   private async enqueue(entry: Entry, chunk: ChunkRecord): Promise<void> {
     const { job, plan } = entry.task;
-    const analysis = job.analysis as SceneAnalysis | null;
+    const analysis = job.analysis;
     const data = buildChunkData({
       workspaceId: this.deps.workspaceId,
       jobId: job.id,

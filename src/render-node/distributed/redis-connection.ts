@@ -52,10 +52,10 @@ function options(target: RedisTarget, extra: RedisOptions): RedisOptions {
 }
 
 function describe(error: unknown): string {
-  const e = error as NodeJS.ErrnoException & { message?: string };
-  const message = e?.message ?? String(error);
-  if (e?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'connection refused';
-  if (e?.code === 'ENOTFOUND' || /ENOTFOUND|EAI_AGAIN/.test(message)) return 'unknown host';
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'connection refused';
+  if (code === 'ENOTFOUND' || /ENOTFOUND|EAI_AGAIN/.test(message)) return 'unknown host';
   if (/ETIMEDOUT|timed? ?out/i.test(message)) return 'no answer in time';
   if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(message)) return 'password refused or missing';
   return message.split('\n')[0]!;

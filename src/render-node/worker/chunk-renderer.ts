@@ -174,7 +174,7 @@ class Uploads {
         await step();
       } catch (err) {
         if (err instanceof JobStoppedError) this.stopped = true;
-        else if (!this.stop.signal.aborted) this.error = `the node did not take its output: ${(err as Error).message}`;
+        else if (!this.stop.signal.aborted) this.error = `the node did not take its output: ${err instanceof Error ? err.message : String(err)}`;
         this.stop.abort(err);
       }
     });

@@ -4,6 +4,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 import type { Transform } from 'node:stream';
+import { z } from 'zod';
 import { chunkPathPrefix, chunkStatusSchema, type ChunkData, type ChunkStatus } from '../distributed/protocol';
 
 /** The node refused a request for a reason retrying cannot fix. */
@@ -45,14 +46,18 @@ function send(method: string, url: string, headers: Record<string, string>, body
 async function readText(res: IncomingMessage): Promise<string> {
   let text = '';
   res.setEncoding('utf8');
-  for await (const chunk of res) text += chunk as string;
+  for await (const chunk of res) text += String(chunk);
   return text;
 }
 
+const errorAnswer = z.object({ error: z.object({ code: z.unknown(), message: z.unknown() }).partial().optional() });
+const frameAnswer = z.object({ counted: z.unknown() });
+
 function errorOf(text: string): { code: string; message: string } {
   try {
-    const json = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    return { code: String(json.error?.code ?? 'error'), message: String(json.error?.message ?? text) };
+    const parsed = errorAnswer.safeParse(JSON.parse(text));
+    const error = parsed.success ? parsed.data.error : undefined;
+    return { code: String(error?.code ?? 'error'), message: String(error?.message ?? text) };
   } catch {
     return { code: 'error', message: text.slice(0, 200) };
   }
@@ -104,8 +109,8 @@ export class NodeClient {
       () => createReadStream(path),
       signal,
     );
-    const answer = JSON.parse(await readText(res)) as { counted?: unknown };
-    return answer.counted === true;
+    const answer = frameAnswer.safeParse(JSON.parse(await readText(res)));
+    return answer.success && answer.data.counted === true;
   }
 
   /** Upload a compositor File Output file of the chunk. */
@@ -145,7 +150,7 @@ export class NodeClient {
         problem = `${res.status} ${error.message}`;
       } catch (err) {
         if (err instanceof NodeRefusedError || err instanceof JobStoppedError || signal?.aborted) throw err;
-        problem = (err as Error).message;
+        problem = err instanceof Error ? err.message : String(err);
         this.known = null;
       }
       if (Date.now() > deadline) throw new Error(`The node could not be reached for ${Math.round(this.patienceMs / 1000)} s (${problem}).`);

@@ -169,7 +169,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
         .expire(redisKeys.failures(chunk.jobId), JOB_KEY_TTL_SECONDS)
         .exec()
         .catch(onRedisError);
-      const message = (err as Error).message;
+      const message = err instanceof Error ? err.message : String(err);
       log.warn({ jobId: chunk.jobId, chunk: chunk.index, err: message }, 'chunk failed');
       throw new Error(message.startsWith(`Worker "`) ? message : `Worker "${name}" could not render frames ${describeFrames(chunk.frames)}: ${message}`, { cause: err });
     } finally {
