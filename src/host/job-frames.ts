@@ -51,6 +51,7 @@ export class JobFrames {
       present: check.present.length,
       missing: check.missing,
       broken: check.broken,
+      downloadable: check.downloadable,
       cannotRender: await this.#refusal(this.#deps.submitted.get(jobId)),
     };
   }

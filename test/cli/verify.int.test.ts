@@ -53,12 +53,13 @@ describe.skipIf(!blenderPath)('renderdrop verify against a real render node', ()
     expect(found.stdout).toContain('Unusable: frame 3 (sample_0003.png): the file is empty.');
     expect(found.stdout).toMatch(/Unusable: frame 6 \(sample_0006\.png\): /);
     expect(found.stdout).toContain(`renderdrop verify ${result.jobId} --fix`);
+    expect(found.stdout).toContain('The server still has frames 2-3, 5-6: downloading the job again fetches them without rendering.');
 
     const fixed = await runCli(['verify', result.jobId, '--fix', '--json'], { env: cli.env, timeoutMs: 180_000 });
     expect(fixed.code, fixed.stderr).toBe(EXIT.ok);
     const report = json(fixed.stdout);
     expect(report).toMatchObject({ folder, expected: 6, present: 6, missing: [], broken: [], complete: true, fix: { frames: [2, 3, 5, 6], state: 'downloaded' } });
-    expect(report.before).toMatchObject({ present: 2, missing: [2, 5] });
+    expect(report.before).toMatchObject({ present: 2, missing: [2, 5], downloadable: [2, 3, 5, 6] });
     expect(report.before.broken.map((b: any) => b.frame)).toEqual([3, 6]);
     expect(fixed.stderr).toContain('Rendering frames 2-3, 5-6 of verify-shot.blend again into');
 

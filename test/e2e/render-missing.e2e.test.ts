@@ -76,6 +76,7 @@ describe.skipIf(!ready)('"Render missing frames" in Chromium (browser mode, loca
     await rm(join(folder, names[2]!));
     await frames.getByRole('button', { name: 'Check again' }).click();
     await frames.getByText('2 of 4 frames are not in your folder (frames 2–3).').waitFor({ timeout: 30_000 });
+    await frames.getByText('Frames 2–3 are still on the farm: “Download again” fetches them without rendering.').waitFor();
     await expect.poll(() => button.isDisabled()).toBe(false);
     await shootAtWidths(page, frames, 'render-missing-frames');
     const audit = await new AxeBuilder({ page }).include('.render-missing').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -58,7 +58,7 @@ describe.skipIf(!blenderPath)('host: frames of a job on this computer, against t
     await rm(join(folder, names[3]!));
     await truncate(join(folder, names[2]!), 0);
     const check = await h.value('jobs.verifyFolder', { jobId });
-    expect(check).toMatchObject({ folder, expected: 5, present: 2, missing: [1, 4], broken: [{ frame: 3, fileName: names[2], reason: 'the file is empty' }], cannotRender: null });
+    expect(check).toMatchObject({ folder, expected: 5, present: 2, missing: [1, 4], broken: [{ frame: 3, fileName: names[2], reason: 'the file is empty' }], downloadable: [1, 3, 4], cannotRender: null });
 
     const again = await h.value('jobs.renderMissing', { jobId });
     if (!again.ok) throw new Error(JSON.stringify(again));

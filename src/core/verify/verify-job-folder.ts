@@ -17,6 +17,8 @@ export interface JobFolderCheck extends FolderCheck {
   job: Job;
   /** The frame files the server lists, by frame. */
   listed: Map<number, string>;
+  /** Frames the folder needs that the server still offers: downloading them again costs no render. */
+  downloadable: number[];
 }
 
 /**
@@ -30,7 +32,8 @@ export async function verifyJobFolder(client: Pick<VerifySource, 'getDownloads'>
     throw new InvalidStateError(`The server does not say which frames job ${job.id} renders (it is ${job.status}), so its folder cannot be checked yet.`, { code: 'frames-unknown' });
   }
   const listed = listedFrames(await client.getDownloads(job.id, options));
-  return { ...(await checkFolder({ folder, frames, listed })), job, listed };
+  const check = await checkFolder({ folder, frames, listed });
+  return { ...check, job, listed, downloadable: framesToRender(check).filter((f) => listed.has(f)) };
 }
 
 /** The frames a checked folder still needs: missing ones and those whose file cannot be used, in order. */

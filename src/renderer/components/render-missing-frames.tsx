@@ -17,6 +17,11 @@ export function describeFolder(check: FolderCheckView): string[] {
     lines.push(`${check.missing.length} of ${frames(check.expected)} ${check.missing.length === 1 ? 'is' : 'are'} not in your folder (${which}).`);
   }
   for (const b of check.broken) lines.push(`Frame ${b.frame} cannot be used: ${b.reason}.`);
+  const kept = check.downloadable;
+  if (kept.length > 0) {
+    const which = kept.length === 1 ? `Frame ${kept[0]} is` : `Frames ${describeFrames(kept).replace(/-/g, '–')} are`;
+    lines.push(`${which} still on the farm: “Download again” fetches ${kept.length === 1 ? 'it' : 'them'} without rendering.`);
+  }
   return lines;
 }
 

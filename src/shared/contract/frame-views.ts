@@ -18,6 +18,8 @@ export interface FolderCheckView {
   missing: number[];
   /** Frames whose file is empty or does not decode. */
   broken: BrokenFrameView[];
+  /** Missing or broken frames the server still offers: downloading the job again gets them without rendering. */
+  downloadable: number[];
   /** Why the missing frames cannot be rendered from this computer (the scene file is gone...); null when they can. */
   cannotRender: string | null;
 }
