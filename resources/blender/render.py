@@ -342,7 +342,7 @@ def frame_preview(final, preview_dir, max_size):
         make_preview(final, out + ".part.png", max_size, scene=preview_scene)
         os.replace(out + ".part.png", out)
     except Exception as err:
-        warn("No preview of %s: %s" % (os.path.basename(final), err))
+        warn("No preview of %s (%s)." % (os.path.basename(final), type(err).__name__))
 
 
 def write_preview(source, out, max_size):

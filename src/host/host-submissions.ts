@@ -235,10 +235,7 @@ export class HostSubmissions {
     return result!;
   }
 
-  /**
-   * Starts a submission already recorded (render missing frames of a job sent before): it renders at
-   * once with the recorded settings, without asking again about files the scene misses.
-   */
+  /** Starts a recorded submission (missing frames): renders at once, not asking again about missing files. */
   startRecorded(record: SubmissionRecord): SubmitFileResult {
     const tracked = this.#track(record, true);
     tracked.filesAccepted = true;
