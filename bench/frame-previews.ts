@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startRender, type RenderPlan } from '../src/render-node/blender/render';
 import { makeSampleScene, requireBlender } from '../test/helpers/blender';
+import { loadNote, median, writeResults } from './lib/report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 6);
@@ -15,7 +16,6 @@ const FORMAT = process.env.BENCH_FORMAT ?? 'OPEN_EXR';
 const WIDTH = Number(process.env.BENCH_WIDTH ?? 1920);
 const HEIGHT = Number(process.env.BENCH_HEIGHT ?? 1080);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timedRender(blender: string, scene: string, outputDir: string, previewDir: string | null): Promise<number> {
   const plan: RenderPlan = {
@@ -51,6 +51,13 @@ async function main(): Promise<void> {
     console.log(`${'render without previews'.padEnd(30)} ${(a / 1000).toFixed(2).padStart(7)} s`);
     console.log(`${'render with a preview a frame'.padEnd(30)} ${(b / 1000).toFixed(2).padStart(7)} s`);
     console.log(`ratio with / without: ${(b / a).toFixed(3)}  (${((b - a) / FRAMES).toFixed(0)} ms a frame)`);
+    console.log(loadNote());
+    await writeResults('frame-previews', {
+      config: { runs: RUNS, frames: FRAMES, format: FORMAT, width: WIDTH, height: HEIGHT },
+      samplesMs: { plain, withPreviews },
+      medianMs: { plain: a, withPreviews: b },
+      ratio: b / a,
+    });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
