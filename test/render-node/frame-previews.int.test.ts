@@ -80,11 +80,16 @@ describe.skipIf(!blenderPath)('frame previews and the frames of jobs that ended 
     expect(JSON.stringify(downloads)).not.toContain(t.dataDir);
   });
 
-  it('lists the frames a failed render wrote before it stopped, each with its preview', async () => {
+  it('follows the latest frame while rendering, and lists the frames a failed render wrote before it stopped, each with its preview', async () => {
     const scene = await makeSampleScene(work, { frames: 40 });
     const jobId = await startRenderJob(t, 'long.blend', await readFile(scene), { sampleCount: 16 });
-    await waitForJob(t, jobId, (j) => j.progress.completedFrames >= 2);
+    const early = await waitForJob(t, jobId, (j) => j.progress.completedFrames >= 2);
+    const later = await waitForJob(t, jobId, (j) => j.progress.completedFrames >= early.progress.completedFrames + 2);
     expect(await killBlenderOf(t.dataDir, jobId)).toBeGreaterThanOrEqual(1);
+    const frameOf = (job: any) => Number(/sample_(\d{4})\.png$/.exec(pathOf(job.previewUrl))![1]);
+    expect(frameOf(early)).toBe(early.progress.completedFrames);
+    expect(frameOf(later)).toBe(later.progress.completedFrames);
+    expect(frameOf(later)).toBeGreaterThan(frameOf(early));
     const failed = await waitForJob(t, jobId, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
     expect(failed.status).toBe('failed');
     const rendered = failed.progress.completedFrames;
