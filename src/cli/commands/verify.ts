@@ -8,6 +8,7 @@ import { recordMissingFrames, sceneRefusal } from '../../core/verify/render-miss
 import { framesToRender, verifyJobFolder, type JobFolderCheck } from '../../core/verify/verify-job-folder';
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
 import { describeFrames } from '../../shared/frame-ranges';
+import { isTerminalStatus } from '../../shared/api/job-status';
 import { CommandFailedError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
@@ -63,6 +64,7 @@ async function verify(ctx: CliContext, typed: string, opts: VerifyOptions): Prom
       else if (todo.length > 0) say([`Render them again with \`renderdrop verify ${jobId} --fix\`.`]);
       return todo.length === 0 ? EXIT.ok : EXIT.framesMissing;
     }
+    if (!isTerminalStatus(job.status)) throw new CommandFailedError(`Job ${jobId} is ${job.status}; render its missing frames once it has finished (follow it with \`renderdrop watch\`).`);
     const refusal = await sceneRefusal(record);
     if (refusal !== null) throw new CommandFailedError(`${refusal} Frames to render: ${describeFrames(todo)}.`);
     const fixed = await renderMissing(ctx, { client, journal, record, before, signal: interrupt.signal, say, json: Boolean(opts.json) });

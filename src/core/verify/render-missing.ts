@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
 import type { Job } from '../../shared/api/job';
 import { formatFrames } from '../../shared/frame-ranges';
+import { isTerminalStatus } from '../../shared/api/job-status';
 import { InvalidStateError } from '../errors';
 import type { SubmissionJournal } from '../journal/submission-journal';
 import { recordedRenderConfig, type SubmissionRecord } from '../journal/submission-record';
@@ -44,6 +45,9 @@ export interface MissingFramesRequest {
  * first, so the new frames take their place. Nothing is sent: run the record like any submission.
  */
 export async function recordMissingFrames(request: MissingFramesRequest): Promise<{ record: SubmissionRecord; frames: number[] }> {
+  if (!isTerminalStatus(request.job.status)) {
+    throw new InvalidStateError(`This job is still ${request.job.status}; its missing frames can be rendered once it has finished.`, { code: 'job-active' });
+  }
   const frames = framesToRender(request.check);
   if (frames.length === 0) throw new InvalidStateError('Every frame of this job is in its folder; there is nothing to render.', { code: 'nothing-missing' });
   const refusal = await sceneRefusal(request.original);

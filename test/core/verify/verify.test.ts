@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { checkFolder } from '../../../src/core/verify/check-folder';
 import { expectedFrames } from '../../../src/core/verify/expected-frames';
 import { frameFileName, frameOfName, listedFrames, namingOf } from '../../../src/core/verify/frame-names';
-import { missingFramesConfig } from '../../../src/core/verify/render-missing';
+import { missingFramesConfig, recordMissingFrames } from '../../../src/core/verify/render-missing';
+import { SubmissionJournal } from '../../../src/core/journal/submission-journal';
 import { framesToRender } from '../../../src/core/verify/verify-job-folder';
 import { tempDir } from '../../helpers/scene-files';
 
@@ -110,5 +111,18 @@ describe('missingFramesConfig', () => {
       frameRanges: ['4'],
     });
     expect(missingFramesConfig({ renderConfig: null }, { requestedConfig: { bogus: true } }, [1])).toEqual({ colorManagementPreset: 'default', frameRanges: ['1'] });
+  });
+});
+
+describe('recordMissingFrames', () => {
+  it('refuses a job that is still rendering, and a folder that misses nothing, recording nothing', async () => {
+    const dataDir = await tempDir();
+    const journal = new SubmissionJournal({ dataDir });
+    const job = (status: 'rendering' | 'completed') => ({ id: 'j1', status, workspaceId: 'w', createdAt: '', updatedAt: '' });
+    const check = (missing: number[]) => ({ folder: dataDir, expected: 3, present: [1, 2, 3].filter((f) => !missing.includes(f)), missing, broken: [], naming: null });
+    await expect(recordMissingFrames({ journal, original: null, job: job('rendering'), check: check([2]) })).rejects.toThrow('This job is still rendering; its missing frames can be rendered once it has finished.');
+    await expect(recordMissingFrames({ journal, original: null, job: job('completed'), check: check([]) })).rejects.toThrow('Every frame of this job is in its folder; there is nothing to render.');
+    await expect(recordMissingFrames({ journal, original: null, job: job('completed'), check: check([2]) })).rejects.toThrow('This job was not sent from this computer');
+    expect(await journal.list()).toEqual([]);
   });
 });
