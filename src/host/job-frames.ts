@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiClient } from '../core/api/api-client';
-import { InvalidStateError } from '../core/errors';
+import { InvalidStateError, NotFoundError } from '../core/errors';
 import type { SubmissionJournal } from '../core/journal/submission-journal';
 import type { SubmissionRecord } from '../core/journal/submission-record';
 import { runPool } from '../core/util/concurrency';
@@ -66,15 +66,12 @@ export class JobFrames {
     return this.#deps.start(record);
   }
 
-  /** Every frame the server lists, with a data URL image of the frames asked for (the first 48 by default). */
+  /**
+   * Every frame the job has (rendered so far, on a Renderdrop node; else those the server lists for
+   * download), with a data URL image of the frames asked for (the first 48 by default).
+   */
   async framePreviews(jobId: string, frames?: number[]): Promise<FramePreviewView[]> {
-    const downloads = await this.#deps.client.getDownloads(jobId);
-    const listed = downloads.frameOutputs.flatMap((item) => {
-      const parsed = frameOutput.safeParse(item);
-      if (!parsed.success) return [];
-      const frame = parsed.data.frame ?? namingOf(parsed.data.fileName)?.frame;
-      return frame === undefined ? [] : [{ ...parsed.data, frame }];
-    });
+    const listed = await this.#rendered(jobId);
     const wanted = new Set(frames ?? listed.slice(0, DEFAULT_PREVIEWS).map((f) => f.frame));
     const views: FramePreviewView[] = listed.map((f) => ({ frame: f.frame, fileName: f.fileName, imageDataUrl: null }));
     await runPool(
@@ -87,6 +84,21 @@ export class JobFrames {
       },
     );
     return views;
+  }
+
+  async #rendered(jobId: string): Promise<{ frame: number; fileName: string; url: string; previewUrl?: string | null }[]> {
+    try {
+      return (await this.#deps.client.getJobFrames(jobId)).frames;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    const downloads = await this.#deps.client.getDownloads(jobId);
+    return downloads.frameOutputs.flatMap((item) => {
+      const parsed = frameOutput.safeParse(item);
+      if (!parsed.success) return [];
+      const frame = parsed.data.frame ?? namingOf(parsed.data.fileName)?.frame;
+      return frame === undefined ? [] : [{ ...parsed.data, frame }];
+    });
   }
 
   async #check(jobId: string): Promise<JobFolderCheck> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { downloadsSchema } from '../../src/shared/api';
+import { downloadsSchema, jobFramesSchema } from '../../src/shared/api';
 import { probeBlender } from '../../src/render-node/blender/probe';
 import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../helpers/node';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
@@ -85,6 +85,17 @@ describe.skipIf(!blenderPath)('frame previews and the frames of jobs that ended 
     const jobId = await startRenderJob(t, 'long.blend', await readFile(scene), { sampleCount: 16 });
     const early = await waitForJob(t, jobId, (j) => j.progress.completedFrames >= 2);
     const later = await waitForJob(t, jobId, (j) => j.progress.completedFrames >= early.progress.completedFrames + 2);
+    const whileRendering = await t.call('GET', `/node/jobs/${jobId}/frames`);
+    expect(whileRendering.status).toBe(200);
+    expect(jobFramesSchema.safeParse(whileRendering.json).success).toBe(true);
+    expect(whileRendering.json).toMatchObject({ jobId, totalFrames: 40 });
+    expect(whileRendering.json.frames.length).toBeGreaterThanOrEqual(later.progress.completedFrames);
+    expect(whileRendering.json.frames.slice(0, 2).map((f: any) => [f.frame, f.fileName])).toEqual([
+      [1, 'sample_0001.png'],
+      [2, 'sample_0002.png'],
+    ]);
+    expect((await fetchPng(whileRendering.json.frames[1].previewUrl)).width).toBe(64);
+    expect((await t.call('GET', `/jobs/${jobId}/downloads`)).json.frameOutputs).toEqual([]);
     expect(await killBlenderOf(t.dataDir, jobId)).toBeGreaterThanOrEqual(1);
     const frameOf = (job: any) => Number(/sample_(\d{4})\.png$/.exec(pathOf(job.previewUrl))![1]);
     expect(frameOf(early)).toBe(early.progress.completedFrames);

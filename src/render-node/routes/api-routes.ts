@@ -8,7 +8,7 @@ import { signedJobFileUrl, toApiJob } from '../job-payload';
 import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
 import type { RequestLimiter } from '../rate-limit';
-import { buildDownloads } from './downloads';
+import { buildDownloads, buildJobFrames } from './downloads';
 import { guardApi } from './api-guard';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
 import { cancelBody, createJobBody, jobParams, listQuery, renderBody, uploadBody, validateBody } from './request-schemas';
@@ -174,6 +174,14 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
         const base = ctx.baseUrl(request);
         const keyId = keyOf(request).id;
         return buildDownloads(job, ctx, (rel) => signedJobFileUrl(ctx.signer, base, job.id, rel, expiresAt, keyId));
+      });
+
+      api.get('/node/jobs/:id/frames', { schema: { params: jobParams } }, async (request) => {
+        const job = loadJob(request.params.id);
+        const expiresAt = new Date(ctx.now().getTime() + ctx.downloadUrlTtlMs);
+        const base = ctx.baseUrl(request);
+        const keyId = keyOf(request).id;
+        return buildJobFrames(job, ctx, (rel) => signedJobFileUrl(ctx.signer, base, job.id, rel, expiresAt, keyId));
       });
 
       registerWorkerRoutes(api, ctx);

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Downloads, OutputItem } from '../../shared/api';
+import type { Downloads, JobFrames, OutputItem } from '../../shared/api';
 import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
 import { framesZipName, listFiles } from '../job-files';
@@ -56,5 +56,20 @@ export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (re
       framesZipOutputs: framesZip ? item(framesZip, zipName, zipName) : null,
       compositeNodesZipOutputs: null,
     },
+  };
+}
+
+/** The frames a job has rendered so far, in any state, with their previews (`GET /node/jobs/{id}/frames`). */
+export function buildJobFrames(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): JobFrames {
+  const frames = ctx.jobs.frames(job.id);
+  const previews = framePreviews(ctx.storage, job.id, frames);
+  return {
+    jobId: job.id,
+    totalFrames: job.totalFrames,
+    frames: frames.map((f) => {
+      const name = basename(f.filePath);
+      const preview = previews.get(f.frame);
+      return { frame: f.frame, fileName: name, url: sign(`frames/${name}`), previewUrl: preview ? sign(preview) : null };
+    }),
   };
 }
