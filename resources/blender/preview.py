@@ -15,8 +15,9 @@ import sys
 import bpy
 
 
-def make_preview(source, out, max_size, view_transform="Standard"):
-    """Save a PNG of SOURCE scaled to fit MAX_SIZE at OUT; returns (width, height)."""
+def make_preview(source, out, max_size, view_transform="Standard", scene=None):
+    """Save a PNG of SOURCE scaled to fit MAX_SIZE at OUT through SCENE's settings (default: the
+    current scene, whose colour and output settings it changes); returns (width, height)."""
     image = bpy.data.images.load(os.path.abspath(source), check_existing=False)
     width, height = image.size
     if width == 0 or height == 0:
@@ -26,7 +27,7 @@ def make_preview(source, out, max_size, view_transform="Standard"):
     if (new_w, new_h) != (width, height):
         image.scale(new_w, new_h)
 
-    scene = bpy.context.scene
+    scene = scene or bpy.context.scene
     scene.view_settings.view_transform = view_transform
     scene.view_settings.look = "None"
     scene.view_settings.exposure = 0.0

@@ -12,6 +12,9 @@ written to <outputDir>/<fileNamePattern with # replaced by the zero-padded frame
 saved even when the disk filled up while writing it, so the node checks each reported file before it
 counts and removes incomplete ones before a render resumes. Frames whose file already exists and is
 not empty are skipped, so a render can resume.
+When the plan names a `previewDir`, a small PNG of each frame rendered is saved there as
+<frame file name without extension>.png (through a scene of its own, so the render's settings stay as
+they are); a preview that cannot be made is a warning, never a failed frame.
 Progress goes to stdout as `RDJSON {...}` lines: ready, frame (after each file is in place, or
 skipped), warning, error, done.
 """
@@ -303,6 +306,8 @@ def main():
         if not non_empty(partial):
             raise PlanError("Blender rendered frame %d but wrote no file at %s." % (frame, partial))
         os.replace(partial, final)
+        if plan.get("previewDir"):
+            frame_preview(final, plan["previewDir"], int(plan.get("previewMaxSize") or 512))
         emit("frame", frame=frame, path=final, seconds=seconds)
 
     try:
@@ -313,12 +318,31 @@ def main():
     if preview and frames and not non_empty(preview):
         render.filepath = os.path.join(out_dir, pattern)
         try:
-            width, height = write_preview(render.frame_path(frame=frames[0]), preview, int(plan.get("previewMaxSize") or 512))
+            width, height = write_preview(render.frame_path(frame=frames[-1]), preview, int(plan.get("previewMaxSize") or 512))
             os.replace(preview + ".part.png", preview)
             emit("preview", path=preview, width=width, height=height)
         except Exception as err:
             warn("No preview: %s" % err)
     emit("done")
+
+
+preview_scene = None
+
+
+def frame_preview(final, preview_dir, max_size):
+    """Save the preview of one frame; a failure is reported as a warning."""
+    global preview_scene
+    from preview import make_preview
+
+    name = os.path.splitext(os.path.basename(final))[0] + ".png"
+    out = os.path.join(os.path.abspath(preview_dir), name)
+    try:
+        if preview_scene is None:
+            preview_scene = bpy.data.scenes.new("rd_frame_preview")
+        make_preview(final, out + ".part.png", max_size, scene=preview_scene)
+        os.replace(out + ".part.png", out)
+    except Exception as err:
+        warn("No preview of %s (%s)." % (os.path.basename(final), type(err).__name__))
 
 
 def write_preview(source, out, max_size):

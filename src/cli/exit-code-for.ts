@@ -16,9 +16,9 @@ export function exitCodeFor(error: unknown): ExitCode {
 
 /**
  * The exit code of a command that handled several items: interrupted wins, then any failure, then any
- * job that ended failed or canceled, else ok.
+ * job that ended failed or canceled, then frames missing from a folder, else ok.
  */
 export function combineExitCodes(codes: readonly ExitCode[]): ExitCode {
-  const order: ExitCode[] = [EXIT.interrupted, EXIT.usage, EXIT.failure, EXIT.jobFailed];
+  const order: ExitCode[] = [EXIT.interrupted, EXIT.usage, EXIT.failure, EXIT.jobFailed, EXIT.framesMissing];
   return order.find((code) => codes.includes(code)) ?? EXIT.ok;
 }

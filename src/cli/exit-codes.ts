@@ -8,6 +8,8 @@ export const EXIT = {
   usage: 2,
   /** A job the command followed ended failed or canceled. */
   jobFailed: 3,
+  /** `verify` found frames missing or unusable in the folder (and `--fix` did not, or could not, render them). */
+  framesMissing: 4,
   /** Interrupted (Ctrl-C); state is saved, `renderdrop resume` continues. */
   interrupted: 130,
 } as const;

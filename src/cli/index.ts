@@ -7,6 +7,7 @@ import { registerNodeCommands } from './commands/node';
 import { registerPackCommand } from './commands/pack';
 import { registerProfileCommands } from './commands/profile';
 import { registerSubmitCommands } from './commands/submit';
+import { registerVerifyCommand } from './commands/verify';
 import { registerWatchCommand } from './commands/watch';
 import { registerWebCommand } from './commands/web';
 import type { ExitCode } from './exit-code-for';
@@ -22,7 +23,7 @@ export function buildProgram(deps: CliDeps): Command {
     .configureOutput({
       writeOut: (text) => void deps.io.stdout.write(text),
       writeErr: (text) => void deps.io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, 'renderdrop: ')),
+      outputError: (text, write) => write(text.replace(/^error: /, 'renderdrop: ').replace(/\n\(Did you mean /, ' (did you mean ')),
     })
     .exitOverride();
   registerSubmitCommands(program, deps);
@@ -30,6 +31,7 @@ export function buildProgram(deps: CliDeps): Command {
   registerJobCommands(program, deps);
   registerWatchCommand(program, deps);
   registerDownloadCommand(program, deps);
+  registerVerifyCommand(program, deps);
   registerAuthCommands(program, deps);
   registerProfileCommands(program, deps);
   registerNodeCommands(program, deps);

@@ -225,6 +225,14 @@ export class HostSubmissions {
     return result!;
   }
 
+  /** Starts a recorded submission (missing frames): renders at once, not asking again about missing files. */
+  startRecorded(record: SubmissionRecord): SubmitFileResult {
+    const tracked = this.#track(record, true);
+    tracked.filesAccepted = true;
+    this.#launch(tracked);
+    return { ok: true, name: record.file.name, submissionId: record.id };
+  }
+
   /** Whether a submission of this session is driving the job right now (it downloads it itself). */
   isDriving(jobId: string): boolean {
     return [...this.#all.values()].some((t) => t.record.jobId === jobId && t.running);

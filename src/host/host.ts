@@ -342,6 +342,8 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       return dir;
     },
     'jobs.submitAgain': async ({ jobId }) => (await services()).submissions.submitAgain(jobId),
+    'jobs.verifyFolder': async ({ jobId }) => (await services()).frames.verifyFolder(jobId),
+    'jobs.renderMissing': async ({ jobId }) => (await services()).frames.renderMissing(jobId),
   };
 
   return {

@@ -38,7 +38,7 @@ export class JobDetails {
       finalConfig: final,
       differences: diffConfigs(requested, final),
       timeline: timelineOf(job),
-      outputs: job.status === 'completed' || job.status === 'canceled' ? await this.#outputs(jobId) : [],
+      outputs: job.status === 'completed' || job.status === 'canceled' || job.status === 'failed' ? await this.#outputs(jobId) : [],
       hasPreview: typeof job.previewUrl === 'string' && job.previewUrl !== '',
     };
   }

@@ -2,8 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import type { ApiClient } from '../core/api/api-client';
 import { itemPath } from '../core/download/output-plan';
 import { resolveInside, sanitizeRelativePath } from '../core/download/safe-path';
-import { ConfigError } from '../core/errors';
-import type { Downloads } from '../shared/api/downloads';
+import { ConfigError, NotFoundError } from '../core/errors';
 import type { Job } from '../shared/api/job';
 import { isTerminalStatus } from '../shared/api/job-status';
 import { formatName } from '../shared/contract/setting-labels';
@@ -35,7 +34,9 @@ export class JobFrameStrip {
   readonly #client: ApiClient;
   readonly #downloads: JobDownloads;
   readonly #now: () => number;
-  readonly #outputs = new Map<string, { at: number; downloads: Downloads }>();
+  readonly #outputs = new Map<string, { at: number; files: ServerFile[] }>();
+  /** Whether the server answers the Renderdrop node's frames list (until it says it does not). */
+  #nodeFrames = true;
 
   constructor(deps: { client: ApiClient; downloads: JobDownloads; now?: () => number }) {
     this.#client = deps.client;
@@ -98,18 +99,31 @@ export class JobFrameStrip {
     ];
   }
 
-  /** The frame files the server lists (the frames, not the compositor's outputs), with a preview URL when it sends one. */
+  /**
+   * The frame files the server has (the frames, not the compositor's outputs), with a preview URL when
+   * it sends one: a Renderdrop node lists the frames rendered so far in any state; another farm's
+   * download list is used otherwise (it lists frames once the job has ended).
+   */
   async #serverFiles(jobId: string, fresh: boolean): Promise<ServerFile[]> {
     const cached = this.#outputs.get(jobId);
-    let downloads = cached?.downloads;
-    if (fresh || !cached || this.#now() - cached.at >= DOWNLOADS_TTL_MS) {
-      downloads = await this.#client.getDownloads(jobId);
-      this.#outputs.set(jobId, { at: this.#now(), downloads });
+    if (!fresh && cached && this.#now() - cached.at < DOWNLOADS_TTL_MS) return cached.files;
+    const files = await this.#listServerFiles(jobId);
+    this.#outputs.set(jobId, { at: this.#now(), files });
+    return files;
+  }
+
+  async #listServerFiles(jobId: string): Promise<ServerFile[]> {
+    if (this.#nodeFrames) {
+      try {
+        const { frames } = await this.#client.getJobFrames(jobId);
+        return frames.map((f) => serverFile(f.fileName, f.url, f.previewUrl));
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        this.#nodeFrames = false;
+      }
     }
-    return (downloads?.frameOutputs ?? []).map((item) => {
-      const previewUrl = typeof item.previewUrl === 'string' && item.previewUrl !== '' ? item.previewUrl : null;
-      return { relativePath: sanitizeRelativePath(itemPath(item)), onDisk: false, url: item.url, previewUrl, hasPreview: previewUrl !== null };
-    });
+    const downloads = await this.#client.getDownloads(jobId);
+    return downloads.frameOutputs.map((item) => serverFile(itemPath(item), item.url, item.previewUrl));
   }
 
   /** Image files at the top of the job's folder (compositor outputs live in sub-folders). */
@@ -117,6 +131,11 @@ export class JobFrameStrip {
     const entries = await readdir(this.#downloads.jobDir(jobId), { withFileTypes: true }).catch(() => []);
     return entries.filter((e) => e.isFile() && IMAGE_FILE.test(e.name) && !/^preview\./i.test(e.name)).map((e) => e.name);
   }
+}
+
+function serverFile(path: string, url: string, preview: unknown): ServerFile {
+  const previewUrl = typeof preview === 'string' && preview !== '' ? preview : null;
+  return { relativePath: sanitizeRelativePath(path), onDisk: false, url, previewUrl, hasPreview: previewUrl !== null };
 }
 
 function configOf(job: Job): Record<string, unknown> {

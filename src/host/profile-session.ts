@@ -11,6 +11,7 @@ import type { SubmissionView } from '../shared/contract/submission-views';
 import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from './host-submissions';
 import { JobDetails } from './job-details';
+import { JobFrames } from './job-frames';
 import { JobDownloads } from './job-downloads';
 import { JobList } from './job-list';
 import { JobSync } from './job-sync';
@@ -40,6 +41,7 @@ export interface SessionServices {
   submissions: HostSubmissions;
   downloads: JobDownloads;
   details: JobDetails;
+  frames: JobFrames;
 }
 
 /**
@@ -72,12 +74,14 @@ export class ProfileSession {
     const jobs = new JobList({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker });
     this.#sync = new JobSync({ client, jobs, tracker: this.#tracker, events: deps.events, clock: deps.clock, ...deps.sync });
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
+    const submissions = new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted });
     this.#services = {
       jobs,
       frameStrip: new JobFrameStrip({ client, downloads }),
       downloads,
       details: new JobDetails({ client, jobs, downloads }),
-      submissions: new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted }),
+      submissions,
+      frames: new JobFrames({ client, journal: deps.journal, downloads, submitted: this.#submitted, start: (record) => submissions.startRecorded(record), isStaged: deps.isStaged }),
     };
   }
 

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
@@ -6,6 +6,7 @@ import type { FailedReason } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { Storage } from './storage';
 import { makePreview } from './blender/preview';
+import { framePreviewName } from './frame-previews';
 import { framesZipName, writeZip } from './job-files';
 import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from './disk-space';
 
@@ -31,7 +32,7 @@ export interface FinalizeDeps {
 export type FinalizeOutcome = { kind: 'completed'; job: JobRecord } | { kind: 'failed'; reason: FailedReason } | { kind: 'aborted' };
 
 /**
- * Package a rendered job's outputs (frames zip, preview) and complete it. Safe to run again after a
+ * Package a rendered job's outputs (frames zip, preview of the last frame) and complete it. Safe to run again after a
  * crash. The zip is a stored copy of every frame, so the disk must have room for it first.
  */
 export async function finalizeJob(deps: FinalizeDeps, job: JobRecord, signal: AbortSignal): Promise<FinalizeOutcome> {
@@ -53,11 +54,14 @@ export async function finalizeJob(deps: FinalizeDeps, job: JobRecord, signal: Ab
     }
   }
   let previewPath: string | null = null;
-  const first = frames[0];
-  if (first && deps.blenderPath) {
-    const out = deps.storage.previewPath(job.id);
+  const last = frames.at(-1);
+  const out = deps.storage.previewPath(job.id);
+  const framePreview = last ? join(deps.storage.previewsDir(job.id), framePreviewName(last.filePath)) : null;
+  if (!existsSync(out) && framePreview && existsSync(framePreview)) await copyFile(framePreview, out).catch(() => undefined);
+  if (existsSync(out)) previewPath = out;
+  else if (last && deps.blenderPath) {
     try {
-      if (!existsSync(out)) await makePreview({ blenderPath: deps.blenderPath, imagePath: first.filePath, outPath: out, maxSize: 512, signal, env: deps.env });
+      await makePreview({ blenderPath: deps.blenderPath, imagePath: last.filePath, outPath: out, maxSize: 512, signal, env: deps.env });
       previewPath = out;
     } catch (err) {
       if (signal.aborted) return { kind: 'aborted' };

@@ -1,6 +1,8 @@
 import type { Job } from '../shared/api';
 import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { UrlSigner } from './signing';
+import type { Storage } from './storage';
+import { latestFramePreview } from './frame-previews';
 
 /** Build the signed URL of a file inside a job's folder, issued to the API key `keyId`. */
 export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string, relPath: string, expiresAt: Date, keyId: string): string {
@@ -10,12 +12,14 @@ export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string,
 
 /**
  * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
- * (status changes) and `progress` as extras.
+ * (status changes) and `progress` as extras. `previewUrl` shows the latest frame rendered while the
+ * job renders, and the packaged preview (the last frame) once it has one.
  */
 export function toApiJob(
   job: JobRecord,
-  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; keyId: string },
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string },
 ): Job {
+  const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id)) : null;
   return {
     id: job.id,
     status: job.status,
@@ -25,7 +29,7 @@ export function toApiJob(
     userId: job.userId,
     rootFolderId: job.rootFolderId,
     normalizedSeconds: job.normalizedSeconds,
-    previewUrl: job.previewPath ? signedJobFileUrl(ctx.signer, ctx.base, job.id, 'package/preview.png', ctx.downloadExpiresAt, ctx.keyId) : null,
+    previewUrl: preview ? signedJobFileUrl(ctx.signer, ctx.base, job.id, preview, ctx.downloadExpiresAt, ctx.keyId) : null,
     failedReason: job.failedReason,
     requestedConfig: job.requestedConfig,
     finalConfig: job.finalConfig,

@@ -50,6 +50,8 @@ export const renderPlanSchema = z.object({
   compositeOutputDir: z.string(),
   /** Where Blender writes a PNG preview of the first frame once all frames are done. */
   previewPath: z.string().nullable(),
+  /** Where Blender saves a PNG preview of each frame as it is rendered (absent in plans of older nodes). */
+  previewDir: z.string().nullish(),
   previewMaxSize: z.number().int(),
 });
 export type RenderPlan = z.infer<typeof renderPlanSchema>;
@@ -114,7 +116,7 @@ export function planRender(
   requested: RenderConfig,
   analysis: SceneAnalysis,
   caps: NodeCapabilities,
-  dirs: { outputDir: string; compositeOutputDir: string; previewPath?: string },
+  dirs: { outputDir: string; compositeOutputDir: string; previewPath?: string; previewDir?: string },
 ): PlanResult {
   const adjustments: Adjustment[] = [];
   const adjust = (field: string, req: unknown, used: unknown, reason: string) =>
@@ -270,6 +272,7 @@ export function planRender(
     colorManagement: { viewTransform, look: null },
     compositeOutputDir: dirs.compositeOutputDir,
     previewPath: dirs.previewPath ?? null,
+    previewDir: dirs.previewDir ?? null,
     previewMaxSize: 512,
   };
   return { ok: true, finalConfig, plan };

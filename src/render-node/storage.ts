@@ -22,7 +22,7 @@ export class Storage {
   uploadPath(slug: string): string {
     return join(this.uploadsDir, slug);
   }
-  /** A job's own folder: scene/ (the source), frames/, composite/, package/. */
+  /** A job's own folder: scene/ (the source), frames/, previews/, composite/, package/. */
   jobDir(jobId: string): string {
     return join(this.jobsDir, jobId);
   }
@@ -37,6 +37,10 @@ export class Storage {
   }
   packageDir(jobId: string): string {
     return join(this.jobDir(jobId), 'package');
+  }
+  /** PNG previews of single frames, made as they are rendered. */
+  previewsDir(jobId: string): string {
+    return join(this.jobDir(jobId), 'previews');
   }
   previewPath(jobId: string): string {
     return join(this.packageDir(jobId), 'preview.png');

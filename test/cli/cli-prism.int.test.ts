@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe.skipIf(!blenderPath || !prismReady)('renderdrop through Prism validatin
     await t?.stop();
   });
 
-  it('submit --wait --download, status, jobs, download, watch and cancel send and get nothing the document does not allow', async () => {
+  it('submit --wait --download, status, jobs, download, verify --fix, watch and cancel send and get nothing the document does not allow', async () => {
     const sample = await makeSampleScene(work, {});
     const out = join(work, 'out');
     const submitted = await runCli(['submit', sample, '--yes', '--wait', '--download', out, '--json'], { env: cli.env, timeoutMs: 150_000 });
@@ -48,10 +48,15 @@ describe.skipIf(!blenderPath || !prismReady)('renderdrop through Prism validatin
     expect(result).toMatchObject({ state: 'downloaded', jobStatus: 'completed', downloadedFiles: 3 });
     expect(await filesUnder(result.downloadedTo)).toEqual(['sample_0001.png', 'sample_0002.png', 'sample_0003.png']);
 
-    for (const args of [['status', result.jobId], ['status', result.jobId.slice(0, 8), '--json'], ['jobs'], ['jobs', '--json', '--status', 'completed'], ['download', result.jobId, '--dir', join(work, 'again')]]) {
+    for (const args of [['status', result.jobId], ['status', result.jobId.slice(0, 8), '--json'], ['jobs'], ['jobs', '--json', '--status', 'completed'], ['download', result.jobId, '--dir', join(work, 'again')], ['verify', result.jobId, '--json']]) {
       const run = await runCli(args, { env: cli.env, timeoutMs: 60_000 });
       expect(run.code, `renderdrop ${args.join(' ')}\n${run.stdout}${run.stderr}`).toBe(0);
     }
+
+    await rm(join(result.downloadedTo, 'sample_0002.png'));
+    const fixed = await runCli(['verify', result.jobId, '--fix', '--json'], { env: cli.env, timeoutMs: 150_000 });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(await filesUnder(result.downloadedTo)).toEqual(['sample_0001.png', 'sample_0002.png', 'sample_0003.png']);
 
     const slow = await makeSampleScene(join(work, 'slow'), { frames: 240, name: 'slow.blend' });
     const started = await runCli(['submit', slow, '--yes', '--json', '--samples', '16', '--percentage', '200'], { env: cli.env, timeoutMs: 120_000 });

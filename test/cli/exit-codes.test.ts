@@ -53,6 +53,8 @@ describe('exit codes', () => {
     expect(combineExitCodes([EXIT.ok, EXIT.jobFailed])).toBe(EXIT.jobFailed);
     expect(combineExitCodes([EXIT.jobFailed, EXIT.failure, EXIT.ok])).toBe(EXIT.failure);
     expect(combineExitCodes([EXIT.failure, EXIT.interrupted])).toBe(EXIT.interrupted);
+    expect(combineExitCodes([EXIT.ok, EXIT.framesMissing])).toBe(EXIT.framesMissing);
+    expect(combineExitCodes([EXIT.framesMissing, EXIT.jobFailed])).toBe(EXIT.jobFailed);
   });
 
   it('give each submission outcome its code', () => {

@@ -154,6 +154,16 @@ describe('requests and words of the job commands', () => {
     expect(api.count('GET', `${P}/jobs/abcd1234`)).toBe(0);
   });
 
+  it('status <prefix> that several jobs share names them and asks for more of the id', async () => {
+    const ids = ['abcd1111-0000-4000-8000-000000000001', 'abcd2222-0000-4000-8000-000000000002'];
+    api.server.next('GET', new RegExp(`^${P}/jobs(\\?.*)?$`), (_req, res) =>
+      sendJson(res, 200, { jobs: ids.map((id) => jobLike({ id })), pagination: { page: 1, pageSize: 100, total: 2, totalPages: 1 } }),
+    );
+    expect(await run('status', 'abcd')).toBe(EXIT.usage);
+    expect(t.stderr()).toContain(`"abcd" is the start of 2 job ids (${ids.join(', ')}). Type more of the id.`);
+    expect(api.count('GET', `${P}/jobs/abcd`)).toBe(0);
+  });
+
   it('download of a canceled job without frames says it was canceled with no output', async () => {
     const id = await createdJob('canceled', 0);
     expect(await run('download', id, '--dir', await tempDir())).toBe(EXIT.failure);

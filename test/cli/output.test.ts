@@ -103,7 +103,11 @@ describe('job output', () => {
     expect(lines.join('\n')).toMatch(/Status +failed +\[.*\] +1\/3 frames/);
     expect(lines.join('\n')).toMatch(/Failed +SceneUnreadable \(scene\): not a \.blend/);
     expect(lines.join('\n')).toMatch(/Settings +frames 1-3, 16 samples, default colour/);
-    expect(lines.slice(-2)).toEqual(['Adjusted by the server:', '  - This Blender has no denoiser; denoising was switched off.']);
+    expect(lines.slice(-3)).toEqual([
+      'Adjusted by the server:',
+      '  - This Blender has no denoiser; denoising was switched off.',
+      '1 frame was rendered before it stopped: `renderdrop download 1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b` fetches it, `renderdrop verify 1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b --fix` renders the rest.',
+    ]);
   });
 
   it('describes where an unfinished submission stopped', () => {

@@ -52,4 +52,17 @@ describe('a wrong command line', () => {
     expect(written).toContain("renderdrop: unknown option '--frob'\nUsage: renderdrop jobs [options]\n");
     expect(written).not.toContain('Options:');
   });
+
+  it('gives verify the same one line and usage for an unknown option or a missing job id', async () => {
+    const bad = await run('verify', 'abcd1234', '--fixx');
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.written.trimEnd().split('\n')).toEqual([
+      "renderdrop: unknown option '--fixx' (did you mean --fix?)",
+      'Usage: renderdrop verify [options] <id>',
+      'See `renderdrop verify --help` for every option.',
+    ]);
+    const missing = await run('verify');
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.written).toContain("renderdrop: missing required argument 'id'\nUsage: renderdrop verify [options] <id>\n");
+  });
 });

@@ -8,7 +8,7 @@ import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../hel
 import { servedApi, until } from '../helpers/served-node';
 import { requireSmallDisk, smallDisksPerTest, type SmallDisk } from '../helpers/small-disk';
 import { probeBlender, type BlenderInfo } from '../../src/render-node/blender/probe';
-import { checkImageFile } from '../../src/render-node/frames/image-check';
+import { checkImageFile } from '../../src/node-common/images/image-check';
 
 const blenderPath = requireBlender();
 const canMount = requireSmallDisk();

@@ -118,6 +118,8 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     t.node.ctx.jobs.transition(validated.id, ['booting', 'rendering', 'failed'], 'completed', { completedAt: new Date().toISOString() });
     const downloads = (await send('GET', `/jobs/${validated.id}/downloads`)).body;
     expect(downloads.frames).toHaveLength(1);
+    expect((await send('GET', `/node/jobs/${validated.id}/frames`)).body).toMatchObject({ jobId: validated.id, frames: [{ frame: 1, fileName: 'sample_0001.png', previewUrl: null }] });
+    expect((await send('GET', '/node/jobs/00000000-0000-4000-8000-000000000000/frames')).status).toBe(404);
     expect((await send('GET', downloads.frames[0], { key: null })).status).toBe(200);
     expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=100-' } })).status).toBe(206);
     expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=99999-' } })).status).toBe(416);

@@ -115,8 +115,14 @@ describe('planRender: values taken from the scene', () => {
       colorManagement: { viewTransform: null, look: null },
       compositeOutputDir: dirs.compositeOutputDir,
       previewPath: null,
+      previewDir: null,
       previewMaxSize: 512,
     });
+  });
+
+  it('names the folders for the previews when the node gives them', () => {
+    const planned = planRender({ colorManagementPreset: 'default' }, analysis(), caps(), { ...dirs, previewPath: '/data/jobs/j1/package/preview.png', previewDir: '/data/jobs/j1/previews' });
+    expect(planned.ok && [planned.plan.previewPath, planned.plan.previewDir, planned.plan.previewMaxSize]).toEqual(['/data/jobs/j1/package/preview.png', '/data/jobs/j1/previews', 512]);
   });
 
   it('uses the scene frame step', () => {

@@ -9,6 +9,7 @@ import { isTerminalStatus } from '../../shared/api/job-status';
 import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
+import { endedEarlyNote } from '../output/ended-early';
 import { safeText } from '../output/safe-text';
 import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
@@ -20,7 +21,7 @@ import { shortId } from '../submit/submission-line';
 export function registerDownloadCommand(program: Command, deps: CliDeps): void {
   program
     .command('download <id>')
-    .description('Download the outputs of a finished job into <dir>/<scene>-<job id>/. Interrupted downloads resume; complete files are skipped.')
+    .description('Download the outputs of a finished job into <dir>/<scene>-<job id>/; of a failed or canceled job, the frames it rendered. Interrupted downloads resume; complete files are skipped.')
     .option('--dir <dir>', 'folder to create the job\'s folder in (default: the folder a submit chose, else ~/Renderdrop)')
     .option('--json', 'print the result as JSON on stdout')
     .action(cliAction(deps, download));
@@ -58,10 +59,13 @@ async function download(ctx: CliContext, typed: string, opts: { dir?: string; js
     const skipped = result.files.filter((f) => f.skipped).length;
     if (opts.json) {
       ctx.io.stdout.write(`${JSON.stringify({ jobId, status: job.status, dir: result.dir, bytes: result.bytes, files: result.files }, null, 2)}\n`);
+      const note = endedEarlyNote(job, result.files.length);
+      if (note) ctx.io.stderr.write(safeText(note) + '\n');
     } else {
       const already = skipped > 0 ? ` (${skipped} already there)` : '';
       ctx.io.stdout.write(safeText(`Downloaded ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}, ${formatBytes(result.bytes)}, to ${result.dir}${already}.`) + '\n');
-      if (job.status !== 'completed') ctx.io.stdout.write(safeText(`Job ${jobId} ended ${job.status}; these are the outputs it wrote before that.`) + '\n');
+      const note = endedEarlyNote(job, result.files.length);
+      if (note) ctx.io.stdout.write(safeText(note) + '\n');
     }
   } finally {
     display.close();

@@ -79,6 +79,10 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null): str
   lines.push(...failureMore.map((line) => `${valueIndent}${line}`.trimEnd()));
   const adjustments = adjustmentReasonsOf(job);
   if (adjustments.length > 0) lines.push('Adjusted by the server:', ...adjustments.map((a) => `  - ${a}`));
+  if ((job.status === 'failed' || job.status === 'canceled') && frames && frames.completedFrames > 0) {
+    const n = frames.completedFrames;
+    lines.push(safeText(`${n} ${n === 1 ? 'frame was' : 'frames were'} rendered before it stopped: \`renderdrop download ${job.id}\` fetches ${n === 1 ? 'it' : 'them'}, \`renderdrop verify ${job.id} --fix\` renders the rest.`));
+  }
   return lines;
 }
 

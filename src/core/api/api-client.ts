@@ -16,6 +16,7 @@ import type { RenderConfig, ValidateRequest } from '../../shared/api/render-conf
 import { trimBaseUrl } from '../../shared/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
 import { nodeWorkersSchema, type NodeWorkers } from '../../shared/api/workers';
+import { jobFramesSchema, type JobFrames } from '../../shared/api/job-frames';
 import { AbortError, ContractError, errorCode, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
@@ -262,6 +263,14 @@ export class ApiClient {
   async getNodeWorkers(options: CallOptions = {}): Promise<NodeWorkers> {
     return this.#call(
       { name: 'GET /node/workers', method: 'GET', path: 'node/workers', safety: 'read', subject: 'the render workers', action: 'list the render workers', schema: nodeWorkersSchema },
+      options,
+    ).then((r) => r.value);
+  }
+
+  /** `GET /node/jobs/{id}/frames`: the frames a Renderdrop node has rendered for a job so far (an extension; other servers answer 404). */
+  async getJobFrames(id: string, options: CallOptions = {}): Promise<JobFrames> {
+    return this.#call(
+      { name: 'GET /node/jobs/{id}/frames', method: 'GET', path: `node/jobs/${segment(id)}/frames`, safety: 'read', subject: `job ${id}`, action: `list the frames of job ${id}`, schema: jobFramesSchema },
       options,
     ).then((r) => r.value);
   }

@@ -52,6 +52,10 @@ export interface RenderPlan {
   /** Every compositor File Output node writes to `<compositeOutputDir>/<node name>/` instead. */
   compositeOutputDir?: string | null;
   threads?: number | null;
+  /** Folder where a PNG preview of each frame rendered is saved (see resources/blender/render.py). */
+  previewDir?: string | null;
+  /** Previews fit in previewMaxSize x previewMaxSize (default 512). */
+  previewMaxSize?: number | null;
 }
 
 /** A frame file in place: written by this run, or found already there (`skipped`). */

@@ -8,7 +8,7 @@ import { signedJobFileUrl, toApiJob } from '../job-payload';
 import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
 import type { RequestLimiter } from '../rate-limit';
-import { buildDownloads } from './downloads';
+import { buildDownloads, buildJobFrames } from './downloads';
 import { guardApi } from './api-guard';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
 import { cancelBody, createJobBody, jobParams, listQuery, renderBody, uploadBody, validateBody } from './request-schemas';
@@ -34,6 +34,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
       base: ctx.baseUrl(request),
       downloadExpiresAt: new Date(ctx.now().getTime() + ctx.downloadUrlTtlMs),
       jobs: ctx.jobs,
+      storage: ctx.storage,
       keyId: keyOf(request).id,
     });
 
@@ -135,6 +136,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
           outputDir: ctx.storage.framesDir(job.id),
           compositeOutputDir: ctx.storage.compositeDir(job.id),
           previewPath: ctx.storage.previewPath(job.id),
+          previewDir: ctx.storage.previewsDir(job.id),
         });
         if (!planned.ok) throw badRequest(planned.code, planned.message);
         const admitted = await admitRender(planned, { limits: ctx.limits, headroomBytes: ctx.headroomBytes, diskDir: ctx.storage.jobsDir });
@@ -172,6 +174,14 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
         const base = ctx.baseUrl(request);
         const keyId = keyOf(request).id;
         return buildDownloads(job, ctx, (rel) => signedJobFileUrl(ctx.signer, base, job.id, rel, expiresAt, keyId));
+      });
+
+      api.get('/node/jobs/:id/frames', { schema: { params: jobParams } }, async (request) => {
+        const job = loadJob(request.params.id);
+        const expiresAt = new Date(ctx.now().getTime() + ctx.downloadUrlTtlMs);
+        const base = ctx.baseUrl(request);
+        const keyId = keyOf(request).id;
+        return buildJobFrames(job, ctx, (rel) => signedJobFileUrl(ctx.signer, base, job.id, rel, expiresAt, keyId));
       });
 
       registerWorkerRoutes(api, ctx);

@@ -1,8 +1,12 @@
 import { basename } from 'node:path';
-import type { Downloads, OutputItem } from '../../shared/api';
+import type { Downloads, JobFrames, OutputItem } from '../../shared/api';
 import type { JobRecord } from '../jobs-repo';
 import type { NodeContext } from '../context';
 import { framesZipName, listFiles } from '../job-files';
+import { framePreviews } from '../frame-previews';
+
+/** Jobs whose recorded frames can be downloaded: completed ones, and those that ended early with frames. */
+const WITH_FRAMES = new Set(['completed', 'canceled', 'failed']);
 
 const NO_TRANSFORMS = { framesZip: null, compositeNodesZip: null, video: null, framesZipOutputs: null, compositeNodesZipOutputs: null };
 const EMPTY: Downloads = { frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [], transforms: NO_TRANSFORMS };
@@ -18,15 +22,21 @@ const item = (url: string, fileName: string, relativePath: string, compositeNode
 
 /**
  * The downloads of a job: its frames (those that were checked whole and recorded) under their
- * original names, compositor File Output files, and the frames zip. Empty until the job is completed; a canceled job offers the frames it kept.
+ * original names, compositor File Output files, and the frames zip. Empty until the job is completed;
+ * a canceled or failed job offers the frames it rendered before it stopped. Each frame output also
+ * carries `frame` (its number) and `previewUrl` (a small PNG of it, or null), which clients may ignore.
  */
 export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): Promise<Downloads> {
-  if (job.status !== 'completed' && job.status !== 'canceled') return EMPTY;
+  if (!WITH_FRAMES.has(job.status)) return EMPTY;
   const frames = ctx.jobs.frames(job.id);
   if (frames.length === 0) return EMPTY;
-  const frameFiles = frames.map((f) => basename(f.filePath));
-  const frameOutputs = frameFiles.map((name) => item(sign(`frames/${name}`), name, name));
-  const composite = await listFiles(ctx.storage.compositeDir(job.id));
+  const previews = framePreviews(ctx.storage, job.id, frames);
+  const frameOutputs = frames.map((f) => {
+    const name = basename(f.filePath);
+    const preview = previews.get(f.frame);
+    return { ...item(sign(`frames/${name}`), name, name), frame: f.frame, previewUrl: preview ? sign(preview) : null };
+  });
+  const composite = job.status === 'failed' ? [] : await listFiles(ctx.storage.compositeDir(job.id));
   const compositeNodeOutputs = composite.map((rel) => {
     const [node, ...rest] = rel.split('/');
     return item(sign(`composite/${rel}`), rest[rest.length - 1] ?? rel, rest.join('/'), node);
@@ -46,5 +56,20 @@ export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (re
       framesZipOutputs: framesZip ? item(framesZip, zipName, zipName) : null,
       compositeNodesZipOutputs: null,
     },
+  };
+}
+
+/** The frames a job has rendered so far, in any state, with their previews (`GET /node/jobs/{id}/frames`). */
+export function buildJobFrames(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): JobFrames {
+  const frames = ctx.jobs.frames(job.id);
+  const previews = framePreviews(ctx.storage, job.id, frames);
+  return {
+    jobId: job.id,
+    totalFrames: job.totalFrames,
+    frames: frames.map((f) => {
+      const name = basename(f.filePath);
+      const preview = previews.get(f.frame);
+      return { frame: f.frame, fileName: name, url: sign(`frames/${name}`), previewUrl: preview ? sign(preview) : null };
+    }),
   };
 }

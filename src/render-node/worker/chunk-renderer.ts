@@ -80,6 +80,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
       frames: todo,
       outputDir: framesDir,
       compositeOutputDir: compositeDir,
+      previewDir: null,
       threads: ctx.threads,
     };
     const wanted = new Set(todo);

@@ -11,6 +11,7 @@ import { DetailSettings } from './detail/detail-settings';
 import { FrameStrip } from './frames/frame-strip';
 import { FrameViewer } from './frames/frame-viewer';
 import { LiveFrame } from './frames/live-frame';
+import { RenderMissingFrames } from './render-missing-frames';
 import { StatusBadge, statusLabel } from './status-badge';
 
 /** The job detail panel: the last rendered frame, the frames, facts, settings in words, the scene, timeline and files. */
@@ -80,6 +81,7 @@ export function JobDetailPanel() {
             </section>
           )}
           <DetailOutputs detail={detail} />
+          <RenderMissingFrames key={s.id} job={s} />
           {frames && viewing !== null && <FrameViewer frames={frames} frame={viewing} fileName={s.fileName} preview={preview} />}
         </>
       )}

@@ -5,3 +5,4 @@ export * from './errors';
 export * from './render-config';
 export * from './analysis';
 export * from './workers';
+export * from './job-frames';

@@ -6,6 +6,7 @@ import { THEMES } from './app-state';
 import type { JobCounts, JobDetail, JobSummary } from './job-views';
 import { JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
+import type { FolderCheckView } from './frame-views';
 import type { RenderConfig } from '../api/render-config';
 import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, JobFrames } from './frame-strip-views';
@@ -134,6 +135,14 @@ export const CALLS = {
   'jobs.download': returns<JobSummary>()(byJob),
   'jobs.openFolder': returns<string>()(byJob),
   'jobs.submitAgain': returns<SubmitFileResult>()(byJob),
+  /** Checks the job's download folder frame by frame: missing, empty or undecodable frames. */
+  'jobs.verifyFolder': returns<FolderCheckView>()(byJob),
+  /** Renders exactly the frames the job's folder misses (same scene, same settings) and downloads them into it. */
+  'jobs.renderMissing': returns<SubmitFileResult>()(byJob),
+  /**
+   * Every frame the server lists for the job, with a small image of those asked for (`frames`, at most
+   * 48; default: the first 48).
+   */
 } as const;
 
 /** The name of a call. */

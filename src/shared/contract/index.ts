@@ -1,6 +1,7 @@
 export * from './result';
 export * from './app-state';
 export * from './job-views';
+export * from './frame-views';
 export * from './submission-views';
 export * from './calls';
 export * from './events';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bufferByteSource } from '../../../src/render-node/frames/byte-source';
-import { checkImage } from '../../../src/render-node/frames/image-check';
+import { bufferByteSource } from '../../../src/node-common/images/byte-source';
+import { checkImage } from '../../../src/node-common/images/image-check';
 
 const check = (bytes: Buffer, name: string) => checkImage(bufferByteSource(bytes), name);
 

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { mountSmallDisk, requireSmallDisk } from '../../helpers/small-disk';
 import { runBlender } from '../../../src/render-node/blender/run-blender';
-import { bufferByteSource } from '../../../src/render-node/frames/byte-source';
-import { checkImage, checkImageFile } from '../../../src/render-node/frames/image-check';
+import { bufferByteSource } from '../../../src/node-common/images/byte-source';
+import { checkImage, checkImageFile } from '../../../src/node-common/images/image-check';
 
 const blenderPath = requireBlender();
 const canMount = requireSmallDisk();

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { httpUrlSchema } from './http-url';
+
+/** One frame a Renderdrop node has rendered for a job, with a small PNG of it when there is one. */
+export const renderedFrameSchema = z.object({
+  frame: z.number().int(),
+  fileName: z.string(),
+  url: httpUrlSchema,
+  previewUrl: httpUrlSchema.nullable(),
+});
+
+/**
+ * `GET /node/jobs/{id}/frames` (a Renderdrop node's extension; other servers answer 404): the frames
+ * a job has rendered so far, in every state, so a frame strip can fill in while the job renders.
+ */
+export const jobFramesSchema = z.object({
+  jobId: z.string(),
+  totalFrames: z.number().int(),
+  frames: z.array(renderedFrameSchema),
+});
+export type JobFrames = z.infer<typeof jobFramesSchema>;
