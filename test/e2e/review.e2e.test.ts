@@ -116,14 +116,14 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await page.evaluate(`document.activeElement !== document.body`)).toBe(true);
 
-    const review = page.getByRole('region', { name: 'Files being sent' }).getByRole('listitem', { name: 'shot-a.blend' }).getByRole('button', { name: 'Review and render' });
+    const review = queueRow(page, 'shot-a.blend').getByRole('button', { name: 'Review shot-a.blend' });
     await review.focus();
     await review.press('Enter');
     await sheet.waitFor();
     expect(await page.evaluate(FOCUS_IN_DIALOG)).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await expect.poll(() => page.evaluate(FOCUSED_NAME)).toBe('Review and render');
+    await expect.poll(() => page.evaluate(FOCUSED_NAME)).toBe('Review shot-a.blend');
 
     await review.click();
     await sheet.getByLabel('Frames').fill('1');

@@ -79,7 +79,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submiss
       </div>
       <div className="row-actions">
         {primary ? (
-          <button type="button" className="row-primary" onClick={primary.run} aria-label={`${primary.label} ${job.fileName}`}>
+          <button type="button" className="row-primary" onClick={primary.run} aria-label={primary.accessibleName ?? `${primary.label} ${job.fileName}`}>
             {primary.label}
           </button>
         ) : (
@@ -164,7 +164,7 @@ function jobActions(job: JobSummary, submission: SubmissionView | null): { prima
   if (job.status === 'completed' || job.status === 'canceled') {
     all.push({ id: 'download', label: job.download.state === 'none' ? 'Download' : 'Download again', run: () => void command('jobs.download', { jobId: job.id }, { what: 'download the outputs' }) });
   }
-  if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', run: () => void submitAgain(job) });
+  if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', accessibleName: `Submit ${job.fileName} again`, run: () => void submitAgain(job) });
   all.push({ id: 'details', label: 'Details', run: () => openJob(job.id) });
   const order = ['review', 'cancel', 'open', 'download', 'again'];
   const primary = order.map((id) => all.find((a) => a.id === id)).find((a) => a !== undefined) ?? null;

@@ -4,6 +4,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 export interface RowAction {
   id: string;
   label: string;
+  /** What a screen reader says for the action when the row's name must be part of it ("Submit shot.blend again"); else the label and the name. */
+  accessibleName?: string;
   run(): void;
 }
 
