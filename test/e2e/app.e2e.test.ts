@@ -87,10 +87,14 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
     await continueWithoutMissing(page, 'long.blend');
     const sheet = page.getByRole('dialog', { name: 'Review long.blend' });
     await sheet.waitFor({ timeout: 120_000 });
+    // Enough samples that the render is still going when Cancel is pressed, however fast the machine.
+    await sheet.getByLabel('Samples').fill('4096');
     await sheet.getByRole('button', { name: 'Start render' }).click();
     const row = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name: 'long.blend' });
     await row.getByText(/Rendering|Starting/).waitFor({ timeout: 60_000 });
-    await row.getByRole('button', { name: 'Cancel long.blend' }).click();
+    // The details of the earlier job are open, so the row is narrow and its actions are in its menu.
+    await row.getByRole('button', { name: 'More actions for long.blend' }).click();
+    await page.getByRole('menu', { name: 'Actions for long.blend' }).getByRole('menuitem', { name: 'Cancel' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel render' }).click();
     await row.getByText('Canceled').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: /^Canceled/ }).click();

@@ -140,7 +140,9 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
   it('"Submit again" opens the review pre-filled with the job\'s frames and samples, also after a reload', async () => {
     await page.reload();
     const row = queueRow(page, 'shot-b.blend');
-    await row.getByRole('button', { name: 'Submit shot-b.blend again' }).click({ timeout: 30_000 });
+    // A completed job's first action is its folder; Submit again is in the row's menu.
+    await row.getByRole('button', { name: 'More actions for shot-b.blend' }).click({ timeout: 30_000 });
+    await page.getByRole('menu', { name: 'Actions for shot-b.blend' }).getByRole('menuitem', { name: 'Submit again' }).click();
     const sheet = page.getByRole('dialog', { name: 'Review shot-b.blend' });
     await sheet.getByLabel('Frames').waitFor({ timeout: 120_000 });
     expect(await sheet.getByLabel('Frames').inputValue()).toBe('1');
@@ -164,7 +166,9 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     const scene = await makeSampleScene(scenes, { frames: 400, name: 'long.blend', missingTexture: false });
     await page.getByTestId('file-input').setInputFiles(scene);
     const sheet = page.getByRole('dialog', { name: 'Review long.blend' });
-    await sheet.getByRole('button', { name: 'Start render' }).click({ timeout: 120_000 });
+    // Enough samples that the render is still going while the question is asked, however fast the machine.
+    await sheet.getByLabel('Samples').fill('4096', { timeout: 120_000 });
+    await sheet.getByRole('button', { name: 'Start render' }).click();
     const row = queueRow(page, 'long.blend');
     await row.getByText(/Rendering|Starting/).waitFor({ timeout: 60_000 });
 

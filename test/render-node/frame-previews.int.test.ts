@@ -49,7 +49,8 @@ describe.skipIf(!blenderPath)('frame previews and the frames of jobs that ended 
 
   it('shows the latest frame of an EXR render while it renders, the last one after, and a preview per frame', async () => {
     const scene = await makeSampleScene(work, { frames: 4 });
-    const jobId = await startRenderJob(t, 'exr.blend', await readFile(scene), { outputFormat: 'OPEN_EXR' });
+    // Samples enough that each frame takes a while, so the job is seen rendering between frames on any machine.
+    const jobId = await startRenderJob(t, 'exr.blend', await readFile(scene), { outputFormat: 'OPEN_EXR', sampleCount: 2048 });
     const seen = new Set<string>();
     const done = await waitForJob(t, jobId, (j) => {
       if (j.previewUrl && j.status === 'rendering') seen.add(pathOf(j.previewUrl));

@@ -54,6 +54,8 @@ describe('formatting', () => {
     expect(formatBytes(1_500_000)).toBe('1.5 MB');
     expect(formatDuration(185)).toBe('3 min 05 s');
     expect(formatDuration(null)).toBe('–');
+    expect(formatDuration(0.3)).toBe('under 1 s');
+    expect(formatDuration(0)).toBe('0 s');
     expect(percent(3, 3)).toBe(100);
     expect(percent(1, 0)).toBe(0);
   });

@@ -166,7 +166,8 @@ function jobActions(job: JobSummary, submission: SubmissionView | null): { prima
   }
   if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', accessibleName: `Submit ${job.fileName} again`, run: () => void submitAgain(job) });
   all.push({ id: 'details', label: 'Details', run: () => openJob(job.id) });
-  const order = ['review', 'cancel', 'open', 'download', 'again'];
+  // A finished render's folder comes first; after a failure or a cancel, sending it again does.
+  const order = job.status === 'completed' ? ['review', 'cancel', 'open', 'download', 'again'] : ['review', 'cancel', 'again', 'open', 'download'];
   const primary = order.map((id) => all.find((a) => a.id === id)).find((a) => a !== undefined) ?? null;
   return { primary, all };
 }

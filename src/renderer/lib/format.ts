@@ -20,6 +20,7 @@ export function formatRate(bytesPerSecond: number): string {
 /** A duration in seconds as 45 s, 3 min 05 s, 2 h 04 min. */
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '–';
+  if (seconds > 0 && seconds < 0.5) return 'under 1 s';
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
