@@ -1,36 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SceneAnalysis } from '../../src/shared/api';
 import { fitColorDepth, planRender, type NodeCapabilities } from '../../src/render-node/render-plan';
+import { sampleAnalysis } from '../fixtures/analysis';
 
-const analysis = {
-  savedWithBlender: '3.4',
-  nodeBlender: '3.4.1',
-  savedWithNewerBlender: false,
-  scene: 'Scene',
-  engine: 'CYCLES',
-  frameStart: 1,
-  frameEnd: 3,
-  frameStep: 1,
-  fps: 24,
-  fpsBase: 1,
-  resolution: [64, 36],
-  resolutionPercentage: 100,
-  samples: 4,
-  denoisingEnabled: false,
-  denoiser: null,
-  cameras: ['Camera'],
-  activeCamera: 'Camera',
-  viewLayers: [{ name: 'ViewLayer', useForRender: true }],
-  activeViewLayer: 'ViewLayer',
-  outputFormat: 'PNG',
-  outputSettings: { colorMode: 'RGBA', colorDepth: '8', exrCodec: null, tiffCodec: null, compression: 15, quality: null },
-  outputPath: '//render/shot_####',
-  colorManagement: { displayDevice: 'sRGB', viewTransform: 'Filmic', look: 'None', exposure: 0, gamma: 1, sequencer: 'sRGB', availableViewTransforms: ['Filmic'] },
-  usesCompositor: false,
-  dependencies: [],
-  warnings: [],
-  totalFrames: 3,
-} satisfies SceneAnalysis;
+const analysis = sampleAnalysis();
 
 const caps: NodeCapabilities = { cyclesDevices: ['CPU'], openImageDenoise: true, optix: false, viewTransforms: ['Filmic'], eeveeUsable: true, totalMemoryBytes: 8 * 1024 ** 3 };
 const dirs = { outputDir: '/data/jobs/j1/frames', compositeOutputDir: '/data/jobs/j1/composite' };

@@ -54,7 +54,7 @@ export function App() {
             </button>
           </nav>
           <ProfilePicker state={state} />
-          <PickFilesButton />
+          <PickFilesButton testId="file-input" />
         </header>
         <StatusBanner state={state} />
         <main className={`content ${view === 'queue' ? 'content-queue' : ''}`} tabIndex={-1}>

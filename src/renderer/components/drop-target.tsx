@@ -57,13 +57,13 @@ export function DropTarget(props: { children: ReactNode }) {
   );
 }
 
-/** The "Add files" button: the keyboard way to pick scene files. */
-export function PickFilesButton() {
+/** The "Add files" button: the keyboard way to pick scene files (`testId` names its file input for tests). */
+export function PickFilesButton(props: { label?: string; testId?: string } = {}) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
       <button type="button" className="primary" onClick={() => input.current?.click()}>
-        Add files…
+        {props.label ?? 'Add files…'}
       </button>
       <input
         ref={input}
@@ -73,7 +73,7 @@ export function PickFilesButton() {
         className="visually-hidden"
         tabIndex={-1}
         aria-label="Scene files to render"
-        data-testid="file-input"
+        data-testid={props.testId}
         onChange={(e) => {
           const files = Array.from(e.target.files ?? []);
           e.target.value = '';

@@ -26,23 +26,45 @@ const PHASE_TEXT: Record<SubmissionView['phase'], string> = {
   discarded: 'Discarded',
 };
 
+/** The list item of a file's row: named by the file, marked when it stopped with an error. */
+function fileRowProps(name: string, error: boolean, place: RowPlacement) {
+  return {
+    role: 'listitem',
+    'aria-label': name,
+    className: `row row-submission ${error ? 'row-error' : ''}`,
+    'data-row-index': place.index,
+    'data-index': place.index,
+    tabIndex: place.tabbable ? 0 : -1,
+    ref: place.measure,
+    style: place.style,
+  };
+}
+
+/** A file's empty thumbnail, name and size, before it is a job. */
+function FileRowName(props: { name: string; size: number }) {
+  return (
+    <>
+      <div className="row-thumb" aria-hidden="true">
+        <span className="row-thumb-empty" />
+      </div>
+      <div className="row-name-cell">
+        <span className="row-name">
+          <MiddleEllipsis text={props.name} />
+        </span>
+        <span className="row-meta">{formatBytes(props.size)}</span>
+      </div>
+    </>
+  );
+}
+
 /** A dropped file being handed to Renderdrop, or refused: a row of the queue like any job. */
 export function DroppedRow(props: { file: DroppedFile; place: RowPlacement }) {
   const { file, place } = props;
   const rejected = file.status === 'rejected';
   const dismiss = () => useSubmissionsStore.getState().dismissDropped(file.key);
   return (
-    <div role="listitem" aria-label={file.name} className={`row row-submission ${rejected ? 'row-error' : ''}`} data-row-index={place.index}
-      data-index={place.index} tabIndex={place.tabbable ? 0 : -1} ref={place.measure} style={place.style}>
-      <div className="row-thumb" aria-hidden="true">
-        <span className="row-thumb-empty" />
-      </div>
-      <div className="row-name-cell">
-        <span className="row-name">
-          <MiddleEllipsis text={file.name} />
-        </span>
-        <span className="row-meta">{formatBytes(file.size)}</span>
-      </div>
+    <div {...fileRowProps(file.name, rejected, place)}>
+      <FileRowName name={file.name} size={file.size} />
       <div className="row-status">
         <span className={`badge ${rejected ? 'badge-failed' : 'badge-validating'}`}>{rejected ? 'Not sent' : 'Reading'}</span>
       </div>
@@ -98,17 +120,8 @@ export function SubmissionRow(props: { submission: SubmissionView; place: RowPla
   const eta = s.phase === 'uploading' && upload?.etaSeconds != null ? `${formatDuration(upload.etaSeconds)} left` : '';
 
   return (
-    <div role="listitem" aria-label={s.fileName} className={`row row-submission ${failed ? 'row-error' : ''}`} data-row-index={place.index}
-      data-index={place.index} tabIndex={place.tabbable ? 0 : -1} ref={place.measure} style={place.style}>
-      <div className="row-thumb" aria-hidden="true">
-        <span className="row-thumb-empty" />
-      </div>
-      <div className="row-name-cell">
-        <span className="row-name">
-          <MiddleEllipsis text={s.fileName} />
-        </span>
-        <span className="row-meta">{formatBytes(s.size)}</span>
-      </div>
+    <div {...fileRowProps(s.fileName, failed, place)}>
+      <FileRowName name={s.fileName} size={s.size} />
       <div className="row-status">
         <span className={`badge ${failed ? 'badge-failed' : s.phase === 'review' || s.phase === 'missing-files' ? 'badge-validated' : 'badge-validating'}`}>{PHASE_TEXT[s.phase]}</span>
       </div>
