@@ -101,7 +101,18 @@ describe.skipIf(!ready)('job details: frames, viewer and settings in words (brow
     const detail = await openDetails(page, 'walk cycle.blend');
 
     const live = detail.getByRole('figure', { name: 'Last rendered frame' }).getByRole('img');
-    await live.waitFor({ timeout: 180_000 });
+    const jobId = await jobIdOf(app, 'walk cycle.blend');
+    // Says what the app knew of the job if the frame never shows.
+    await expect
+      .poll(
+        async () => {
+          if (await live.isVisible()) return 'shown';
+          const { summary } = await app.host.handlers['jobs.get']({ jobId });
+          return `${summary.status}, ${summary.completedFrames} of 8 done, preview ${summary.hasPreview ? 'on the server' : 'not there'}`;
+        },
+        { timeout: 180_000, interval: 500 },
+      )
+      .toBe('shown');
     await expect.poll(() => naturalWidth(live)).toBeGreaterThan(0);
     const caption = await detail.getByRole('figure', { name: 'Last rendered frame' }).textContent();
     const done = Number(/\((\d+) of 8 done\)/.exec(caption ?? '')?.[1]);

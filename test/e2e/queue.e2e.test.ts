@@ -199,7 +199,7 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     await page.keyboard.press('Enter');
     const detail = page.getByRole('complementary', { name: 'Job details' });
     await detail.waitFor({ timeout: 10_000 });
-    expect(await detail.textContent()).toContain(String(name));
+    await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain(String(name));
     await page.screenshot({ path: join(ARTIFACTS, 'queue-keyboard-1280.png') });
     for (const size of SIZES) {
       await page.setViewportSize(size);
