@@ -42,6 +42,7 @@ def parse_args():
     parser.add_argument("--compress", action="store_true")
     parser.add_argument("--stored-texture")
     parser.add_argument("--no-active-camera", action="store_true")
+    parser.add_argument("--every-sample", action="store_true")
     return parser.parse_args(argv)
 
 
@@ -176,6 +177,8 @@ def main():
     scene.frame_step = 1
 
     scene.cycles.samples = 4
+    # Every sample asked for is rendered (no adaptive stop): a render's length follows its sample count.
+    scene.cycles.use_adaptive_sampling = not args.every_sample
     scene.cycles.use_denoising = False
     scene.cycles.device = "CPU"
     scene.eevee.taa_render_samples = 4

@@ -47,6 +47,8 @@ export interface SampleSceneOptions {
   storedTexture?: string;
   /** Save the scene with its cameras but none of them active. */
   noActiveCamera?: boolean;
+  /** Render every sample asked for (Cycles' adaptive sampling off), so a render lasts as its samples say. */
+  everySample?: boolean;
   /** File name of the .blend; default "sample.blend" for the default options, else one per option set. */
   name?: string;
 }
@@ -78,6 +80,7 @@ function scriptArgs(dir: string, options: SampleSceneOptions): string[] {
   if (options.compress) args.push('--compress');
   if (options.storedTexture) args.push('--stored-texture', options.storedTexture);
   if (options.noActiveCamera) args.push('--no-active-camera');
+  if (options.everySample) args.push('--every-sample');
   return args;
 }
 
