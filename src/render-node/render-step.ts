@@ -6,7 +6,8 @@ import type { JobRecord, JobsRepo } from './jobs-repo';
 import type { RenderPlan } from './render-plan';
 import type { RenderExecutor, RenderOutcome as ExecutorOutcome } from './render-executor';
 import { withoutDirectories } from './blender/analyze';
-import { acceptFrame, removeIncompleteFrames } from './frames/frame-acceptance';
+import { acceptFrame, acceptWrittenFrames, removeIncompleteFrames } from './frames/frame-acceptance';
+import { expectedFrameNames } from './distributed/frame-names';
 import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from './disk-space';
 import { estimateRenderBytes } from './output-estimate';
 
@@ -127,10 +128,28 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
   }
-  if (signal.aborted) return { kind: 'aborted' };
+  if (signal.aborted) {
+    await countFramesLeft(deps, job, plan);
+    return { kind: 'aborted' };
+  }
   if (!cause && outcome.kind === 'failed') return outcome;
   if (!cause && outcome.kind === 'stopped') return { kind: 'aborted' };
   return judge(deps, job, plan, outcome.kind === 'finished' ? outcome : null, cause);
+}
+
+/**
+ * Count the frames Blender wrote before it was stopped that the node had not counted yet (a frame
+ * moved into place just before the stop), so a canceled job lists every whole frame its folder holds.
+ */
+async function countFramesLeft(deps: RenderStepDeps, job: JobRecord, plan: RenderPlan): Promise<void> {
+  const recorded = new Set(deps.jobs.frames(job.id).map((f) => f.frame));
+  const left = plan.frames.filter((f) => !recorded.has(f));
+  try {
+    const counted = await acceptWrittenFrames(deps.jobs, job.id, plan.outputDir, left, (frame) => expectedFrameNames(plan.fileNamePattern, plan.outputFormat, frame));
+    if (counted > 0) deps.log.info({ jobId: job.id, frames: counted }, 'counted frames written just before the render stopped');
+  } catch (error) {
+    deps.log.warn({ jobId: job.id, err: error instanceof Error ? error.message : String(error) }, 'could not count the frames written before the render stopped');
+  }
 }
 
 /** Turn how Blender ended, and why the node stopped it, into the step's outcome. */

@@ -50,6 +50,22 @@ export async function acceptFrame(ledger: FrameLedger, report: FrameReport): Pro
 }
 
 /**
+ * After a render was stopped (a cancel): count the frames Blender finished writing that the node had
+ * not yet heard of, so that what a stopped job lists is what its folder holds. `namesOf` gives the file
+ * names a frame may have; files that are not whole are removed. Returns how many frames were counted.
+ */
+export async function acceptWrittenFrames(ledger: FrameLedger, jobId: string, outputDir: string, frames: readonly number[], namesOf: (frame: number) => string[]): Promise<number> {
+  const present = new Set(await readdir(outputDir).catch(() => []));
+  let counted = 0;
+  for (const frame of frames) {
+    const name = namesOf(frame).find((candidate) => present.has(candidate));
+    if (name === undefined) continue;
+    if ((await acceptFrame(ledger, { jobId, frame, path: join(outputDir, name), seconds: 0 })).accepted) counted++;
+  }
+  return counted;
+}
+
+/**
  * Before a render starts or resumes in `outputDir`: remove what an interrupted run left there (the
  * partial folder, and frame files that are not whole), so that a resumed render keeps only complete
  * frames and renders the others again. Files in `accepted` (already checked) are not read again.

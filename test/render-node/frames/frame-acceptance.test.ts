@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { openDatabase } from '../../../src/render-node/db';
 import { JobsRepo } from '../../../src/render-node/jobs-repo';
-import { acceptFrame, removeIncompleteFrames, verifyFrame } from '../../../src/render-node/frames/frame-acceptance';
+import { acceptFrame, acceptWrittenFrames, removeIncompleteFrames, verifyFrame } from '../../../src/render-node/frames/frame-acceptance';
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -83,5 +83,24 @@ describe('frame acceptance', () => {
     expect(await verifyFrame(path)).toEqual({ ok: true });
     expect(await verifyFrame(join(s.frames, 'missing.png'))).toEqual({ ok: false, reason: 'the file is missing' });
     s.close();
+  });
+});
+
+describe('acceptWrittenFrames (after a cancel)', () => {
+  it('counts whole frames the node had not heard of, removes cut ones, and leaves counted ones alone', async () => {
+    const { jobs, jobId, frames, close } = await setup();
+    try {
+      const whole = png(32);
+      await writeFile(join(frames, 'shot_0001.png'), whole);
+      jobs.recordFrame(jobId, 1, join(frames, 'shot_0001.png'), 1);
+      await writeFile(join(frames, 'shot_0002.png'), whole);
+      await writeFile(join(frames, 'shot_0003.png'), whole.subarray(0, whole.length - 20));
+      const counted = await acceptWrittenFrames(jobs, jobId, frames, [2, 3, 4], (f) => [`shot_${String(f).padStart(4, '0')}.png`]);
+      expect(counted).toBe(1);
+      expect(jobs.frames(jobId).map((f) => f.frame).sort()).toEqual([1, 2]);
+      expect((await readdir(frames)).sort()).toEqual(['shot_0001.png', 'shot_0002.png']);
+    } finally {
+      close();
+    }
   });
 });
