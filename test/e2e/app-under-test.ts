@@ -14,6 +14,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where screenshots go (git-ignored). */
 export const ARTIFACTS = join(ROOT, 'test-results');
 
+/** The window sizes every screen is looked at (and checked for sideways scrolling) at. */
+export const SCREEN_SIZES = [
+  { width: 800, height: 600 },
+  { width: 1024, height: 640 },
+  { width: 1440, height: 900 },
+] as const;
+
 let built: Promise<string> | null = null;
 
 /** Builds the renderer once per run into a temporary folder (so a stale out/ never hides a change). */

@@ -10,16 +10,11 @@ import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { runCli } from '../helpers/cli';
 import { tempDir } from '../helpers/scene-files';
 import { seriousAxeProblems } from './axe-audit';
-import { ARTIFACTS, dropFiles, openApp, type AppUnderTest } from './app-under-test';
+import { ARTIFACTS, SCREEN_SIZES, dropFiles, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
 
 const ready = requireChromium() && requireBlender() !== null;
 
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-] as const;
 
 /** Runs in the page: whether anything scrolls sideways (kept as text: the tests are type-checked without the DOM library). */
 const OVERFLOW_SCRIPT = `(() => {
@@ -76,7 +71,7 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
   }
 
   async function shoot(name: string): Promise<void> {
-    for (const size of SIZES) {
+    for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
       await page.waitForTimeout(300);
       await page.screenshot({ path: join(ARTIFACTS, `${name}-${size.width}.png`) });
@@ -201,7 +196,7 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     await detail.waitFor({ timeout: 10_000 });
     await expect.poll(() => detail.textContent(), { timeout: 10_000 }).toContain(String(name));
     await page.screenshot({ path: join(ARTIFACTS, 'queue-keyboard-1280.png') });
-    for (const size of SIZES) {
+    for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
       await page.waitForTimeout(300);
       const queueWide = await page.evaluate(`[...document.querySelectorAll('.queue-scroll, .queue')].filter((el) => el.scrollWidth > el.clientWidth + 1).length`);
@@ -232,7 +227,7 @@ describe.skipIf(!ready)('the queue in Chromium (browser mode, local node, real B
     await row.getByRole('alert').waitFor({ timeout: 30_000 });
     expect(await row.getByRole('alert').textContent()).toMatch(/not a Blender file/);
     expect(await page.getByRole('region', { name: 'Files being sent' }).count()).toBe(0);
-    for (const size of SIZES) {
+    for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
       await page.waitForTimeout(300);
       expect(await page.evaluate(`[...document.querySelectorAll('.queue-scroll, .queue')].filter((el) => el.scrollWidth > el.clientWidth + 1).length`)).toBe(0);

@@ -5,16 +5,11 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { tempDir } from '../helpers/scene-files';
 import { seriousAxeProblems } from './axe-audit';
-import { ARTIFACTS, dropFiles, openApp, type AppUnderTest } from './app-under-test';
+import { ARTIFACTS, SCREEN_SIZES, dropFiles, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
 
 const ready = requireChromium() && requireBlender() !== null;
 
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-] as const;
 
 /** Runs in the page: whether focus is inside the open dialog (kept as text: tests compile without the DOM library). */
 const FOCUS_IN_DIALOG = `(() => { const a = document.activeElement; return !!a && a !== document.body && !!a.closest('[role="dialog"], [role="alertdialog"]'); })()`;
@@ -23,7 +18,7 @@ const HORIZONTAL_OVERFLOW = `document.documentElement.scrollWidth - document.doc
 
 /** Screenshots of what is shown now at 800, 1024 and 1440 px wide, each checked for sideways scrolling. */
 async function shootAtEverySize(page: Page, name: string, show?: Locator): Promise<void> {
-  for (const size of SIZES) {
+  for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);
     await page.waitForTimeout(150);
     await show?.scrollIntoViewIfNeeded();

@@ -5,6 +5,7 @@ import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
 import { RenderWorkers } from './render-workers';
 import { ThisComputerSettings } from './this-computer-settings';
+import { FormResult } from './form-result';
 
 /** Whether a connection test failed because the server refused the key. */
 function isRejected(test: ConnectionTest): boolean {
@@ -279,11 +280,7 @@ function AddProfile() {
           Add profile
         </button>
       </div>
-      {message && (
-        <p className={message.ok ? 'hint hint-ok' : 'hint hint-error'} role="status">
-          {message.text}
-        </p>
-      )}
+      <FormResult result={message} />
     </form>
   );
 }

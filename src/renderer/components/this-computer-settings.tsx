@@ -3,6 +3,7 @@ import type { AppState } from '../../shared/contract/app-state';
 import { countOf } from '../../shared/plural';
 import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
+import { FormResult } from './form-result';
 
 /** "This computer"'s render settings: how many renders run at once and the Blender threads of each. */
 export function ThisComputerSettings(props: { state: AppState }) {
@@ -74,11 +75,7 @@ export function ThisComputerSettings(props: { state: AppState }) {
           Save render settings
         </button>
       </div>
-      {message && (
-        <p className={message.ok ? 'hint hint-ok' : 'hint hint-error'} role="status">
-          {message.text}
-        </p>
-      )}
+      <FormResult result={message} />
     </form>
   );
 }
