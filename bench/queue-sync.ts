@@ -1,11 +1,11 @@
 import { JobTracker } from '../src/core/tracking/tracker';
 import type { Timers } from '../src/core/util/clock';
 import { runPool } from '../src/core/util/concurrency';
-import { ConnectionService } from '../src/host/connection-service';
-import { HostEvents } from '../src/host/host-events';
-import { JobList } from '../src/host/job-list';
-import { JobSync } from '../src/host/job-sync';
-import { SubmittedJobs } from '../src/host/submitted-jobs';
+import { ConnectionService } from '../src/host/profiles/connection-service';
+import { HostEvents } from '../src/host/app/host-events';
+import { JobList } from '../src/host/jobs/job-list';
+import { JobSync } from '../src/host/jobs/job-sync';
+import { SubmittedJobs } from '../src/host/submissions/submitted-jobs';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
 import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import send from '@fastify/send';
 import Fastify from 'fastify';
-import { serveFile } from '../src/render-node/serve-file';
+import { serveFile } from '../src/render-node/http/serve-file';
 import { intOption, sizeOption } from './lib/options';
 
 /**
- * The node's hand-written file serving (src/render-node/serve-file.ts: ETag, Range, If-Range) against
+ * The node's hand-written file serving (src/render-node/http/serve-file.ts: ETag, Range, If-Range) against
  * @fastify/send (same 1 MiB read buffer) on the same Fastify, each downloaded by one curl process fetching every file, whole and
  * as ranges. Prints the time of each and the ratio hand-written / send (below 1: hand-written faster).
  */

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { traceScene } from '../../src/blend/trace-scene';
-import { writeBundle } from '../../src/blend/write-bundle';
+import { traceScene } from '../../src/blend/trace/trace-scene';
+import { writeBundle } from '../../src/blend/pack/write-bundle';
 
 /** Traces a scene and writes its bundle; prints the timings and this process's peak RSS. */
 const [scene, out] = process.argv.slice(2);

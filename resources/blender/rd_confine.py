@@ -8,7 +8,7 @@ render reads anything.
 
 Blender's loader itself opens linked libraries and fonts while it reads the .blend, before any script
 runs, so the node points those that lead outside at files in NOT_UPLOADED before Blender starts
-(src/blend/sever-outside-paths.ts): such paths count as outside here too. `confine()` also removes
+(src/blend/pack/sever-outside-paths.ts): such paths count as outside here too. `confine()` also removes
 such libraries with everything linked from them and gives such text objects the built-in font, so none
 of their content is rendered.
 """

@@ -1,3 +1,3 @@
 export * from './host';
-export * from './local-node';
-export * from './open-path';
+export * from './profiles/local-node';
+export * from './jobs/open-path';

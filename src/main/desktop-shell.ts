@@ -22,7 +22,7 @@ import { trayState } from './tray/tray-state';
 import { APP_ENTRY_URL, APP_ORIGIN } from './window/app-origin';
 import { serveAppFiles } from './window/app-protocol';
 import { closeAction, quitQuestion } from './window/close-policy';
-import { contentSecurityPolicy } from '../shared/content-security-policy';
+import { contentSecurityPolicy } from '../shared/security/content-security-policy';
 import { createMainWindow } from './window/main-window';
 import { denyPermissions } from './window/web-guards';
 

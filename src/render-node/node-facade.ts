@@ -1,6 +1,6 @@
 import type { NodeWorkers } from '../shared/api';
 import type { BlenderInfo } from './blender/probe';
-import { createKey, listKeys, revokeKey, verifyKey, type ApiKeyInfo } from './keys';
+import { createKey, listKeys, revokeKey, verifyKey, type ApiKeyInfo } from './store/keys';
 import { createRenderNode, type RenderNode, type RenderNodeOptions } from './server';
 
 /** The API keys of a running node. */

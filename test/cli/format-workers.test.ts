@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatWorkers } from '../../src/cli/output/format-workers';
-import { timeAgo } from '../../src/shared/time-ago';
+import { timeAgo } from '../../src/shared/text/time-ago';
 import type { WorkerInfo } from '../../src/shared/api/workers';
 
 const now = new Date('2025-03-14T10:00:00Z');

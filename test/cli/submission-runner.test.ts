@@ -9,7 +9,7 @@ import { terminalPrompt } from '../../src/cli/terminal/terminal-prompt';
 import { ApiClient } from '../../src/core/api/api-client';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { recordForFile } from '../../src/core/lifecycle/record-for-file';
-import { formatBytes } from '../../src/shared/format-bytes';
+import { formatBytes } from '../../src/shared/text/format-bytes';
 import { writeTree } from '../blend/helpers/scene-folder';
 import { SyntheticBlend } from '../blend/helpers/synthetic-blend';
 import { FakeApi } from '../helpers/fake-api-server';

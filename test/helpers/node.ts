@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { createRenderNode, type RenderNode, type RenderNodeOptions } from '../../src/render-node/server';
-import { createKey } from '../../src/render-node/keys';
+import { createKey } from '../../src/render-node/store/keys';
 
 /** A render node listening on 127.0.0.1 with a fresh data folder and one API key. */
 export interface TestNode {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
-import { localKeyAccount } from '../../src/host/local-node';
+import { localKeyAccount } from '../../src/host/profiles/local-node';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import type { AppEvent } from '../../src/shared/contract/events';
 import type { Job } from '../../src/shared/api/job';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure, failedStepOf, toJobSummary } from '../../src/host/job-summary';
+import { describeFailure, failedStepOf, toJobSummary } from '../../src/host/jobs/job-summary';
 import { failedStepTitle } from '../../src/shared/contract/failed-step';
 import type { Job } from '../../src/shared/api/job';
 

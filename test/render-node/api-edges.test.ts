@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { createKey, revokeKey } from '../../src/render-node/keys';
+import { createKey, revokeKey } from '../../src/render-node/store/keys';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
 import { sampleAnalysis } from '../fixtures/analysis';
 

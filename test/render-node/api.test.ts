@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jobSchema, downloadsSchema, JOB_STATUSES } from '../../src/shared/api';
-import { revokeKey, createKey } from '../../src/render-node/keys';
+import { revokeKey, createKey } from '../../src/render-node/store/keys';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
 import { sampleAnalysis } from '../fixtures/analysis';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../helpers/node';
-import { createKey } from '../../src/render-node/keys';
+import { createKey } from '../../src/render-node/store/keys';
 import { probeBlender, type BlenderInfo } from '../../src/render-node/blender/probe';
 
 const blenderPath = requireBlender();

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../src/render-node/db';
-import { JobsRepo } from '../../src/render-node/jobs-repo';
+import { openDatabase } from '../../src/render-node/store/db';
+import { JobsRepo } from '../../src/render-node/store/jobs-repo';
 
 /** The statements `run` prepares, each with SQLite's plan for it. */
 async function plansOf(run: (jobs: JobsRepo) => void): Promise<{ sql: string; plan: string[] }[]> {

@@ -6,7 +6,7 @@ import { OPENAPI_PATH, OpenApiChecker } from '../helpers/openapi';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
 import { blendBytes } from '../helpers/scene-files';
 import { sampleAnalysis } from '../fixtures/analysis';
-import { diskFullReason } from '../../src/render-node/disk-space';
+import { diskFullReason } from '../../src/render-node/disk/disk-space';
 
 /**
  * The node's real answers checked against docs/openapi.yaml: every operation of the document is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitColorDepth, planRender, type NodeCapabilities } from '../../src/render-node/render-plan';
+import { fitColorDepth, planRender, type NodeCapabilities } from '../../src/render-node/plan/render-plan';
 import { sampleAnalysis } from '../fixtures/analysis';
 
 const analysis = sampleAnalysis();

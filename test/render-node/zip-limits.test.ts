@@ -7,7 +7,7 @@ import { blendBytes } from '../helpers/scene-files';
 import { requireSmallDisk, smallDisksPerTest, type SmallDisk } from '../helpers/small-disk';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
 import type { BlenderInfo } from '../../src/render-node/blender/probe';
-import { surveyZip } from '../../src/render-node/zip-survey';
+import { surveyZip } from '../../src/render-node/scene/zip-survey';
 
 const canMount = requireSmallDisk();
 const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nextInCycle } from '../../src/renderer/lib/dialog-focus';
 import { cancelQuestion } from '../../src/renderer/lib/job-actions';
 import { confirmFirst, useConfirmStore } from '../../src/renderer/stores/confirm-store';
-import { countOf } from '../../src/shared/plural';
+import { countOf } from '../../src/shared/text/plural';
 
 describe('nextInCycle', () => {
   const items = ['first', 'middle', 'last'];

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyringSecretStore } from '../../src/core/secrets/keyring-secret-store';
-import { localKeyAccount } from '../../src/host/local-node';
+import { localKeyAccount } from '../../src/host/profiles/local-node';
 import { openInBrowser, writeLaunchPage } from '../../src/web/browser-launch';
 import { ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/scene-files';

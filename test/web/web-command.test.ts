@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { KeyringSecretStore } from '../../src/core/secrets/keyring-secret-store';
-import { localKeyAccount } from '../../src/host/local-node';
+import { localKeyAccount } from '../../src/host/profiles/local-node';
 import { ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/scene-files';
 

@@ -4,7 +4,7 @@ import { downloadJobOutputs } from '../../core/download/download-job';
 import { jobFolderName } from '../../core/download/job-folder';
 import { AbortError, isAbort } from '../../core/errors';
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
-import { formatBytes } from '../../shared/format-bytes';
+import { formatBytes } from '../../shared/text/format-bytes';
 import { isTerminalStatus } from '../../shared/api/job-status';
 import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';

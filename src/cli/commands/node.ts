@@ -1,13 +1,13 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { openDatabase } from '../../render-node/db';
-import { createKey, listKeys, revokeKey } from '../../render-node/keys';
+import { openDatabase } from '../../render-node/store/db';
+import { createKey, listKeys, revokeKey } from '../../render-node/store/keys';
 import { createRenderNode } from '../../render-node/server';
 import { createLogger } from '../../render-node/logger';
-import { parseRateLimit } from '../../render-node/rate-limit';
-import type { RenderLimits } from '../../render-node/render-limits';
-import { parseByteSize, parseDuration, parsePixelCount } from '../../render-node/limit-options';
+import { parseRateLimit } from '../../render-node/http/rate-limit';
+import type { RenderLimits } from '../../render-node/plan/render-limits';
+import { parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan/limit-options';
 import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { BlendFileError } from '../../blend/blend-file-error';
-import { needsPacking } from '../../blend/bundle-plan';
-import { PathRewriteError } from '../../blend/rewrite-paths';
-import { BundleNameClashError, traceScene } from '../../blend/trace-scene';
-import { PackError, writeBundle } from '../../blend/write-bundle';
+import { BlendFileError } from '../../blend/reader/blend-file-error';
+import { needsPacking } from '../../blend/pack/bundle-plan';
+import { PathRewriteError } from '../../blend/pack/rewrite-paths';
+import { BundleNameClashError, traceScene } from '../../blend/trace/trace-scene';
+import { PackError, writeBundle } from '../../blend/pack/write-bundle';
 import { AbortError, isAbort } from '../../core/errors';
-import { formatBytes } from '../../shared/format-bytes';
+import { formatBytes } from '../../shared/text/format-bytes';
 import { CommandFailedError } from '../cli-errors';
 import { files, formatPackPlan } from '../output/format-pack-plan';
 import { formatPack } from '../output/format-progress';

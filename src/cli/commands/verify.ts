@@ -7,7 +7,7 @@ import type { SubmissionRecord } from '../../core/journal/submission-record';
 import { recordMissingFrames, sceneRefusal } from '../../core/verify/render-missing';
 import { framesToRender, verifyJobFolder, type JobFolderCheck } from '../../core/verify/verify-job-folder';
 import { effectiveDownloadDir } from '../../core/settings/settings-store';
-import { describeFrames } from '../../shared/frame-ranges';
+import { describeFrames } from '../../shared/render/frame-ranges';
 import { isTerminalStatus } from '../../shared/api/job-status';
 import { CommandFailedError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';

@@ -4,7 +4,7 @@ import { MemorySecretStore } from '../../core/secrets/memory-secret-store';
 import type { SecretStore } from '../../core/secrets/secret-store';
 import { createHost } from '../../host/host';
 import type { CliDeps } from '../cli-deps';
-import { systemOpenPath } from '../../host/open-path';
+import { systemOpenPath } from '../../host/jobs/open-path';
 import { rendererDir } from '../../web/renderer-dir';
 import { openInBrowser } from '../../web/browser-launch';
 import { startWebServer } from '../../web/web-server';

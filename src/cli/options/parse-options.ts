@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../shared/api/job-status';
 import { COLOR_MANAGEMENT_PRESETS, colorPresetSchema, OUTPUT_FORMATS, outputFormatSchema } from '../../shared/api/render-config';
-import { parseFrameRanges } from '../../shared/frame-ranges';
+import { parseFrameRanges } from '../../shared/render/frame-ranges';
 
 /** An output format of a render configuration. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/bundle-plan';
-import { KIND_LABELS } from '../../blend/describe-reference';
-import { formatBytes } from '../../shared/format-bytes';
+import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/pack/bundle-plan';
+import { KIND_LABELS } from '../../blend/trace/describe-reference';
+import { formatBytes } from '../../shared/text/format-bytes';
 import { formatTable } from './table';
 
 const STATUS_WORDS: Record<PlannedDependency['status'], string> = {

@@ -1,6 +1,6 @@
 import { describeMissing } from '../../core/packing/missing-files';
 import { missingPlaces, type PackSummary } from '../../core/packing/pack-summary';
-import { formatBytes } from '../../shared/format-bytes';
+import { formatBytes } from '../../shared/text/format-bytes';
 import { files } from './format-pack-plan';
 
 /**

@@ -1,8 +1,8 @@
-import type { PackProgress } from '../../blend/write-bundle';
+import type { PackProgress } from '../../blend/pack/write-bundle';
 import type { DownloadProgress } from '../../core/download/download-job';
 import type { TransferProgress } from '../../core/transfer/progress-meter';
 import { RateLimitedError, serializeError } from '../../core/errors';
-import { formatBytes } from '../../shared/format-bytes';
+import { formatBytes } from '../../shared/text/format-bytes';
 
 /** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
 export function progressBar(fraction: number, width = 20): string {

@@ -1,6 +1,6 @@
 import type { NodeWorkers, WorkerInfo } from '../../shared/api/workers';
-import { describeFrames } from '../../shared/frame-ranges';
-import { timeAgo } from '../../shared/time-ago';
+import { describeFrames } from '../../shared/render/frame-ranges';
+import { timeAgo } from '../../shared/text/time-ago';
 import { formatTable } from './table';
 
 function activity(worker: WorkerInfo): string {

@@ -1,4 +1,4 @@
-import type { PackProgress } from '../../blend/write-bundle';
+import type { PackProgress } from '../../blend/pack/write-bundle';
 import type { DownloadProgress } from '../../core/download/download-job';
 import type { LifecyclePhase } from '../../core/lifecycle/lifecycle-states';
 import type { TransferProgress } from '../../core/transfer/progress-meter';

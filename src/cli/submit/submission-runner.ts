@@ -9,7 +9,7 @@ import { SubmissionLifecycle, type ClaimedSubmission } from '../../core/lifecycl
 import { trackerWaiter, type WaitForJob } from '../../core/lifecycle/wait-for-job';
 import { analysisForArtist } from '../../core/packing/farm-findings';
 import { JobTracker } from '../../core/tracking/tracker';
-import { formatBytes } from '../../shared/format-bytes';
+import { formatBytes } from '../../shared/text/format-bytes';
 import type { Job } from '../../shared/api/job';
 import { JOB_STATUS_TABLE, type JobStatus } from '../../shared/api/job-status';
 import type { RenderConfig } from '../../shared/api/render-config';

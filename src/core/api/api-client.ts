@@ -13,7 +13,7 @@ import {
   type ProgressRecord,
 } from '../../shared/api/job';
 import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
-import { trimBaseUrl } from '../../shared/server-key';
+import { trimBaseUrl } from '../../shared/settings/server-key';
 import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
 import { nodeWorkersSchema, type NodeWorkers } from '../../shared/api/workers';
 import { jobFramesSchema, type JobFrames } from '../../shared/api/job-frames';

@@ -1,4 +1,4 @@
-import type { PackProgress } from '../../blend/write-bundle';
+import type { PackProgress } from '../../blend/pack/write-bundle';
 import type { Job } from '../../shared/api/job';
 import type { RenderConfig } from '../../shared/api/render-config';
 import type { DownloadProgress } from '../download/download-job';

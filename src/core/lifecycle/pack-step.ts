@@ -1,10 +1,10 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { BlendFileError } from '../../blend/blend-file-error';
-import { needsPacking, type BundlePlan } from '../../blend/bundle-plan';
-import { PathRewriteError } from '../../blend/rewrite-paths';
-import { BundleNameClashError, traceScene } from '../../blend/trace-scene';
-import { PackError, writeBundle } from '../../blend/write-bundle';
+import { BlendFileError } from '../../blend/reader/blend-file-error';
+import { needsPacking, type BundlePlan } from '../../blend/pack/bundle-plan';
+import { PathRewriteError } from '../../blend/pack/rewrite-paths';
+import { BundleNameClashError, traceScene } from '../../blend/trace/trace-scene';
+import { PackError, writeBundle } from '../../blend/pack/write-bundle';
 import { PackingError } from '../errors';
 import type { SubmissionRecord } from '../journal/submission-record';
 import { summarizePlan } from '../packing/pack-summary';

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
-import type { BundlePlan, PlannedDependency } from '../../blend/bundle-plan';
-import { needsPacking } from '../../blend/bundle-plan';
-import { KIND_LABELS } from '../../blend/describe-reference';
-import { isMissing } from '../../blend/dependency';
+import type { BundlePlan, PlannedDependency } from '../../blend/pack/bundle-plan';
+import { needsPacking } from '../../blend/pack/bundle-plan';
+import { KIND_LABELS } from '../../blend/trace/describe-reference';
+import { isMissing } from '../../blend/trace/dependency';
 
 /** Why a file the scene uses does not travel. */
 export const MISSING_REASONS = ['not-found', 'other-system', 'not-a-file', 'unreadable'] as const;

@@ -4,8 +4,8 @@ import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { MAX_UPLOAD_BYTES, fileTypeOf, type FileType } from '../../shared/api/upload';
 import { errorCode, PreflightError } from '../errors';
-import { formatBytes } from '../../shared/format-bytes';
-import { entryPath, isMacMetadataEntry } from '../../shared/zip-entry-name';
+import { formatBytes } from '../../shared/text/format-bytes';
+import { entryPath, isMacMetadataEntry } from '../../shared/zip/zip-entry-name';
 import { entryName, isSymlinkEntry } from '../../node-common/zip-entry';
 
 /** How a scene file is stored. */

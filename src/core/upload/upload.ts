@@ -1,4 +1,4 @@
-import { countOf } from '../../shared/plural';
+import { countOf } from '../../shared/text/plural';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { UPLOAD_CONTENT_TYPES, type FileType, type UploadTarget } from '../../shared/api/upload';

@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
 import type { Job } from '../../shared/api/job';
-import { formatFrames } from '../../shared/frame-ranges';
+import { formatFrames } from '../../shared/render/frame-ranges';
 import { isTerminalStatus } from '../../shared/api/job-status';
 import { InvalidStateError } from '../errors';
 import type { SubmissionJournal } from '../journal/submission-journal';

@@ -1,6 +1,6 @@
 import type { FailedReason } from '../../shared/api';
-import type { RenderPlan } from '../render-plan';
-import type { UrlSigner } from '../signing';
+import type { RenderPlan } from '../plan/render-plan';
+import type { UrlSigner } from '../http/signing';
 import { describeFrames } from './chunk-plan';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix, type ChunkData, type ChunkPlan } from './protocol';
 

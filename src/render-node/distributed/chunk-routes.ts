@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HttpError, forbidden, notFound } from '../http-error';
-import { signedQuery } from '../routes/request-schemas';
-import { zodValidatorCompiler, type ZodTypeProvider } from '../routes/zod-route';
-import { serveFile } from '../serve-file';
-import type { SignedQuery, UrlSigner } from '../signing';
+import { HttpError, forbidden, notFound } from '../http/http-error';
+import { signedQuery } from '../http/request-schemas';
+import { zodValidatorCompiler, type ZodTypeProvider } from '../http/zod-route';
+import { serveFile } from '../http/serve-file';
+import type { SignedQuery, UrlSigner } from '../http/signing';
 import type { ChunkIntake } from './chunk-intake';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Db } from '../db';
-import { parseJsonColumn, parseOptionalRow, parseRow } from '../db-rows';
+import type { Db } from '../store/db';
+import { parseJsonColumn, parseOptionalRow, parseRow } from '../store/db-rows';
 import { splitIntoChunks } from './chunk-plan';
 
 const chunkRow = z.object({ idx: z.number().int(), frames: z.string(), generation: z.number().int() });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { FolderCheckView } from '../../shared/contract/frame-views';
 import type { JobSummary } from '../../shared/contract/job-views';
-import { describeFrames } from '../../shared/frame-ranges';
+import { describeFrames } from '../../shared/render/frame-ranges';
 import { call } from '../bridge/bridge';
 import { command } from '../lib/command';
 

@@ -10,7 +10,7 @@ import type { FolderCheckView } from './frame-views';
 import type { RenderConfig } from '../api/render-config';
 import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, JobFrames } from './frame-strip-views';
-import { MAX_FRAME } from '../frame-ranges';
+import { MAX_FRAME } from '../render/frame-ranges';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
 export interface CallSpec<S extends z.ZodType, R> {

@@ -1,6 +1,6 @@
 import type { SceneAnalysis } from '../api/analysis';
 import type { JobStatus } from '../api/job';
-import type { RenderEstimate } from '../render-estimate';
+import type { RenderEstimate } from '../render/render-estimate';
 
 /** Where a job's outputs stand on this computer. */
 export interface DownloadState {

@@ -1,7 +1,7 @@
 import type { SceneAnalysis, AnalysisWarning } from '../api/analysis';
 import type { RenderConfig } from '../api/render-config';
 import type { SerializedError } from '../client-error';
-import type { RenderEstimate } from '../render-estimate';
+import type { RenderEstimate } from '../render/render-estimate';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requireApiKey, resolveConnection } from '../../../src/core/settings/resolve-connection';
 import { MemorySecretStore } from '../../../src/core/secrets/memory-secret-store';
-import { DEFAULT_SETTINGS, THIS_COMPUTER_PROFILE_ID, type Settings } from '../../../src/shared/settings';
+import { DEFAULT_SETTINGS, THIS_COMPUTER_PROFILE_ID, type Settings } from '../../../src/shared/settings/settings';
 import { localKeyAccount, localNodeDataDir } from '../../../src/core/secrets/local-node-key';
 
 const settings: Settings = {

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { Session, WebContents } from 'electron';
 import { APP_ORIGIN, isAppUrl } from '../../../src/main/window/app-origin';
-import { contentSecurityPolicy } from '../../../src/shared/content-security-policy';
+import { contentSecurityPolicy } from '../../../src/shared/security/content-security-policy';
 import { decideNavigation } from '../../../src/main/window/navigation-policy';
 import { denyPermissions, guardWebContents } from '../../../src/main/window/web-guards';
 

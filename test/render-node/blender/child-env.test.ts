@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBlender } from '../../../src/render-node/blender/run-blender';
 import { startRender } from '../../../src/render-node/blender/render';
-import { blenderEnvironment, withoutSecrets } from '../../../src/shared/child-env';
+import { blenderEnvironment, withoutSecrets } from '../../../src/shared/security/child-env';
 
 const SECRETS = { RENDERDROP_API_KEY: 'RJ-must-not-leak', RENDERDROP_WEBHOOK_SECRET: 'whsec-must-not-leak', AWS_SECRET_ACCESS_KEY: 'aws-must-not-leak', GITHUB_TOKEN: 'ghp-must-not-leak' };
 

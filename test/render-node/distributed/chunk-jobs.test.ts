@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UrlSigner } from '../../../src/render-node/signing';
+import { UrlSigner } from '../../../src/render-node/http/signing';
 import { buildChunkData, chunkFailureReason } from '../../../src/render-node/distributed/chunk-jobs';
 import { CHUNK_SIGNING_KEY, chunkDataSchema, chunkJobId, chunkPathPrefix, parseChunkJobId } from '../../../src/render-node/distributed/protocol';
-import type { RenderPlan } from '../../../src/render-node/render-plan';
+import type { RenderPlan } from '../../../src/render-node/plan/render-plan';
 
 const jobId = '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
 const plan: RenderPlan = {

@@ -1,0 +1,65 @@
+import type { BlendCompression } from '../reader/byte-source';
+import type { Dependency } from '../trace/dependency';
+import type { BlendPatch } from './rewrite-paths';
+
+/** A .blend that goes into the bundle: the scene (first) or a library. */
+export interface PlannedBlend {
+  path: string;
+  /** Its name inside the bundle. */
+  entry: string;
+  /** The .blend that links it (null for the scene). */
+  linkedFrom: string | null;
+  compression: BlendCompression | null;
+  version: number | null;
+  /** Bytes Blender reads from the original (decompressed). */
+  sourceSize: number;
+  /** Bytes of the copy in the bundle (decompressed, paths rewritten). */
+  size: number;
+  /** Path fields rewritten in the copy so they point inside the bundle. */
+  patches: BlendPatch[];
+  /** Why it could not be read; it then travels unchanged. */
+  error: string | null;
+}
+
+/** A dependency as the plan reports it. */
+export interface PlannedDependency extends Omit<Dependency, 'slot'> {
+  /** Where it is in the bundle (file, numbered pattern or folder), null when it does not travel. */
+  bundlePath: string | null;
+}
+
+/** One file of the bundle, in the order written. */
+export interface BundleEntry {
+  name: string;
+  /** The file on disk it is read from. */
+  source: string;
+  /** Bytes stored for it (for a .blend: its decompressed, rewritten copy). */
+  size: number;
+  mtimeMs: number;
+  /** Index into `blends` when the entry is a copy of a .blend, else null (copied byte for byte). */
+  blend: number | null;
+}
+
+/**
+ * Everything needed to show what travels with a scene and to write its bundle: the scene and its
+ * libraries, every dependency (found, packed, missing), the bundle's entries and size. Plain data
+ * (JSON-safe). The same plan always gives the same bundle bytes.
+ */
+export interface BundlePlan {
+  scene: string;
+  sceneEntry: string;
+  blends: PlannedBlend[];
+  dependencies: PlannedDependency[];
+  /** Required dependencies that will not travel, each with a `problem` for the artist. */
+  missing: PlannedDependency[];
+  notes: string[];
+  entries: BundleEntry[];
+  /** Bytes of all entries before compression. */
+  totalBytes: number;
+  /** Changes when any input (file, size, modification time, rewrite) changes. */
+  fingerprint: string;
+}
+
+/** Whether the scene needs a bundle: something beside the .blend must travel with it. */
+export function needsPacking(plan: BundlePlan): boolean {
+  return plan.entries.length > 1;
+}

@@ -1,0 +1,66 @@
+import { stat } from 'node:fs/promises';
+import type { ApiClient } from '../../core/api/api-client';
+import { planOutputs } from '../../core/download/output-plan';
+import { resolveInside } from '../../core/download/safe-path';
+import { timelineOf } from '../../shared/api/job-extras';
+import { isPlainRecord } from '../../shared/plain-record';
+import { diffConfigs } from '../../shared/contract/config-diff';
+import type { JobDetail, OutputFileView } from '../../shared/contract/job-views';
+import { fetchPreview } from './fetch-preview';
+import type { JobDownloads } from './job-downloads';
+import type { JobList } from './job-list';
+import { readAnalysis } from '../submissions/review-defaults';
+
+const PREVIEW_LIMIT = 8 * 1024 * 1024;
+
+/** What the job detail panel shows: analysis, requested against final settings, timeline, outputs, preview. */
+export class JobDetails {
+  readonly #client: ApiClient;
+  readonly #jobs: JobList;
+  readonly #downloads: JobDownloads;
+
+  constructor(deps: { client: ApiClient; jobs: JobList; downloads: JobDownloads }) {
+    this.#client = deps.client;
+    this.#jobs = deps.jobs;
+    this.#downloads = deps.downloads;
+  }
+
+  /** The job detail panel's data (the queue is updated with what the server said). */
+  async detail(jobId: string): Promise<JobDetail> {
+    const job = await this.#client.getJob(jobId);
+    const summary = this.#jobs.put(job);
+    const requested = isPlainRecord(job.requestedConfig) ? job.requestedConfig : null;
+    const final = isPlainRecord(job.finalConfig) ? job.finalConfig : null;
+    return {
+      summary,
+      analysis: readAnalysis(job.analysis),
+      requestedConfig: requested,
+      finalConfig: final,
+      differences: diffConfigs(requested, final),
+      timeline: timelineOf(job),
+      outputs: job.status === 'completed' || job.status === 'canceled' || job.status === 'failed' ? await this.#outputs(jobId) : [],
+      hasPreview: typeof job.previewUrl === 'string' && job.previewUrl !== '',
+    };
+  }
+
+  /** The job's preview image as a data URL, or null when it has none or it is not a usable image. */
+  async preview(jobId: string): Promise<string | null> {
+    const job = await this.#client.getJob(jobId);
+    if (typeof job.previewUrl !== 'string' || job.previewUrl === '') return null;
+    return fetchPreview(job.previewUrl, PREVIEW_LIMIT);
+  }
+
+  async #outputs(jobId: string): Promise<OutputFileView[]> {
+    const plan = planOutputs(await this.#client.getDownloads(jobId));
+    const dir = this.#downloads.jobDir(jobId);
+    return Promise.all(
+      plan.map(async (entry): Promise<OutputFileView> => {
+        const path = resolveInside(dir, entry.relativePath);
+        const done = await stat(path).catch(() => null);
+        if (done?.isFile()) return { relativePath: entry.relativePath, state: 'downloaded', bytes: done.size };
+        const part = await stat(`${path}.part`).catch(() => null);
+        return { relativePath: entry.relativePath, state: part ? 'partial' : 'missing', bytes: part?.size ?? null };
+      }),
+    );
+  }
+}

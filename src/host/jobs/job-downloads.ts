@@ -1,0 +1,108 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApiClient } from '../../core/api/api-client';
+import { downloadJobOutputs, type DownloadProgress } from '../../core/download/download-job';
+import { jobFolderName } from '../../core/download/job-folder';
+import { serializeError } from '../../core/errors';
+import type { HostEvents } from '../app/host-events';
+import type { JobList } from './job-list';
+import type { SubmittedJobs } from '../submissions/submitted-jobs';
+
+/** What downloads work with. */
+export interface JobDownloadsDeps {
+  client: ApiClient;
+  jobs: JobList;
+  submitted: SubmittedJobs;
+  events: HostEvents;
+  downloadRoot: () => string;
+}
+
+/**
+ * The outputs of a profile's jobs on this computer: one folder per job (the one its submission chose,
+ * else `<scene>-<short id>` in the download folder), downloads on request, and their progress in the
+ * queue and as transfer events.
+ */
+export class JobDownloads {
+  readonly #deps: JobDownloadsDeps;
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(deps: JobDownloadsDeps) {
+    this.#deps = deps;
+  }
+
+  /** The folder a job's outputs go to. */
+  jobDir(jobId: string): string {
+    const summary = this.#deps.jobs.queue.get(jobId);
+    if (summary?.download.dir) return summary.download.dir;
+    const record = this.#deps.submitted.get(jobId);
+    if (record?.downloadedTo) return record.downloadedTo;
+    if (record?.download.dir) return record.download.dir;
+    const root = record?.download.root ?? this.#deps.downloadRoot();
+    const scene = (summary?.fileName ?? record?.file.name ?? 'job').replace(/\.(blend\d*|zip)$/i, '');
+    return join(root, jobFolderName({ id: jobId }, scene));
+  }
+
+  /** Makes sure a job's folder exists (for "Open folder") and returns it; the download folder when nothing was downloaded. */
+  async ensureJobDir(jobId: string): Promise<string> {
+    const summary = this.#deps.jobs.queue.get(jobId);
+    const dir = summary?.download.state === 'none' ? this.#deps.downloadRoot() : this.jobDir(jobId);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Downloads every output of a job into its folder (again), reporting progress. */
+  async download(jobId: string) {
+    const { client, jobs } = this.#deps;
+    if (!jobs.queue.get(jobId)) jobs.put(await client.getJob(jobId));
+    if (this.#running.has(jobId)) return jobs.queue.get(jobId)!;
+    const dir = this.jobDir(jobId);
+    const abort = new AbortController();
+    this.#running.set(jobId, abort);
+    jobs.queue.patch(jobId, (s) => ({ ...s, download: { ...s.download, state: 'downloading', dir, error: null } }));
+    try {
+      const result = await downloadJobOutputs({ client, jobId, dir, signal: abort.signal, onProgress: (p) => this.progress(p, dir) });
+      const files = result.files.length;
+      jobs.queue.patch(jobId, (s) => ({ ...s, download: { ...s.download, state: 'done', dir: result.dir, filesDone: files, filesTotal: files, error: null } }));
+    } catch (error) {
+      this.failed(jobId, serializeError(error).message);
+      throw error;
+    } finally {
+      this.#running.delete(jobId);
+    }
+    return jobs.queue.get(jobId)!;
+  }
+
+  /** Shows a download's progress (also of downloads a submission runs). */
+  progress(p: DownloadProgress, dir: string | null): void {
+    this.#deps.events.emit('transfer.progress', {
+      id: `download:${p.jobId}`,
+      kind: 'download',
+      submissionId: null,
+      jobId: p.jobId,
+      bytes: p.bytes,
+      total: p.bytesKnown || null,
+      rate: p.rate,
+      etaSeconds: p.rate > 0 && p.bytesKnown > p.bytes ? (p.bytesKnown - p.bytes) / p.rate : null,
+      done: p.done,
+    });
+    this.#deps.jobs.queue.patch(p.jobId, (s) => ({
+      ...s,
+      download: { state: p.done ? 'done' : 'downloading', dir: dir ?? s.download.dir, filesDone: p.filesDone, filesTotal: p.filesTotal, bytes: p.bytes, error: null },
+    }));
+  }
+
+  /** Marks a job's outputs as downloaded into `dir`. */
+  done(jobId: string, dir: string): void {
+    this.#deps.jobs.queue.patch(jobId, (s) => ({ ...s, download: { ...s.download, state: 'done', dir, error: null } }));
+  }
+
+  /** Marks a job's download as failed, saying why. */
+  failed(jobId: string, message: string): void {
+    this.#deps.jobs.queue.patch(jobId, (s) => ({ ...s, download: { ...s.download, state: 'failed', error: message } }));
+  }
+
+  /** Stops every download (partial files stay and resume). */
+  close(): void {
+    for (const abort of this.#running.values()) abort.abort();
+  }
+}

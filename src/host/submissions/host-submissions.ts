@@ -1,0 +1,395 @@
+import type { ApiClient } from '../../core/api/api-client';
+import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../../core/errors';
+import { isFinished, type SubmissionRecord } from '../../core/journal/submission-record';
+import type { RenderProposal } from '../../core/lifecycle/lifecycle-events';
+import { awaitsDecision, stopReached } from '../../core/lifecycle/lifecycle-states';
+import { recordForFile } from '../../core/lifecycle/record-for-file';
+import { scenesToChooseFrom } from '../../core/lifecycle/scene-choice';
+import { SubmissionLifecycle, type ClaimedSubmission } from '../../core/lifecycle/submission-lifecycle';
+import { trackerWaiter } from '../../core/lifecycle/wait-for-job';
+import { missingPlaces } from '../../core/packing/pack-summary';
+import type { JobTracker } from '../../core/tracking/tracker';
+import type { RenderConfig } from '../../shared/api/render-config';
+import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract/submission-views';
+import type { JobDownloads } from '../jobs/job-downloads';
+import type { JobList } from '../jobs/job-list';
+import { reviewSheetOf } from './review-sheet';
+import type { SessionEnvironment } from '../profiles/session-environment';
+import type { SubmittedJobs } from './submitted-jobs';
+import { packTransfer } from './pack-transfer';
+import { planSubmitAgain } from './submit-again';
+import { toSubmissionView, type SubmissionState } from './submission-view';
+
+/** What the submissions of one profile work with. */
+export interface HostSubmissionsDeps extends SessionEnvironment {
+  profileId: string;
+  client: ApiClient;
+  tracker: JobTracker;
+  jobs: JobList;
+  downloads: JobDownloads;
+  submitted: SubmittedJobs;
+}
+
+interface Tracked extends SubmissionState {
+  /** Held from the first step until the run stops, and across review (so no other Renderdrop takes it meanwhile). */
+  claimed: ClaimedSubmission | null;
+  abort: AbortController;
+  /** What review shows, while the submission waits for the artist. */
+  proposal: RenderProposal | null;
+  /** Render straight away with the settings given when it was submitted. */
+  autoStart: boolean;
+  /** The artist chose to send the scene without the files it misses. */
+  filesAccepted: boolean;
+  /** Sent by "Submit again": review starts from the earlier job's settings. */
+  again: boolean;
+}
+
+/**
+ * The submissions going to one profile, as the app shows them: each is run through the submission
+ * lifecycle, stops at review until the artist starts the render (or discards it), and reports its
+ * phase, transfers and jobs as app events.
+ */
+export class HostSubmissions {
+  readonly #deps: HostSubmissionsDeps;
+  readonly #all = new Map<string, Tracked>();
+  #closed = false;
+
+  constructor(deps: HostSubmissionsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Continues the profile's unfinished submissions; one another Renderdrop is continuing is left to it without a word. */
+  resume(records: readonly SubmissionRecord[]): void {
+    for (const record of records) if (!isFinished(record)) this.#launch(this.#track(record, false), { leaveIfBusy: true });
+  }
+
+  /**
+   * Records and starts one submission per file (a file that fails its checks is answered on its own).
+   * A zip that holds several scenes is uploaded meanwhile and waits for `chooseScene`, unless
+   * `scenePath` names its scene.
+   */
+  async submit(files: { path: string; name: string }[], renderConfig?: RenderConfig, scenePath?: string, options: { review?: boolean } = {}): Promise<SubmitFileResult[]> {
+    const results: SubmitFileResult[] = [];
+    for (const file of files) {
+      try {
+        const { record } = await recordForFile(this.#deps.journal, {
+          filePath: file.path,
+          baseUrl: this.#deps.client.baseUrl,
+          profileId: this.#deps.profileId,
+          renderConfig: renderConfig ?? null,
+          download: { wanted: this.#deps.autoDownload(), dir: null, root: this.#deps.downloadRoot() },
+          ...(scenePath !== undefined ? { scenePath } : {}),
+        });
+        const tracked = this.#track(record, renderConfig !== undefined && options.review !== true);
+        tracked.again = options.review === true && renderConfig !== undefined;
+        this.#launch(tracked);
+        results.push({ ok: true, name: file.name, submissionId: record.id });
+      } catch (error) {
+        results.push({ ok: false, name: file.name, error: serializeError(error) });
+      }
+    }
+    return results;
+  }
+
+  /** Submissions of this session that are not dismissed. */
+  list(): SubmissionView[] {
+    return [...this.#all.values()].map(toSubmissionView);
+  }
+
+  /** What validation detected and the settings to start from (see {@link reviewSheetOf}). */
+  review(submissionId: string): ReviewSheet {
+    const tracked = this.#require(submissionId);
+    if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
+    return reviewSheetOf(submissionId, { ...tracked, proposal: tracked.proposal }, this.#deps);
+  }
+
+  /** Starts the render of a reviewed submission with the artist's settings, and remembers them. */
+  async startRender(submissionId: string, config: RenderConfig): Promise<SubmissionView> {
+    const tracked = this.#require(submissionId);
+    if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review.`);
+    await this.#deps.prefs.rememberSettings(tracked.record.file.name, config);
+    tracked.proposal = null;
+    tracked.awaitingReview = false;
+    tracked.running = true;
+    this.#emit(tracked);
+    void this.#drive(tracked, async (claimed) => {
+      await claimed.advance({ until: 'done', renderConfig: config, signal: tracked.abort.signal });
+    });
+    return toSubmissionView(tracked);
+  }
+
+  /**
+   * Records which scene of a zip that holds several renders, and lets the submission go on: at once
+   * when it was waiting for the choice, else when its upload ends (the upload is never repeated).
+   */
+  async chooseScene(submissionId: string, scenePath: string): Promise<SubmissionView> {
+    const tracked = this.#require(submissionId);
+    if (scenesToChooseFrom(tracked.record) === null) throw new InvalidStateError(`${tracked.record.file.name} has no scene left to choose.`);
+    const held = tracked.claimed;
+    const claimed = held ?? (await this.#claim(tracked));
+    try {
+      tracked.record = await claimed.chooseScene(scenePath);
+    } catch (error) {
+      if (!held && !tracked.running) this.#release(tracked);
+      throw error;
+    }
+    if (tracked.running) this.#emit(tracked);
+    else if (tracked.error === null) this.#launch(tracked);
+    else {
+      this.#release(tracked);
+      this.#emit(tracked);
+    }
+    return toSubmissionView(tracked);
+  }
+
+  /** Sends a submission held for missing files on, without them (packing what exists). */
+  continue(submissionId: string): SubmissionView {
+    const tracked = this.#require(submissionId);
+    if (!tracked.heldForMissing) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for a decision about missing files.`);
+    tracked.heldForMissing = false;
+    tracked.filesAccepted = true;
+    this.#launch(tracked);
+    return toSubmissionView(tracked);
+  }
+
+  /**
+   * Drops a submission: held for missing files, nothing was sent; at review nothing is rendered and its
+   * job is canceled on the server; waiting for its scene to be chosen it ends there; else its run stops.
+   */
+  async discard(submissionId: string): Promise<SubmissionView> {
+    const tracked = this.#require(submissionId);
+    const claimed = tracked.claimed;
+    if (claimed && awaitsDecision(claimed.record)) {
+      try {
+        tracked.record = await claimed.decline();
+      } finally {
+        this.#release(tracked);
+      }
+    } else if ((tracked.proposal || tracked.heldForMissing) && claimed) {
+      const jobId = tracked.proposal?.job.id ?? null;
+      tracked.proposal = null;
+      tracked.awaitingReview = false;
+      tracked.heldForMissing = false;
+      try {
+        tracked.record = await claimed.decline();
+      } finally {
+        this.#release(tracked);
+      }
+      if (jobId !== null) await this.#deps.client.cancelJob(jobId).catch(() => null);
+    } else {
+      tracked.abort.abort();
+    }
+    this.#emit(tracked);
+    return toSubmissionView(tracked);
+  }
+
+  /** Runs a stopped submission again from its last recorded step. */
+  retry(submissionId: string): SubmissionView {
+    const tracked = this.#require(submissionId);
+    if (tracked.running) return toSubmissionView(tracked);
+    if (tracked.record.ending !== null) throw new InvalidStateError(`${tracked.record.file.name} has ended; submit it again instead.`);
+    tracked.error = null;
+    tracked.abort = new AbortController();
+    this.#launch(tracked);
+    return toSubmissionView(tracked);
+  }
+
+  /**
+   * Forgets a submission that is not running. Its journal record stays while work is left, and while
+   * it made a job (the queue's "Submit again" finds the scene file through it, after a restart too).
+   */
+  async dismiss(submissionId: string): Promise<boolean> {
+    const tracked = this.#all.get(submissionId);
+    if (!tracked) return false;
+    if (tracked.running && tracked.record.ending === null) throw new InvalidStateError(`${tracked.record.file.name} is still being sent; wait or discard it.`);
+    tracked.abort.abort();
+    this.#release(tracked);
+    this.#all.delete(submissionId);
+    if (tracked.record.jobId === null) {
+      await this.#deps.journal.remove(submissionId);
+      await this.#deps.releaseFile(tracked.record.file.path);
+    }
+    this.#deps.events.emit('submission.removed', { id: submissionId });
+    return true;
+  }
+
+  /**
+   * Sends a job's scene file again and stops at review with the settings the job was rendered with
+   * (frames, overrides, camera, view layer): nothing renders until the artist starts it.
+   */
+  async submitAgain(jobId: string): Promise<SubmitFileResult> {
+    const record = this.#deps.submitted.get(jobId);
+    const job = record ? await this.#deps.client.getJob(jobId) : null;
+    const plan = await planSubmitAgain({ record, staged: record !== null && this.#deps.isStaged(record.file.path), requestedConfig: job?.requestedConfig });
+    const [result] = await this.submit([plan.file], plan.renderConfig, plan.scenePath, { review: true });
+    return result!;
+  }
+
+  /** Starts a recorded submission (missing frames): renders at once, not asking again about missing files. */
+  startRecorded(record: SubmissionRecord): SubmitFileResult {
+    const tracked = this.#track(record, true);
+    tracked.filesAccepted = true;
+    this.#launch(tracked);
+    return { ok: true, name: record.file.name, submissionId: record.id };
+  }
+
+  /** Whether a submission of this session is driving the job right now (it downloads it itself). */
+  isDriving(jobId: string): boolean {
+    return [...this.#all.values()].some((t) => t.record.jobId === jobId && t.running);
+  }
+
+  /** The submission waiting at review for this job, if any. */
+  awaitingReview(jobId: string): string | null {
+    return [...this.#all.values()].find((t) => t.record.jobId === jobId && t.proposal !== null)?.record.id ?? null;
+  }
+
+  /** Stops every run; journal records stay resumable. */
+  close(): void {
+    this.#closed = true;
+    for (const tracked of this.#all.values()) {
+      tracked.abort.abort();
+      if (!tracked.running) this.#release(tracked);
+    }
+  }
+
+  #track(record: SubmissionRecord, autoStart: boolean): Tracked {
+    const tracked: Tracked = {
+      record,
+      heldForMissing: false,
+      awaitingReview: false,
+      error: null,
+      running: false,
+      paths: this.#deps.isStaged(record.file.path) ? 'stored' : 'disk',
+      claimed: null,
+      abort: new AbortController(),
+      proposal: null,
+      autoStart,
+      filesAccepted: false,
+      again: false,
+    };
+    this.#all.set(record.id, tracked);
+    return tracked;
+  }
+
+  /**
+   * Runs a submission up to the point where what travels is known, holding it there when files it uses
+   * are missing (until the artist continues or cancels), then up to review (none when it starts
+   * straight away or is past it), then to the end; one waiting for its scene to be chosen stops there,
+   * holding its claim.
+   */
+  #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
+    tracked.running = true;
+    this.#emit(tracked);
+    const signal = tracked.abort.signal;
+    void this.#drive(
+      tracked,
+      async (claimed) => {
+        if (!tracked.filesAccepted) {
+          await claimed.advance({ until: 'traced', signal });
+          const { record } = claimed;
+          if (record.step === 'traced' && !isFinished(record) && missingPlaces(record.packing).length > 0) {
+            tracked.heldForMissing = true;
+            return 'hold';
+          }
+        }
+        const until = tracked.autoStart ? 'done' : 'validated';
+        let record = await claimed.advance({ until, signal });
+        while (!stopReached(record, until)) {
+          if (awaitsDecision(record)) return 'decide';
+          record = await claimed.advance({ until, signal });
+        }
+        if (claimed.record.step === 'validated' && !isFinished(claimed.record)) {
+          const proposal = await claimed.review({ signal });
+          if (proposal !== null) {
+            tracked.proposal = proposal;
+            tracked.awaitingReview = true;
+            this.#deps.jobs.put(proposal.job);
+            return 'hold';
+          }
+        }
+        await claimed.advance({ until: 'done', signal });
+      },
+      options,
+    );
+  }
+
+  /**
+   * Claims the submission when needed, runs `work`, and shows where it stopped. `hold` (review) and
+   * `decide` (waiting for the scene of a zip) keep the claim; a decision that arrived while the run
+   * was stopping for it starts the run again.
+   */
+  async #drive(tracked: Tracked, work: (claimed: ClaimedSubmission) => Promise<'hold' | 'decide' | void>, options: { leaveIfBusy?: boolean } = {}): Promise<void> {
+    const id = tracked.record.id;
+    try {
+      const claimed = tracked.claimed ?? (await this.#claim(tracked));
+      const outcome = await work(claimed);
+      tracked.record = claimed.record;
+      tracked.running = false;
+      if (outcome === 'decide' && !isFinished(tracked.record) && !awaitsDecision(tracked.record)) {
+        this.#launch(tracked);
+        return;
+      }
+      if (outcome === undefined) this.#release(tracked);
+      const { jobId, downloadedTo } = tracked.record;
+      if (tracked.record.step === 'downloaded' && jobId && downloadedTo) this.#deps.downloads.done(jobId, downloadedTo);
+      this.#emit(tracked);
+    } catch (error) {
+      this.#release(tracked);
+      tracked.running = false;
+      if (isAbort(error) && this.#closed) return;
+      if (options.leaveIfBusy && error instanceof SubmissionBusyError && this.#all.get(id) === tracked) {
+        this.#all.delete(id);
+        this.#deps.events.emit('submission.removed', { id });
+        return;
+      }
+      tracked.error = serializeError(error);
+      if (tracked.record.step === 'completed' && tracked.record.jobId) this.#deps.downloads.failed(tracked.record.jobId, tracked.error.message);
+      this.#emit(tracked);
+    }
+  }
+
+  async #claim(tracked: Tracked): Promise<ClaimedSubmission> {
+    const d = this.#deps;
+    const lifecycle = new SubmissionLifecycle({
+      client: d.client,
+      journal: d.journal,
+      waitForJob: trackerWaiter(d.tracker),
+      downloadRoot: tracked.record.download.root ?? d.downloadRoot(),
+      clock: d.clock,
+    });
+    const claimed = await lifecycle.claim(tracked.record);
+    tracked.claimed = claimed;
+    tracked.record = claimed.record;
+    const id = tracked.record.id;
+    claimed.on('step', ({ record }) => {
+      tracked.record = record;
+      d.submitted.remember(record);
+      this.#emit(tracked);
+    });
+    const packing = packTransfer(id, d.clock);
+    claimed.on('pack', (p) => d.events.emit('transfer.progress', packing(p)));
+    claimed.on('upload', (p) => d.events.emit('transfer.progress', { id: `upload:${id}`, kind: 'upload', submissionId: id, jobId: null, ...p }));
+    claimed.on('job', ({ job }) => {
+      d.submitted.rememberAs(job.id, tracked.record);
+      d.jobs.put(job);
+    });
+    claimed.on('download', (p) => d.downloads.progress(p, claimed.record.download.dir));
+    return claimed;
+  }
+
+  #release(tracked: Tracked) {
+    tracked.claimed?.release();
+    tracked.claimed = null;
+  }
+
+  #emit(tracked: Tracked) {
+    if (this.#all.get(tracked.record.id) !== tracked) return;
+    this.#deps.events.emit('submission.updated', toSubmissionView(tracked));
+  }
+
+  #require(id: string): Tracked {
+    const tracked = this.#all.get(id);
+    if (!tracked) throw new NotFoundError('That submission is no longer known. Drop the file again.');
+    return tracked;
+  }
+}

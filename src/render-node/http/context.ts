@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../store/db';
+import type { JobsRepo } from '../store/jobs-repo';
+import type { UploadsRepo } from '../store/uploads-repo';
+import type { Storage } from '../disk/storage';
+import type { UrlSigner } from './signing';
+import type { JobRunner } from '../jobs/job-runner';
+import type { NodeCapabilities } from '../plan/render-plan';
+import type { RenderLimits } from '../plan/render-limits';
+import type { ApiKeyInfo } from '../store/keys';
+import type { NodeWorkers } from '../../shared/api';
+
+/** Everything the routes share. */
+export interface NodeContext {
+  db: Db;
+  log: Logger;
+  jobs: JobsRepo;
+  uploads: UploadsRepo;
+  storage: Storage;
+  signer: UrlSigner;
+  runner: JobRunner;
+  workspaceId: string;
+  capabilities: NodeCapabilities;
+  /** What one render may ask of this node. */
+  limits: RenderLimits;
+  /** Disk space kept free beyond what a request or step is expected to write. */
+  headroomBytes: number;
+  /** Lifetime of a presigned upload URL. */
+  uploadUrlTtlMs: number;
+  /** Lifetime of a signed download URL. */
+  downloadUrlTtlMs: number;
+  /** The base URL links are built on, from the option or the request. */
+  baseUrl: (request?: FastifyRequest) => string;
+  now: () => Date;
+  /** How the node renders and, in distributed mode, its render workers. */
+  workers: () => Promise<NodeWorkers>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: ApiKeyInfo;
+  }
+}

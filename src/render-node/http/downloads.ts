@@ -1,0 +1,75 @@
+import { basename } from 'node:path';
+import type { Downloads, JobFrames, OutputItem } from '../../shared/api';
+import type { JobRecord } from '../store/jobs-repo';
+import type { NodeContext } from './context';
+import { framesZipName, listFiles } from '../jobs/job-files';
+import { framePreviews } from '../jobs/frame-previews';
+
+/** Jobs whose recorded frames can be downloaded: completed ones, and those that ended early with frames. */
+const WITH_FRAMES = new Set(['completed', 'canceled', 'failed']);
+
+const NO_TRANSFORMS = { framesZip: null, compositeNodesZip: null, video: null, framesZipOutputs: null, compositeNodesZipOutputs: null };
+const EMPTY: Downloads = { frames: [], compositeNodes: [], frameOutputs: [], compositeNodeOutputs: [], transforms: NO_TRANSFORMS };
+
+const item = (url: string, fileName: string, relativePath: string, compositeNodeName = ''): OutputItem => ({
+  url,
+  fileName,
+  view: '',
+  legacy: false,
+  relativePath,
+  compositeNodeName,
+});
+
+/**
+ * The downloads of a job: its frames (those that were checked whole and recorded) under their
+ * original names, compositor File Output files, and the frames zip. Empty until the job is completed;
+ * a canceled or failed job offers the frames it rendered before it stopped. Each frame output also
+ * carries `frame` (its number) and `previewUrl` (a small PNG of it, or null), which clients may ignore.
+ */
+export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): Promise<Downloads> {
+  if (!WITH_FRAMES.has(job.status)) return EMPTY;
+  const frames = ctx.jobs.frames(job.id);
+  if (frames.length === 0) return EMPTY;
+  const previews = framePreviews(ctx.storage, job.id, frames);
+  const frameOutputs = frames.map((f) => {
+    const name = basename(f.filePath);
+    const preview = previews.get(f.frame);
+    return { ...item(sign(`frames/${name}`), name, name), frame: f.frame, previewUrl: preview ? sign(preview) : null };
+  });
+  const composite = job.status === 'failed' ? [] : await listFiles(ctx.storage.compositeDir(job.id));
+  const compositeNodeOutputs = composite.map((rel) => {
+    const [node, ...rest] = rel.split('/');
+    return item(sign(`composite/${rel}`), rest[rest.length - 1] ?? rel, rest.join('/'), node);
+  });
+  const zipName = framesZipName(job);
+  const zipReady = job.status === 'completed' && (await listFiles(ctx.storage.packageDir(job.id))).includes(zipName);
+  const framesZip = zipReady ? sign(`package/${zipName}`) : null;
+  return {
+    frames: frameOutputs.map((o) => o.url),
+    compositeNodes: compositeNodeOutputs.map((o) => o.url),
+    frameOutputs,
+    compositeNodeOutputs,
+    transforms: {
+      framesZip,
+      compositeNodesZip: null,
+      video: null,
+      framesZipOutputs: framesZip ? item(framesZip, zipName, zipName) : null,
+      compositeNodesZipOutputs: null,
+    },
+  };
+}
+
+/** The frames a job has rendered so far, in any state, with their previews (`GET /node/jobs/{id}/frames`). */
+export function buildJobFrames(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): JobFrames {
+  const frames = ctx.jobs.frames(job.id);
+  const previews = framePreviews(ctx.storage, job.id, frames);
+  return {
+    jobId: job.id,
+    totalFrames: job.totalFrames,
+    frames: frames.map((f) => {
+      const name = basename(f.filePath);
+      const preview = previews.get(f.frame);
+      return { frame: f.frame, fileName: name, url: sign(`frames/${name}`), previewUrl: preview ? sign(preview) : null };
+    }),
+  };
+}

@@ -1,0 +1,44 @@
+import type { Job } from '../../shared/api';
+import type { JobRecord, JobsRepo } from '../store/jobs-repo';
+import type { UrlSigner } from './signing';
+import type { Storage } from '../disk/storage';
+import { latestFramePreview } from '../jobs/frame-previews';
+
+/** Build the signed URL of a file inside a job's folder, issued to the API key `keyId`. */
+export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string, relPath: string, expiresAt: Date, keyId: string): string {
+  const path = `/storage/jobs/${jobId}/${relPath.split('/').map(encodeURIComponent).join('/')}`;
+  return `${base}${path}?${signer.sign('GET', path, expiresAt, keyId)}`;
+}
+
+/**
+ * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
+ * (status changes) and `progress` as extras. `previewUrl` shows the latest frame rendered while the
+ * job renders, and the packaged preview (the last frame) once it has one.
+ */
+export function toApiJob(
+  job: JobRecord,
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string },
+): Job {
+  const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id)) : null;
+  return {
+    id: job.id,
+    status: job.status,
+    workspaceId: ctx.workspaceId,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    userId: job.userId,
+    rootFolderId: job.rootFolderId,
+    normalizedSeconds: job.normalizedSeconds,
+    previewUrl: preview ? signedJobFileUrl(ctx.signer, ctx.base, job.id, preview, ctx.downloadExpiresAt, ctx.keyId) : null,
+    failedReason: job.failedReason,
+    requestedConfig: job.requestedConfig,
+    finalConfig: job.finalConfig,
+    output: { isDeletedForClient: false },
+    isAnalysisSkipped: false,
+    analysisId: job.analysisId,
+    analysis: job.analysis,
+    sceneFile: job.sceneFile,
+    progress: { completedFrames: job.completedFrames, totalFrames: job.totalFrames },
+    timeline: ctx.jobs.events(job.id).map((e) => ({ status: e.status, at: e.at })),
+  };
+}

@@ -1,0 +1,77 @@
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Logger } from 'pino';
+import type { FailedReason } from '../../shared/api';
+import type { JobRecord, JobsRepo } from '../store/jobs-repo';
+import type { Storage } from '../disk/storage';
+import { makePreview } from '../blender/preview';
+import { framePreviewName } from './frame-previews';
+import { framesZipName, writeZip } from './job-files';
+import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from '../disk/disk-space';
+
+/**
+ * normalizedSeconds = the sum over rendered frames of Blender's wall-clock render time of that frame,
+ * multiplied by the device factor. This node renders on the CPU, whose factor is 1.
+ */
+export const CPU_FACTOR = 1;
+
+/** What packaging needs from the node. */
+export interface FinalizeDeps {
+  jobs: JobsRepo;
+  storage: Storage;
+  log: Logger;
+  /** Blender for the preview, when there is one. */
+  blenderPath: string | null;
+  env: NodeJS.ProcessEnv;
+  /** Disk space kept free beyond the frames zip. */
+  headroomBytes: number;
+}
+
+/** How packaging ended. */
+export type FinalizeOutcome = { kind: 'completed'; job: JobRecord } | { kind: 'failed'; reason: FailedReason } | { kind: 'aborted' };
+
+/**
+ * Package a rendered job's outputs (frames zip, preview of the last frame) and complete it. Safe to run again after a
+ * crash. The zip is a stored copy of every frame, so the disk must have room for it first.
+ */
+export async function finalizeJob(deps: FinalizeDeps, job: JobRecord, signal: AbortSignal): Promise<FinalizeOutcome> {
+  const frames = deps.jobs.frames(job.id);
+  const pkg = deps.storage.packageDir(job.id);
+  await mkdir(pkg, { recursive: true });
+  const zipPath = join(pkg, framesZipName(job));
+  if (!existsSync(zipPath)) {
+    let bytes = 0;
+    for (const f of frames) bytes += (await stat(f.filePath)).size;
+    const free = await freeBytes(pkg);
+    if (free < bytes + deps.headroomBytes) return { kind: 'failed', reason: notEnoughSpaceReason('the frames zip', bytes, free) };
+    try {
+      await writeZip(zipPath, frames.map((f) => ({ path: f.filePath, name: basename(f.filePath) })), signal);
+    } catch (err) {
+      if (signal.aborted) return { kind: 'aborted' };
+      if (isDiskFullError(err)) return { kind: 'failed', reason: diskFullReason('the frames zip could not be written') };
+      throw err;
+    }
+  }
+  let previewPath: string | null = null;
+  const last = frames.at(-1);
+  const out = deps.storage.previewPath(job.id);
+  const framePreview = last ? join(deps.storage.previewsDir(job.id), framePreviewName(last.filePath)) : null;
+  if (!existsSync(out) && framePreview && existsSync(framePreview)) await copyFile(framePreview, out).catch(() => undefined);
+  if (existsSync(out)) previewPath = out;
+  else if (last && deps.blenderPath) {
+    try {
+      await makePreview({ blenderPath: deps.blenderPath, imagePath: last.filePath, outPath: out, maxSize: 512, signal, env: deps.env });
+      previewPath = out;
+    } catch (err) {
+      if (signal.aborted) return { kind: 'aborted' };
+      deps.log.warn({ jobId: job.id, err }, 'preview could not be made');
+    }
+  }
+  if (signal.aborted) return { kind: 'aborted' };
+  const normalizedSeconds = Math.round(frames.reduce((s, f) => s + f.seconds, 0) * CPU_FACTOR * 1000) / 1000;
+  const done = deps.jobs.transition(job.id, ['finalizing'], 'completed', { previewPath, normalizedSeconds, completedAt: new Date().toISOString() });
+  if (!done) return { kind: 'aborted' };
+  deps.log.info({ jobId: job.id, frames: frames.length, normalizedSeconds }, 'job completed');
+  return { kind: 'completed', job: done };
+}

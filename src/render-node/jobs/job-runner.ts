@@ -1,0 +1,349 @@
+import { mkdir, rm } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import type { FailedReason, JobStatus } from '../../shared/api';
+import type { JobRecord, JobsRepo } from '../store/jobs-repo';
+import type { Storage } from '../disk/storage';
+import type { DiskReserve } from '../disk/disk-reserve';
+import { isBlenderProcessAlive, killProcessTree } from '../blender/render';
+import { withTempDir } from '../blender/temp-env';
+import { diskFullReason, isDiskFullError } from '../disk/disk-space';
+import { pickRenders, shouldYield, type QueuedRender } from './fair-queue';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../plan/render-limits';
+import { runRenderStep } from './render-step';
+import { runValidateStep } from './validate-step';
+import { finalizeJob } from './finalize-step';
+import type { RenderExecutor } from './render-executor';
+import { EmbeddedExecutor } from './embedded-executor';
+
+/** The Blender the node renders with, and what it can do. */
+export interface BlenderRuntime {
+  path: string;
+  version: string;
+  openImageDenoise: boolean;
+  optix: boolean;
+  eeveeUsable: boolean | null;
+}
+
+export interface JobRunnerOptions {
+  jobs: JobsRepo;
+  storage: Storage;
+  log: Logger;
+  /** Null when no Blender was found: validations and renders fail with a clear reason. */
+  blender: BlenderRuntime | null;
+  /** Blender threads per render of the node's own Blender, or null for all cores. */
+  threads?: number | null;
+  concurrency: { renders: number; validations: number };
+  /** Kept in the data folder so that failures can still be recorded when the disk is full. */
+  reserve: DiskReserve;
+  limits?: RenderLimits;
+  /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
+  headroomBytes?: number;
+  /** How long a render keeps its slot before giving way, at a frame boundary, to another key's (default 60 s). */
+  renderTurnMs?: number;
+  analysisTimeoutMs?: number;
+  /** Environment Blender starts from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Called when a job reaches `completed`. */
+  onCompleted?: (job: JobRecord) => void;
+  /** Resolves an upload slug to the stored file. */
+  uploadPath: (slug: string) => string;
+  now?: () => number;
+  /** Where renders run; default: the node's own Blender ({@link EmbeddedExecutor}). */
+  executor?: RenderExecutor;
+}
+
+type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
+
+const ACTIVE: JobStatus[] = ['validating', 'booting', 'rendering', 'finalizing'];
+const RENDER_QUEUE: JobStatus[] = ['booting', 'rendering'];
+export const DEFAULT_HEADROOM_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_RENDER_TURN_MS = 60_000;
+const RETRY_MS = 30_000;
+
+/**
+ * Runs validations and renders in the background, at most N of each at once, sharing the render
+ * slots fairly between keys. The database is the queue: jobs waiting in `validating`, `booting`,
+ * `rendering` or `finalizing` are picked up by `pump()`, which is also how work interrupted by a stop or
+ * crash resumes on the next start. Nothing a job does (a full disk included) stops the runner: the job
+ * fails with the reason, and a failure that cannot be recorded yet is retried.
+ */
+export class JobRunner {
+  private readonly running = new Map<string, Work>();
+  private readonly lastStarted = new Map<string, number>();
+  /** Failures not yet recorded (the disk was full); those jobs are not started again meanwhile. */
+  private readonly unrecorded = new Map<string, FailedReason>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly limits: RenderLimits;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly now: () => number;
+  private readonly executor: RenderExecutor;
+
+  constructor(private readonly o: JobRunnerOptions) {
+    this.limits = o.limits ?? DEFAULT_RENDER_LIMITS;
+    this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
+    this.now = o.now ?? Date.now;
+    this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir, threads: o.threads ?? null });
+  }
+
+  /** How many renders run at once, and the Blender threads of each (null: all cores; only for the node's own Blender). */
+  settings(): { renders: number; threads: number | null } {
+    return { renders: this.o.concurrency.renders, threads: this.executor instanceof EmbeddedExecutor ? this.executor.threads : null };
+  }
+
+  /**
+   * Changes how many renders run at once and the Blender threads of the node's own renders. Renders
+   * already running keep theirs; queued ones start under the new limits.
+   */
+  configure(settings: { renders?: number; threads?: number | null }): void {
+    if (settings.renders !== undefined) this.o.concurrency.renders = settings.renders;
+    if (settings.threads !== undefined && this.executor instanceof EmbeddedExecutor) this.executor.threads = settings.threads;
+    this.pump();
+  }
+
+  /**
+   * Stop Blender processes a crashed node left behind, empty the scratch folder (which holds what they
+   * and their Blender left there), then start queued work. Frames they finished are kept when whole.
+   */
+  async start(): Promise<void> {
+    for (const job of this.o.jobs.inStatus(ACTIVE)) {
+      if (job.pid && isBlenderProcessAlive(job.pid, { marker: this.o.storage.jobDir(job.id) })) {
+        this.o.log.warn({ jobId: job.id, pid: job.pid }, 'stopping a Blender process left by a previous run');
+        await killProcessTree(job.pid);
+      }
+      if (job.pid) this.record(() => this.o.jobs.patch(job.id, { pid: null }, false));
+    }
+    await rm(this.o.storage.tempDir, { recursive: true, force: true });
+    await mkdir(this.o.storage.tempDir, { recursive: true });
+    await this.executor.start();
+    this.pump();
+  }
+
+  /**
+   * Stop all work without changing job statuses, so it resumes on the next start. Resolves once every
+   * task has ended (Blender killed, packaging aborted), so the database can be closed after it.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const works = [...this.running.values()];
+    await Promise.allSettled(
+      works.map((w) => {
+        w.abort.abort(new Error('node stopping'));
+        return w.pid ? killProcessTree(w.pid) : undefined;
+      }),
+    );
+    await Promise.allSettled(works.map((w) => w.task));
+    await this.executor.stop();
+  }
+
+  /** Whether a job currently has a process working on it. */
+  isRunning(jobId: string): boolean {
+    return this.running.has(jobId);
+  }
+
+  /** Start as much queued work as the concurrency limits allow; never throws. */
+  pump(): void {
+    if (this.stopped) return;
+    try {
+      this.recordFailures();
+      this.o.reserve.ensure();
+      this.startQueued();
+    } catch (err) {
+      this.o.log.error({ err }, 'could not start queued work; trying again shortly');
+      this.retryLater();
+    }
+  }
+
+  /** Stop whatever runs for a job whose status has already been set to `canceled`. */
+  async abort(jobId: string): Promise<void> {
+    await this.executor.cancel(jobId);
+    const work = this.running.get(jobId);
+    if (!work) return;
+    work.abort.abort(new Error('canceled'));
+    if (work.pid) await killProcessTree(work.pid);
+  }
+
+  private startQueued(): void {
+    const idle = (job: JobRecord) => !this.running.has(job.id) && !this.unrecorded.has(job.id);
+    const count = (kind: Work['kind']) => [...this.running.values()].filter((w) => w.kind === kind).length;
+    for (const job of this.o.jobs.inStatus(['validating'])) {
+      if (count('validate') >= this.o.concurrency.validations) break;
+      if (idle(job)) this.launch(job, 'validate');
+    }
+    for (const job of this.o.jobs.inStatus(['finalizing'])) if (idle(job)) this.launch(job, 'finalize');
+    const waiting = this.o.jobs.inStatus(RENDER_QUEUE).filter(idle);
+    const byId = new Map(waiting.map((j) => [j.id, j]));
+    for (const next of pickRenders(waiting, this.runningRenders(), this.o.concurrency.renders, this.lastStarted)) {
+      this.launch(byId.get(next.id)!, 'render');
+    }
+  }
+
+  private runningRenders(): QueuedRender[] {
+    return [...this.running].filter(([, w]) => w.kind === 'render').map(([id, w]) => ({ id, userId: w.userId }));
+  }
+
+  /** Whether a running render should give its slot to another key's waiting render now. */
+  private shouldGiveWay(jobId: string, work: Work): boolean {
+    const waiting = this.o.jobs.inStatus(RENDER_QUEUE).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id));
+    const me = { id: jobId, userId: work.userId, startedAt: work.startedAt };
+    return shouldYield(me, waiting, this.runningRenders(), this.now(), this.o.renderTurnMs ?? DEFAULT_RENDER_TURN_MS);
+  }
+
+  private launch(job: JobRecord, kind: Work['kind']): void {
+    const work: Work = { kind, abort: new AbortController(), pid: null, task: null, userId: job.userId, startedAt: this.now() };
+    this.running.set(job.id, work);
+    if (kind === 'render') this.lastStarted.set(job.userId, work.startedAt);
+    const task = kind === 'validate' ? this.validate(job, work) : kind === 'render' ? this.render(job, work) : this.finalize(job, work.abort.signal);
+    work.task = task
+      .catch((err: unknown) => {
+        if (work.abort.signal.aborted) return;
+        this.o.log.error({ jobId: job.id, err }, `${kind} crashed`);
+        this.fail(
+          job.id,
+          isDiskFullError(err)
+            ? diskFullReason(`the ${kind === 'finalize' ? 'packaging' : kind === 'render' ? 'render' : 'validation'} could not write what it needed`)
+            : internalFailure(err),
+        );
+      })
+      .finally(() => {
+        this.running.delete(job.id);
+        if (this.stopped) return;
+        if (work.pid) this.record(() => this.o.jobs.patch(job.id, { pid: null }, false));
+        this.pump();
+      });
+  }
+
+  /** Run a database write, giving the disk reserve up if the disk is full; false when it still failed. */
+  private record(write: () => void): boolean {
+    try {
+      this.o.reserve.write(write);
+      return true;
+    } catch (err) {
+      this.o.log.error({ err }, isDiskFullError(err) ? 'the disk is full: a job update could not be saved' : 'a job update could not be saved');
+      return false;
+    }
+  }
+
+  private fail(jobId: string, reason: FailedReason): void {
+    let moved = false;
+    const saved = this.record(() => {
+      moved = this.o.jobs.transition(jobId, ACTIVE, 'failed', { failedReason: reason }, reason.name) !== null;
+    });
+    if (!saved) {
+      this.unrecorded.set(jobId, reason);
+      this.retryLater();
+      return;
+    }
+    this.unrecorded.delete(jobId);
+    if (moved) this.o.log.warn({ jobId, reason: reason.name }, 'job failed');
+  }
+
+  private recordFailures(): void {
+    for (const [jobId, reason] of [...this.unrecorded]) this.fail(jobId, reason);
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer || this.stopped) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.pump();
+    }, RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  private savePid(jobId: string, work: Work, pid: number): void {
+    work.pid = pid;
+    this.record(() => this.o.jobs.patch(jobId, { pid }, false));
+  }
+
+  private requireBlender(jobId: string): BlenderRuntime | null {
+    if (this.o.blender) return this.o.blender;
+    this.fail(jobId, {
+      name: 'BlenderNotFound',
+      type: 'blender',
+      message: 'This node has no Blender. Install Blender, or start the node with --blender <path> or BLENDER_PATH.',
+    });
+    return null;
+  }
+
+  private async validate(job: JobRecord, work: Work): Promise<void> {
+    const blender = this.requireBlender(job.id);
+    if (!blender) return;
+    const outcome = await runValidateStep(
+      {
+        jobs: this.o.jobs,
+        blender,
+        env: this.env,
+        tempDir: this.o.storage.tempDir,
+        analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
+        onSpawn: (pid) => this.savePid(job.id, work, pid),
+        warningsOfRenderers: (analysis) => this.executor.analysisWarnings(analysis),
+        sceneDir: this.o.storage.sceneDir(job.id),
+        source: this.o.uploadPath(job.uploadSlug),
+        maxExtractedBytes: this.limits.maxExtractedBytes,
+        headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+      },
+      job,
+      work.abort.signal,
+    );
+    if (outcome.kind === 'failed') this.fail(job.id, outcome.reason);
+  }
+
+  private async render(job: JobRecord, work: Work): Promise<void> {
+    const outcome = await runRenderStep(
+      {
+        jobs: this.o.jobs,
+        log: this.o.log,
+        executor: this.executor,
+        sceneRoot: this.o.storage.sceneDir(job.id),
+        headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+        jobTimeLimitMs: this.limits.jobTimeLimitMs,
+        onSpawn: (pid) => this.savePid(job.id, work, pid),
+        shouldYield: () => this.executor.mode === 'embedded' && this.shouldGiveWay(job.id, work),
+      },
+      job,
+      work.abort.signal,
+    );
+    if (outcome.kind === 'failed') {
+      this.fail(job.id, outcome.reason);
+      await this.executor.cancel(job.id);
+      return;
+    }
+    if (outcome.kind === 'yielded') this.o.log.info({ jobId: job.id }, "render gave its slot to another key's render; it continues later");
+    if (outcome.kind !== 'rendered') return;
+    const moved = this.o.jobs.transition(job.id, RENDER_QUEUE, 'finalizing');
+    if (moved) await this.finalize(moved, work.abort.signal);
+  }
+
+  private async finalize(job: JobRecord, signal: AbortSignal): Promise<void> {
+    const outcome = await finalizeJob(
+      {
+        jobs: this.o.jobs,
+        storage: this.o.storage,
+        log: this.o.log,
+        blenderPath: this.o.blender?.path ?? null,
+        env: this.env,
+        headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+      },
+      job,
+      signal,
+    );
+    if (outcome.kind === 'failed') return this.fail(job.id, outcome.reason);
+    if (outcome.kind !== 'completed') return;
+    try {
+      this.o.onCompleted?.(outcome.job);
+    } catch (err) {
+      this.o.log.error({ jobId: job.id, err }, 'the completion of a job could not be announced');
+    }
+  }
+}
+
+/**
+ * The failure of a job whose work threw unexpectedly: the error's code (for example `EACCES`) tells
+ * what happened; its message, which may name the node's own folders, stays in the log.
+ */
+export function internalFailure(err: unknown): FailedReason {
+  const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? ` (${err.code})` : '';
+  return { name: 'InternalError', type: 'internal', message: `The node hit an internal error${code}; its log has the details. Try again, or tell whoever runs the node.` };
+}

@@ -1,0 +1,45 @@
+import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
+import type { JobRecord } from '../store/jobs-repo';
+import type { RenderPlan } from '../plan/render-plan';
+
+/** One render for an executor: the job, its plan, and where to report what happens. */
+export interface RenderTask {
+  job: JobRecord;
+  plan: RenderPlan;
+  /** The .blend to open, in the job's scene folder. */
+  scenePath: string;
+  /** The job's scene folder: paths of the scene leading outside it are cut off before the render. */
+  sceneRoot: string;
+  /** Aborted on cancel and when the node stops. */
+  signal: AbortSignal;
+  /** Blender has loaded the scene and started on the frames. */
+  onStarted: () => void;
+  /**
+   * A frame file is in place in the plan's output folder (written by the node's Blender, or uploaded
+   * by a worker). Resolves whether it counted: a file that is not whole is removed and stops the render.
+   */
+  onFrame: (frame: { frame: number; path: string; seconds: number }) => Promise<boolean>;
+  /** A local Blender process was started for the job (so a crashed node can stop it). */
+  onPid: (pid: number) => void;
+}
+
+/** How an executor's render ended. The runner checks the frames itself after `finished`. */
+export type RenderOutcome =
+  | { kind: 'finished'; exitCode: number | null; errorTail: string; error?: string }
+  | { kind: 'failed'; reason: FailedReason }
+  | { kind: 'stopped' };
+
+/**
+ * Produces the frames of a render: in this process with the node's Blender (embedded, the default),
+ * or on render workers through Redis (distributed). Validation and finalizing stay with the runner.
+ */
+export interface RenderExecutor {
+  readonly mode: 'embedded' | 'distributed';
+  render(task: RenderTask): Promise<RenderOutcome>;
+  /** Stop a job's render everywhere it runs (its status is already `canceled` or `failed`). */
+  cancel(jobId: string): Promise<void>;
+  /** Warnings the analysis of a scene gets from where it will render. */
+  analysisWarnings(analysis: SceneAnalysis): Promise<AnalysisWarning[]>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

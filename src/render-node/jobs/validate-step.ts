@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
+import type { JobRecord, JobsRepo } from '../store/jobs-repo';
+import type { BlenderRuntime } from './job-runner';
+import { analyzeScene, SceneAnalysisError } from '../blender/analyze';
+import { prepareScene, type ScenePrepareDeps } from '../scene/scene-prepare';
+import { ZipError } from '../scene/zip-extract';
+import { diskFullReason, isDiskFullError } from '../disk/disk-space';
+import { reportSeveredAsStored } from '../scene/severed-paths';
+
+/** What a validation needs from the node. */
+export interface ValidateStepDeps extends ScenePrepareDeps {
+  jobs: JobsRepo;
+  blender: BlenderRuntime;
+  env: NodeJS.ProcessEnv;
+  analysisTimeoutMs: number;
+  onSpawn: (pid: number) => void;
+  /** Warnings from where the scene will render (render workers: none connected, older Blenders). */
+  warningsOfRenderers?: (analysis: SceneAnalysis) => Promise<AnalysisWarning[]>;
+}
+
+/** How a validation ended: the job is validated, failed with a reason, or was stopped. */
+export type ValidateOutcome = { kind: 'validated' } | { kind: 'failed'; reason: FailedReason } | { kind: 'aborted' };
+
+/** Put the scene in place, analyse it with Blender and record the analysis. */
+export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, signal: AbortSignal): Promise<ValidateOutcome> {
+  let prepared;
+  try {
+    prepared = await prepareScene(job, deps);
+  } catch (err) {
+    if (isDiskFullError(err)) return { kind: 'failed', reason: diskFullReason('the scene could not be unpacked') };
+    if (err instanceof ZipError) return { kind: 'failed', reason: { name: err.reasonName, type: 'zip', message: err.message } };
+    throw err;
+  }
+  if (!prepared.ok) return { kind: 'failed', reason: prepared.reason };
+  let analysis: SceneAnalysis;
+  try {
+    analysis = await analyzeScene({
+      blenderPath: deps.blender.path,
+      scenePath: prepared.scenePath,
+      sceneRoot: deps.sceneDir,
+      nodeBlenderVersion: deps.blender.version,
+      timeoutMs: deps.analysisTimeoutMs,
+      signal,
+      env: deps.env,
+      tempDir: deps.tempDir,
+      onSpawn: deps.onSpawn,
+    });
+  } catch (err) {
+    if (signal.aborted) return { kind: 'aborted' };
+    if (isDiskFullError(err)) return { kind: 'failed', reason: diskFullReason('the scene could not be analysed') };
+    if (err instanceof SceneAnalysisError) return { kind: 'failed', reason: { name: err.name, type: err.type, message: err.message } };
+    throw err;
+  }
+  analysis = withNodeWarnings(reportSeveredAsStored(analysis, prepared.severed), deps.blender);
+  const elsewhere = (await deps.warningsOfRenderers?.(analysis)) ?? [];
+  if (elsewhere.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...elsewhere] };
+  deps.jobs.transition(job.id, ['validating'], 'validated', {
+    analysis,
+    analysisId: randomUUID(),
+    totalFrames: analysis.totalFrames,
+    sceneFile: { ...job.sceneFile!, scenePath: prepared.relative },
+  });
+  return { kind: 'validated' };
+}
+
+function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime): SceneAnalysis {
+  const warnings = [...analysis.warnings];
+  if (analysis.denoisingEnabled && !blender.openImageDenoise && !(analysis.denoiser === 'OPTIX' && blender.optix)) {
+    warnings.push({
+      code: 'denoiser-unavailable',
+      message: `The scene uses denoising (${analysis.denoiser ?? 'default'}), but this node's Blender has no denoiser; it will be switched off.`,
+    });
+  }
+  if (/EEVEE|WORKBENCH/.test(analysis.engine) && blender.eeveeUsable === false) {
+    warnings.push({ code: 'engine-unavailable', message: `${analysis.engine} cannot run on this node (no GPU display); Cycles will be used.` });
+  }
+  return { ...analysis, warnings };
+}

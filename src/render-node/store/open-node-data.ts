@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireDataLock, type DataLock } from '../disk/data-lock';
+import { openDatabase, type Db } from './db';
+import { Storage } from '../disk/storage';
+import { DiskReserve } from '../disk/disk-reserve';
+import { freeBytesSync, isDiskFullError } from '../disk/disk-space';
+import { formatBytes } from '../../shared/text/format-bytes';
+
+/** A node's data folder, opened: locked, database migrated and writable, folders in place. */
+export interface NodeData {
+  lock: DataLock;
+  db: Db;
+  storage: Storage;
+  reserve: DiskReserve;
+}
+
+/** The node could not start on its data folder; `message` is one line for the person starting it. */
+export class NodeStartError extends Error {
+  override readonly name = 'NodeStartError';
+}
+
+async function attempt(dataDir: string, stamp: string): Promise<Omit<NodeData, 'reserve'>> {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = await acquireDataLock(dataDir);
+  try {
+    const db = openDatabase(dataDir);
+    try {
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('started_at', ?)").run(stamp);
+      return { lock, db, storage: new Storage(dataDir) };
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/**
+ * Lock and open a data folder, and prove the database can be written, so that a node either starts
+ * whole or not at all. On a full disk the reserve a previous run left is given up to make room; when
+ * that is not enough, a NodeStartError says so in one line.
+ */
+export async function openNodeData(dataDir: string, now: Date, reserveBytes?: number): Promise<NodeData> {
+  const reserve = new DiskReserve(join(dataDir, 'reserve'), reserveBytes);
+  const stamp = now.toISOString();
+  try {
+    return { ...(await attempt(dataDir, stamp)), reserve };
+  } catch (err) {
+    if (!isDiskFullError(err)) throw err;
+    if (reserve.release()) {
+      try {
+        return { ...(await attempt(dataDir, stamp)), reserve };
+      } catch (again) {
+        if (!isDiskFullError(again)) throw again;
+      }
+    }
+    let free = 0;
+    try {
+      free = freeBytesSync(dataDir);
+    } catch {
+      // the folder itself could not be made
+    }
+    throw new NodeStartError(
+      `The disk holding ${dataDir} is full (${formatBytes(free)} free), so the render node cannot record anything; it did not start. Free some space there, then start it again.`,
+    );
+  }
+}
