@@ -30,6 +30,15 @@ function boundaryRules(layer) {
     group: [`**/${l}/**`, `**/${l}`, `../${l}/**`, `../../${l}/**`],
     message: `src/${layer} may not import src/${l} (see README.md: Source layout).`,
   }));
+  // The sandboxed preload is bundled alone and may load nothing but electron: it names the few shared
+  // files it needs instead of a room's index, which would pull in the contract's schemas (zod).
+  const reachable = layer === 'preload' ? [] : ALLOWED[layer].filter((l) => l !== layer);
+  if (reachable.length > 0) {
+    patterns.push({
+      group: reachable.map((l) => `**/${l}/*/*`),
+      message: `Import another layer through a room's index (src/<layer>/<room>) or a file at the layer's root, never a file inside a room (see README.md: Source layout).`,
+    });
+  }
   if (NODE_FREE.has(layer) && layer !== 'preload') {
     patterns.push({ group: ['node:*'], message: `src/${layer} runs without Node.js built-ins.` });
   }

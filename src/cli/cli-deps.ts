@@ -1,4 +1,4 @@
-import type { SecretStore } from '../core/secrets/secret-store';
+import type { SecretStore } from '../core/secrets';
 import type { ExitCode } from './exit-code-for';
 import { processIo, type CliIo } from './session/cli-io';
 import { listenForInterrupt, type Interrupt } from './session/interrupt';

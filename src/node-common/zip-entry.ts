@@ -1,5 +1,5 @@
 import type yauzl from 'yauzl';
-import { decodeEntryName } from '../shared/zip/zip-entry-name';
+import { decodeEntryName } from '../shared/zip';
 
 /**
  * The name of an entry of a zip opened with `decodeStrings: false` (yauzl then hands the raw bytes),

@@ -2,7 +2,7 @@ import fastifyStatic from '@fastify/static';
 import { stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { contentSecurityPolicy } from '../shared/security/content-security-policy';
+import { contentSecurityPolicy } from '../shared/security';
 import { errorBody, sendError } from './web-errors';
 
 /**

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializeError } from '../core/errors';
 import type { AppHost } from '../host/host';
-import { dispatchCall } from '../shared/contract/dispatch';
+import { dispatchCall } from '../shared/contract';
 import { registerEventStream } from './event-stream';
 import { checkRequest, SESSION_COOKIE, sameSecret } from './request-guard';
 import { registerStaticFiles } from './static-files';

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { ApiClient } from '../../core/api/api-client';
-import type { RetryInfo } from '../../core/api/retry-policy';
+import { ApiClient, type RetryInfo } from '../../core/api';
 import { AuthError, isAbort, RenderdropError } from '../../core/errors';
-import { sameServer, trimBaseUrl } from '../../shared/settings/server-key';
-import type { Profile } from '../../shared/settings/settings';
+import { sameServer, trimBaseUrl, type Profile } from '../../shared/settings';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { parseBaseUrlOption } from '../options/parse-options';
 import type { CliDeps } from '../cli-deps';

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
-import { downloadJobOutputs } from '../../core/download/download-job';
-import { jobFolderName } from '../../core/download/job-folder';
+import { downloadJobOutputs, jobFolderName } from '../../core/download';
 import { AbortError, isAbort } from '../../core/errors';
-import { effectiveDownloadDir } from '../../core/settings/settings-store';
-import { formatBytes } from '../../shared/text/format-bytes';
-import { isTerminalStatus } from '../../shared/api/job-status';
+import { effectiveDownloadDir } from '../../core/settings';
+import { formatBytes } from '../../shared/text';
+import { isTerminalStatus } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';

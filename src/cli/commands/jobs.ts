@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidStateError, isAbort } from '../../core/errors';
-import type { ProgressRecord } from '../../shared/api/job';
-import { isTerminalStatus, type JobStatus } from '../../shared/api/job-status';
+import { type ProgressRecord, isTerminalStatus, type JobStatus } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 import { parsePage, parsePageSize, parseStatusOption } from '../options/parse-options';
 import { formatJobDetails, formatJobList } from '../output/format-jobs';

@@ -1,14 +1,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { openDatabase } from '../../render-node/store/db';
-import { createKey, listKeys, revokeKey } from '../../render-node/store/keys';
+import { openDatabase, createKey, listKeys, revokeKey } from '../../render-node/store';
 import { createRenderNode } from '../../render-node/server';
 import { createLogger } from '../../render-node/logger';
-import { parseRateLimit } from '../../render-node/http/rate-limit';
-import type { RenderLimits } from '../../render-node/plan/render-limits';
-import { parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan/limit-options';
-import { runDoctor, formatDoctorReport } from '../../render-node/blender/doctor';
+import { parseRateLimit } from '../../render-node/http';
+import { type RenderLimits, parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan';
+import { runDoctor, formatDoctorReport } from '../../render-node/blender';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
 import { parseRedisUrl, redisTarget, registerWorkerCommands, withRedisNamed } from './node-workers';

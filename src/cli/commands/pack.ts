@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { BlendFileError } from '../../blend/reader/blend-file-error';
-import { needsPacking } from '../../blend/pack/bundle-plan';
-import { PathRewriteError } from '../../blend/pack/rewrite-paths';
-import { BundleNameClashError, traceScene } from '../../blend/trace/trace-scene';
-import { PackError, writeBundle } from '../../blend/pack/write-bundle';
+import { BlendFileError } from '../../blend/reader';
+import { needsPacking, PathRewriteError, PackError, writeBundle } from '../../blend/pack';
+import { BundleNameClashError, traceScene } from '../../blend/trace';
 import { AbortError, isAbort } from '../../core/errors';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 import { CommandFailedError } from '../cli-errors';
 import { files, formatPackPlan } from '../output/format-pack-plan';
 import { formatPack } from '../output/format-progress';

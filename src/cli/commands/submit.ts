@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import type { ApiClient } from '../../core/api/api-client';
+import type { ApiClient } from '../../core/api';
 import { isAbort, serializeError } from '../../core/errors';
-import { reached, type SubmissionRecord } from '../../core/journal/submission-record';
-import { effectiveDownloadDir } from '../../core/settings/settings-store';
+import { reached, type SubmissionRecord } from '../../core/journal';
+import { effectiveDownloadDir } from '../../core/settings';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';

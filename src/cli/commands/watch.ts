@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { AbortError, ContractError, NotFoundError, serializeError } from '../../core/errors';
-import { sceneNameOf } from '../../core/download/job-folder';
-import { JobTracker, type TrackerSource } from '../../core/tracking/tracker';
-import type { Job } from '../../shared/api/job';
-import { isWorkingStatus } from '../../shared/api/job-status';
+import { sceneNameOf } from '../../core/download';
+import { JobTracker, type TrackerSource } from '../../core/tracking';
+import { type Job, isWorkingStatus } from '../../shared/api';
 import type { ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
 import { formatFrames, formatTrackerRetry } from '../output/format-progress';

@@ -1,10 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { KeyringSecretStore } from '../../core/secrets/keyring-secret-store';
-import { MemorySecretStore } from '../../core/secrets/memory-secret-store';
-import type { SecretStore } from '../../core/secrets/secret-store';
+import { KeyringSecretStore, MemorySecretStore, type SecretStore } from '../../core/secrets';
 import { createHost } from '../../host/host';
 import type { CliDeps } from '../cli-deps';
-import { systemOpenPath } from '../../host/jobs/open-path';
+import { systemOpenPath } from '../../host/jobs';
 import { rendererDir } from '../../web/renderer-dir';
 import { openInBrowser } from '../../web/browser-launch';
 import { startWebServer } from '../../web/web-server';

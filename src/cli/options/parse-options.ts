@@ -1,7 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../shared/api/job-status';
-import { COLOR_MANAGEMENT_PRESETS, colorPresetSchema, OUTPUT_FORMATS, outputFormatSchema } from '../../shared/api/render-config';
-import { parseFrameRanges } from '../../shared/render/frame-ranges';
+import { JOB_STATUSES, jobStatusSchema, type JobStatus, COLOR_MANAGEMENT_PRESETS, colorPresetSchema, OUTPUT_FORMATS, outputFormatSchema } from '../../shared/api';
+import { parseFrameRanges } from '../../shared/render';
 
 /** An output format of a render configuration. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,4 +1,4 @@
-import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
+import { renderConfigSchema, type RenderConfig } from '../../shared/api';
 import { UsageError } from '../cli-errors';
 import type { ColorPreset, OutputFormat } from './parse-options';
 

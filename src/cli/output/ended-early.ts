@@ -1,5 +1,4 @@
-import type { Job } from '../../shared/api/job';
-import { progressOf } from '../../shared/api/job-extras';
+import { type Job, progressOf } from '../../shared/api';
 
 /**
  * What `download` says about a job that ended before all its frames were rendered: that it failed or

@@ -1,6 +1,6 @@
-import { missingChoices, type MissingChoices } from '../../core/lifecycle/render-choices';
-import type { RenderConfig } from '../../shared/api/render-config';
-import { formatFrames, parseFrameRanges } from '../../shared/render/frame-ranges';
+import { missingChoices, type MissingChoices } from '../../core/lifecycle';
+import type { RenderConfig } from '../../shared/api';
+import { formatFrames, parseFrameRanges } from '../../shared/render';
 import { isPlainRecord } from '../../shared/plain-record';
 import { safeText } from './safe-text';
 import { shellWord } from './shell-word';

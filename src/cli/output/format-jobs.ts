@@ -1,6 +1,5 @@
-import { sceneNameOf } from '../../core/download/job-folder';
-import type { Job, JobList, ProgressRecord } from '../../shared/api/job';
-import { adjustmentsOf, progressOf } from '../../shared/api/job-extras';
+import { sceneNameOf } from '../../core/download';
+import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf } from '../../shared/api';
 import { formatDuration, formatFrames } from './format-progress';
 import { safeText } from './safe-text';
 import { isPlainRecord } from '../../shared/plain-record';

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/pack/bundle-plan';
-import { KIND_LABELS } from '../../blend/trace/describe-reference';
-import { formatBytes } from '../../shared/text/format-bytes';
+import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/pack';
+import { KIND_LABELS } from '../../blend/trace';
+import { formatBytes } from '../../shared/text';
 import { formatTable } from './table';
 
 const STATUS_WORDS: Record<PlannedDependency['status'], string> = {

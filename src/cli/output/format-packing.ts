@@ -1,6 +1,5 @@
-import { describeMissing } from '../../core/packing/missing-files';
-import { missingPlaces, type PackSummary } from '../../core/packing/pack-summary';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { describeMissing, missingPlaces, type PackSummary } from '../../core/packing';
+import { formatBytes } from '../../shared/text';
 import { files } from './format-pack-plan';
 
 /**

@@ -1,8 +1,8 @@
-import type { PackProgress } from '../../blend/pack/write-bundle';
-import type { DownloadProgress } from '../../core/download/download-job';
-import type { TransferProgress } from '../../core/transfer/progress-meter';
+import type { PackProgress } from '../../blend/pack';
+import type { DownloadProgress } from '../../core/download';
+import type { TransferProgress } from '../../core/transfer';
 import { RateLimitedError, serializeError } from '../../core/errors';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 
 /** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
 export function progressBar(fraction: number, width = 20): string {

@@ -1,6 +1,6 @@
-import type { NodeWorkers, WorkerInfo } from '../../shared/api/workers';
-import { describeFrames } from '../../shared/render/frame-ranges';
-import { timeAgo } from '../../shared/text/time-ago';
+import type { NodeWorkers, WorkerInfo } from '../../shared/api';
+import { describeFrames } from '../../shared/render';
+import { timeAgo } from '../../shared/text';
 import { formatTable } from './table';
 
 function activity(worker: WorkerInfo): string {

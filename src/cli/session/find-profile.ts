@@ -1,5 +1,5 @@
-import type { SettingsStore } from '../../core/settings/settings-store';
-import type { Profile } from '../../shared/settings/settings';
+import type { SettingsStore } from '../../core/settings';
+import type { Profile } from '../../shared/settings';
 
 /** A profile by name (any case) or id, or null. */
 export function findProfile(store: SettingsStore, nameOrId: string): Profile | null {

@@ -1,5 +1,5 @@
-import type { CallOptions, ListJobsQuery } from '../../core/api/api-client';
-import type { JobList } from '../../shared/api/job';
+import type { CallOptions, ListJobsQuery } from '../../core/api';
+import type { JobList } from '../../shared/api';
 import { CommandFailedError, UsageError } from '../cli-errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
-import type { SubmissionRecord } from '../../core/journal/submission-record';
-import { scenesToChooseFrom } from '../../core/lifecycle/scene-choice';
+import type { SubmissionRecord } from '../../core/journal';
+import { scenesToChooseFrom } from '../../core/lifecycle';
 
 /** Where an unfinished submission stopped, in words, e.g. "uploaded; job not created yet". */
 export function describeStep(record: Pick<SubmissionRecord, 'step' | 'jobId' | 'file' | 'validateBody'>): string {

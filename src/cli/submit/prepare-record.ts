@@ -1,7 +1,6 @@
-import type { SubmissionJournal } from '../../core/journal/submission-journal';
-import type { SubmissionRecord } from '../../core/journal/submission-record';
-import { recordForFile } from '../../core/lifecycle/record-for-file';
-import type { RenderConfig } from '../../shared/api/render-config';
+import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
+import { recordForFile } from '../../core/lifecycle';
+import type { RenderConfig } from '../../shared/api';
 import { formatTimestamp } from '../output/format-jobs';
 import { describeStep } from './describe-step';
 import { askForScene, sceneOptionExample, type SceneQuestion } from './scene-question';

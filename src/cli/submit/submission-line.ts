@@ -1,8 +1,8 @@
-import type { PackProgress } from '../../blend/pack/write-bundle';
-import type { DownloadProgress } from '../../core/download/download-job';
-import type { LifecyclePhase } from '../../core/lifecycle/lifecycle-states';
-import type { TransferProgress } from '../../core/transfer/progress-meter';
-import type { JobStatus } from '../../shared/api/job';
+import type { PackProgress } from '../../blend/pack';
+import type { DownloadProgress } from '../../core/download';
+import type { LifecyclePhase } from '../../core/lifecycle';
+import type { TransferProgress } from '../../core/transfer';
+import type { JobStatus } from '../../shared/api';
 import { formatDownload, formatFrames, formatPack, formatTransfer } from '../output/format-progress';
 import { safeText } from '../output/safe-text';
 

@@ -1,5 +1,5 @@
-import type { SubmissionEnding, SubmissionRecord, SubmissionStep } from '../../core/journal/submission-record';
-import type { JobStatus } from '../../shared/api/job';
+import type { SubmissionEnding, SubmissionRecord, SubmissionStep } from '../../core/journal';
+import type { JobStatus } from '../../shared/api';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
 

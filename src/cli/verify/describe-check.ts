@@ -1,5 +1,5 @@
-import type { FolderCheck } from '../../core/verify/check-folder';
-import { describeFrames } from '../../shared/render/frame-ranges';
+import type { FolderCheck } from '../../core/verify';
+import { describeFrames } from '../../shared/render';
 
 const frames = (n: number) => `${n} ${n === 1 ? 'frame' : 'frames'}`;
 

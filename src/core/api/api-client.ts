@@ -1,22 +1,7 @@
 import got, { type Got } from 'got';
 import { z } from 'zod';
-import { downloadsSchema, type Downloads } from '../../shared/api/downloads';
-import {
-  jobEnvelopeSchema,
-  jobListSchema,
-  jobSchema,
-  progressListSchema,
-  progressRecordSchema,
-  type Job,
-  type JobList,
-  type JobStatus,
-  type ProgressRecord,
-} from '../../shared/api/job';
-import type { RenderConfig, ValidateRequest } from '../../shared/api/render-config';
-import { trimBaseUrl } from '../../shared/settings/server-key';
-import { uploadTargetSchema, type FileType, type UploadTarget } from '../../shared/api/upload';
-import { nodeWorkersSchema, type NodeWorkers } from '../../shared/api/workers';
-import { jobFramesSchema, type JobFrames } from '../../shared/api/job-frames';
+import { downloadsSchema, type Downloads, jobEnvelopeSchema, jobListSchema, jobSchema, progressListSchema, progressRecordSchema, type Job, type JobList, type JobStatus, type ProgressRecord, type RenderConfig, type ValidateRequest, uploadTargetSchema, type FileType, type UploadTarget, nodeWorkersSchema, type NodeWorkers, jobFramesSchema, type JobFrames } from '../../shared/api';
+import { trimBaseUrl } from '../../shared/settings';
 import { AbortError, ContractError, errorCode, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';

@@ -1,4 +1,4 @@
-import { apiErrorBodySchema } from '../../shared/api/errors';
+import { apiErrorBodySchema } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
 import { AuthError, InvalidStateError, NotFoundError, RateLimitedError, RenderdropError, ServerError } from '../errors';
 

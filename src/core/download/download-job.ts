@@ -1,9 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { join } from 'node:path';
-import type { Downloads } from '../../shared/api/downloads';
-import type { Job } from '../../shared/api/job';
-import type { JobStatus } from '../../shared/api/job-status';
+import type { Downloads, Job, JobStatus } from '../../shared/api';
 import type { CallOptions } from '../api/api-client';
 import { AbortError, TransferError } from '../errors';
 import { ProgressMeter } from '../transfer/progress-meter';

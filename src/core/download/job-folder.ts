@@ -1,5 +1,4 @@
-import type { Job } from '../../shared/api/job';
-import { analysisSceneOf, sceneFileNameOf } from '../../shared/api/job-extras';
+import { type Job, analysisSceneOf, sceneFileNameOf } from '../../shared/api';
 import { sanitizeSegment } from './safe-path';
 
 /**

@@ -1,4 +1,4 @@
-import type { Downloads, OutputItem } from '../../shared/api/downloads';
+import type { Downloads, OutputItem } from '../../shared/api';
 import { sanitizeRelativePath } from './safe-path';
 
 /** One file to fetch: where it goes (relative, sanitised, unique) and where it comes from. */

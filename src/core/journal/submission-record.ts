@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
-import { fileTypeSchema } from '../../shared/api/upload';
+import { renderConfigSchema, type RenderConfig, fileTypeSchema } from '../../shared/api';
 import { packSummarySchema } from '../packing/pack-summary';
 
 /**

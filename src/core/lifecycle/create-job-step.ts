@@ -1,5 +1,5 @@
-import type { Job } from '../../shared/api/job';
-import { sameServer } from '../../shared/settings/server-key';
+import type { Job } from '../../shared/api';
+import { sameServer } from '../../shared/settings';
 import { AbortError, InvalidStateError, NetworkError, RenderdropError } from '../errors';
 import { findCreatedJob } from './find-created-job';
 import { requireSlug } from './require-fields';

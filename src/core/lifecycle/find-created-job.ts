@@ -1,4 +1,4 @@
-import type { Job, JobList } from '../../shared/api/job';
+import type { Job, JobList } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
 import type { CallOptions, ListJobsQuery } from '../api/api-client';
 

@@ -7,3 +7,5 @@ export * from './render-review';
 export * from './record-for-file';
 export * from './wait-for-job';
 export * from './find-created-job';
+export { missingChoices, type MissingChoices } from './render-choices';
+export { chosenScene, scenesToChooseFrom } from './scene-choice';

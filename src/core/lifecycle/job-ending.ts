@@ -1,5 +1,5 @@
-import type { Job } from '../../shared/api/job';
-import { asSentence } from '../../shared/text/sentence';
+import type { Job } from '../../shared/api';
+import { asSentence } from '../../shared/text';
 import type { StepContext } from './step-context';
 
 /** Ends the submission when its job failed or was canceled; true when it did. */

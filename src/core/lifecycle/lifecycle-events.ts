@@ -1,6 +1,5 @@
-import type { PackProgress } from '../../blend/pack/write-bundle';
-import type { Job } from '../../shared/api/job';
-import type { RenderConfig } from '../../shared/api/render-config';
+import type { PackProgress } from '../../blend/pack';
+import type { Job, RenderConfig } from '../../shared/api';
 import type { DownloadProgress } from '../download/download-job';
 import type { SubmissionRecord } from '../journal/submission-record';
 import type { FrameProgress } from '../tracking/tracker';

@@ -1,10 +1,8 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { BlendFileError } from '../../blend/reader/blend-file-error';
-import { needsPacking, type BundlePlan } from '../../blend/pack/bundle-plan';
-import { PathRewriteError } from '../../blend/pack/rewrite-paths';
-import { BundleNameClashError, traceScene } from '../../blend/trace/trace-scene';
-import { PackError, writeBundle } from '../../blend/pack/write-bundle';
+import { BlendFileError } from '../../blend/reader';
+import { needsPacking, type BundlePlan, PathRewriteError, PackError, writeBundle } from '../../blend/pack';
+import { BundleNameClashError, traceScene } from '../../blend/trace';
 import { PackingError } from '../errors';
 import type { SubmissionRecord } from '../journal/submission-record';
 import { summarizePlan } from '../packing/pack-summary';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { RenderConfig } from '../../shared/api/render-config';
-import { sameServer } from '../../shared/settings/server-key';
+import type { RenderConfig } from '../../shared/api';
+import { sameServer } from '../../shared/settings';
 import type { SubmissionJournal } from '../journal/submission-journal';
 import type { SubmissionRecord } from '../journal/submission-record';
-import { defaultScene, namedScene } from '../../shared/zip/zip-scenes';
+import { defaultScene, namedScene } from '../../shared/zip';
 import { PreflightError } from '../errors';
 import { preflight, type PreflightResult } from '../upload/preflight';
 import { scenesToChooseFrom, validateBodyChoosing } from './scene-choice';

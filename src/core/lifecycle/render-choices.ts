@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RenderConfig } from '../../shared/api/render-config';
+import type { RenderConfig } from '../../shared/api';
 
 /** What a render of a scene still needs chosen before it can start, by what validation found. */
 export interface MissingChoices {

@@ -1,5 +1,4 @@
-import type { Job } from '../../shared/api/job';
-import type { RenderConfig } from '../../shared/api/render-config';
+import type { Job, RenderConfig } from '../../shared/api';
 import { recordedRenderConfig, type SubmissionRecord } from '../journal/submission-record';
 import type { RenderProposal } from './lifecycle-events';
 import { missingChoices, sceneChoicesOf } from './render-choices';

@@ -1,4 +1,4 @@
-import { isTerminalStatus, needsReview } from '../../shared/api/job-status';
+import { isTerminalStatus, needsReview } from '../../shared/api';
 import { RenderRefusedError } from '../errors';
 import { recordedRenderConfig } from '../journal/submission-record';
 import { endIfJobEnded, waitForJob } from './job-ending';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultScene, namedScene } from '../../shared/zip/zip-scenes';
+import { defaultScene, namedScene } from '../../shared/zip';
 import { InvalidStateError } from '../errors';
 import { reached, type SubmissionRecord } from '../journal/submission-record';
 

@@ -1,4 +1,4 @@
-import type { FileType } from '../../shared/api/upload';
+import type { FileType } from '../../shared/api';
 import type { SubmissionRecord } from '../journal/submission-record';
 
 /** What a submission uploads: its bundle when it has one, else the file itself. */

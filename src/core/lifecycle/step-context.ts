@@ -1,7 +1,4 @@
-import type { Downloads } from '../../shared/api/downloads';
-import type { Job, JobList, ProgressRecord } from '../../shared/api/job';
-import type { RenderConfig } from '../../shared/api/render-config';
-import type { FileType, UploadTarget } from '../../shared/api/upload';
+import type { Downloads, Job, JobList, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
 import type { CallOptions, ListJobsQuery, RenderResult } from '../api/api-client';
 import type { DownloadJobOptions, DownloadJobResult } from '../download/download-job';
 import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';

@@ -1,5 +1,4 @@
-import type { RenderConfig } from '../../shared/api/render-config';
-import { needsReview } from '../../shared/api/job-status';
+import { type RenderConfig, needsReview } from '../../shared/api';
 import { downloadJobOutputs, type DownloadJobOptions, type DownloadJobResult } from '../download/download-job';
 import { InvalidStateError, isAbort, serializeError } from '../errors';
 import type { RecordLock } from '../journal/record-lock';

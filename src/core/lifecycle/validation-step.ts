@@ -1,4 +1,4 @@
-import { isPastValidation, needsReview } from '../../shared/api/job-status';
+import { isPastValidation, needsReview } from '../../shared/api';
 import { InvalidStateError } from '../errors';
 import { endIfJobEnded, waitForJob } from './job-ending';
 import { requireJobId } from './require-fields';

@@ -1,5 +1,4 @@
-import type { Job } from '../../shared/api/job';
-import { isWorkingStatus } from '../../shared/api/job-status';
+import { type Job, isWorkingStatus } from '../../shared/api';
 import type { CallOptions } from '../api/api-client';
 import { AbortError } from '../errors';
 import type { FrameProgress, JobTracker } from '../tracking/tracker';

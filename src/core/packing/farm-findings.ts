@@ -1,6 +1,6 @@
 import { join, dirname, posix } from 'node:path';
 import { z } from 'zod';
-import { analysisWarningSchema, sceneDependencySchema, type AnalysisWarning, type SceneDependency } from '../../shared/api/analysis';
+import { analysisWarningSchema, sceneDependencySchema, type AnalysisWarning, type SceneDependency } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
 import { describeMissing, lastSegment, missingSentence, type ArtistPaths } from './missing-files';
 import type { FarmPlace, PackSummary } from './pack-summary';

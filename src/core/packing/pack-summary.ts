@@ -1,9 +1,7 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
-import type { BundlePlan, PlannedDependency } from '../../blend/pack/bundle-plan';
-import { needsPacking } from '../../blend/pack/bundle-plan';
-import { KIND_LABELS } from '../../blend/trace/describe-reference';
-import { isMissing } from '../../blend/trace/dependency';
+import { type BundlePlan, type PlannedDependency, needsPacking } from '../../blend/pack';
+import { KIND_LABELS, isMissing } from '../../blend/trace';
 
 /** Why a file the scene uses does not travel. */
 export const MISSING_REASONS = ['not-found', 'other-system', 'not-a-file', 'unreadable'] as const;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { THIS_COMPUTER_PROFILE_ID } from '../../shared/settings/settings';
+import { THIS_COMPUTER_PROFILE_ID } from '../../shared/settings';
 
 /** Port the render node of "This computer" listens on when it is free. */
 export const THIS_COMPUTER_PORT = 8787;

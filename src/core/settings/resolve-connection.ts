@@ -1,5 +1,4 @@
-import { sameServer, trimBaseUrl } from '../../shared/settings/server-key';
-import { THIS_COMPUTER_PROFILE_ID, type Settings } from '../../shared/settings/settings';
+import { sameServer, trimBaseUrl, THIS_COMPUTER_PROFILE_ID, type Settings } from '../../shared/settings';
 import { ConfigError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 

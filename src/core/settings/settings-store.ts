@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Conf from 'conf';
-import { DEFAULT_SETTINGS, profileSchema, settingsSchema, type Profile, type Settings } from '../../shared/settings/settings';
+import { DEFAULT_SETTINGS, profileSchema, settingsSchema, type Profile, type Settings } from '../../shared/settings';
 import { ConfigError } from '../errors';
 
 /** Where settings live and how they are found. */

@@ -1,5 +1,4 @@
-import type { Job, ProgressRecord } from '../../shared/api/job';
-import { isTerminalStatus, isWorkingStatus, type JobStatus } from '../../shared/api/job-status';
+import { type Job, type ProgressRecord, isTerminalStatus, isWorkingStatus, type JobStatus } from '../../shared/api';
 import type { CallOptions } from '../api/api-client';
 import { AuthError, ContractError, InvalidStateError, NotFoundError, RateLimitedError } from '../errors';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock';

@@ -2,10 +2,10 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
-import { MAX_UPLOAD_BYTES, fileTypeOf, type FileType } from '../../shared/api/upload';
+import { MAX_UPLOAD_BYTES, fileTypeOf, type FileType } from '../../shared/api';
 import { errorCode, PreflightError } from '../errors';
-import { formatBytes } from '../../shared/text/format-bytes';
-import { entryPath, isMacMetadataEntry } from '../../shared/zip/zip-entry-name';
+import { formatBytes } from '../../shared/text';
+import { entryPath, isMacMetadataEntry } from '../../shared/zip';
 import { entryName, isSymlinkEntry } from '../../node-common/zip-entry';
 
 /** How a scene file is stored. */

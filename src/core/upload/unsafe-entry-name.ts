@@ -1,4 +1,4 @@
-import { entryPath } from '../../shared/zip/zip-entry-name';
+import { entryPath } from '../../shared/zip';
 
 /**
  * Why a zip entry name would escape the folder it is extracted into, or null when it stays inside (the

@@ -1,7 +1,7 @@
-import { countOf } from '../../shared/text/plural';
+import { countOf } from '../../shared/text';
 import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { UPLOAD_CONTENT_TYPES, type FileType, type UploadTarget } from '../../shared/api/upload';
+import { UPLOAD_CONTENT_TYPES, type FileType, type UploadTarget } from '../../shared/api';
 import { AbortError, errorCode, errorReason, TransferError } from '../errors';
 import { STORAGE_HEADERS, isTransientNetworkError, looksExpired, readSmallBody, transportFor } from '../transfer/http-transport';
 import { ProgressMeter, type TransferProgress } from '../transfer/progress-meter';

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkImageFile } from '../../node-common/images/image-check';
+import { checkImageFile } from '../../node-common/images';
 import { frameFileName, frameOfName, namingOf, type FrameNaming } from './frame-names';
 
 /** A frame file that is there but cannot be used, and why (in words for people). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Job } from '../../shared/api/job';
-import { parseFrameRanges, sceneFrames } from '../../shared/render/frame-ranges';
+import type { Job } from '../../shared/api';
+import { parseFrameRanges, sceneFrames } from '../../shared/render';
 
 const withRanges = z.looseObject({ frameRanges: z.array(z.string()).min(1) });
 const withSceneRange = z.looseObject({ frameStart: z.number().int(), frameEnd: z.number().int(), frameStep: z.number().int().optional() });

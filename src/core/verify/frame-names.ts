@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Downloads } from '../../shared/api/downloads';
+import type { Downloads } from '../../shared/api';
 
 /** How a render names its frame files: prefix, zero-padded frame number, extension. */
 export interface FrameNaming {

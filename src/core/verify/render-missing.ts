@@ -1,9 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
-import type { Job } from '../../shared/api/job';
-import { formatFrames } from '../../shared/render/frame-ranges';
-import { isTerminalStatus } from '../../shared/api/job-status';
+import { renderConfigSchema, type RenderConfig, type Job, isTerminalStatus } from '../../shared/api';
+import { formatFrames } from '../../shared/render';
 import { InvalidStateError } from '../errors';
 import type { SubmissionJournal } from '../journal/submission-journal';
 import { recordedRenderConfig, type SubmissionRecord } from '../journal/submission-record';

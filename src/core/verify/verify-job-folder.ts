@@ -1,5 +1,4 @@
-import type { Downloads } from '../../shared/api/downloads';
-import type { Job } from '../../shared/api/job';
+import type { Downloads, Job } from '../../shared/api';
 import type { CallOptions } from '../api/api-client';
 import { InvalidStateError } from '../errors';
 import { checkFolder, type FolderCheck } from './check-folder';

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../core/journal/atomic-write';
-import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
-import { THEMES, type Theme } from '../../shared/contract/app-state';
+import { writeFileAtomic } from '../../core/journal';
+import { renderConfigSchema, type RenderConfig } from '../../shared/api';
+import { THEMES, type Theme } from '../../shared/contract';
 
 const MAX_SCENES = 500;
 

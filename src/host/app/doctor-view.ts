@@ -1,5 +1,5 @@
-import type { DoctorReport } from '../../render-node/blender/doctor';
-import type { DoctorView } from '../../shared/contract/app-state';
+import type { DoctorReport } from '../../render-node/blender';
+import type { DoctorView } from '../../shared/contract';
 
 /** The doctor's report as the settings page shows it. */
 export function toDoctorView(report: DoctorReport, now: Date): DoctorView {

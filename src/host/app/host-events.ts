@@ -1,4 +1,4 @@
-import type { AppEvent, AppEvents, EventName } from '../../shared/contract/events';
+import type { AppEvent, AppEvents, EventName } from '../../shared/contract';
 
 /** Fans the host's events out to every transport listening (IPC windows, SSE clients, tests). */
 export class HostEvents {

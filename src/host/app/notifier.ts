@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../core/util/clock';
-import type { NotificationView } from '../../shared/contract/submission-views';
+import type { Clock } from '../../core/util';
+import type { NotificationView } from '../../shared/contract';
 import type { HostEvents } from './host-events';
 
 /** Tells the artist something in the app, when notifications are on. */

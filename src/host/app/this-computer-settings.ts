@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../../core/errors';
-import type { ThisComputerSettings } from '../../shared/contract/app-state';
+import type { ThisComputerSettings } from '../../shared/contract';
 import { MAX_RENDERS_AT_ONCE, type AppPreferences, type StoredNodeSettings } from './app-preferences';
 import type { LocalNode } from '../profiles/local-node';
 

@@ -1,6 +1,6 @@
-import { parseFrameRanges, sceneFrames } from '../../shared/render/frame-ranges';
+import { parseFrameRanges, sceneFrames } from '../../shared/render';
 import { isPlainRecord } from '../../shared/plain-record';
-import type { FrameView } from '../../shared/contract/frame-strip-views';
+import type { FrameView } from '../../shared/contract';
 
 /** File types a browser shows in an <img>, by extension, with their MIME type. */
 const VIEWABLE: Record<string, string> = {

@@ -1,11 +1,9 @@
 import { stat } from 'node:fs/promises';
-import type { ApiClient } from '../../core/api/api-client';
-import { planOutputs } from '../../core/download/output-plan';
-import { resolveInside } from '../../core/download/safe-path';
-import { timelineOf } from '../../shared/api/job-extras';
+import type { ApiClient } from '../../core/api';
+import { planOutputs, resolveInside } from '../../core/download';
+import { timelineOf } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
-import { diffConfigs } from '../../shared/contract/config-diff';
-import type { JobDetail, OutputFileView } from '../../shared/contract/job-views';
+import { diffConfigs, type JobDetail, type OutputFileView } from '../../shared/contract';
 import { fetchPreview } from './fetch-preview';
 import type { JobDownloads } from './job-downloads';
 import type { JobList } from './job-list';

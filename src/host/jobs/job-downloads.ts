@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiClient } from '../../core/api/api-client';
-import { downloadJobOutputs, type DownloadProgress } from '../../core/download/download-job';
-import { jobFolderName } from '../../core/download/job-folder';
+import type { ApiClient } from '../../core/api';
+import { downloadJobOutputs, type DownloadProgress, jobFolderName } from '../../core/download';
 import { serializeError } from '../../core/errors';
 import type { HostEvents } from '../app/host-events';
 import type { JobList } from './job-list';

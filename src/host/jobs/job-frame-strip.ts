@@ -1,12 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import type { ApiClient } from '../../core/api/api-client';
-import { itemPath } from '../../core/download/output-plan';
-import { resolveInside, sanitizeRelativePath } from '../../core/download/safe-path';
+import type { ApiClient } from '../../core/api';
+import { itemPath, resolveInside, sanitizeRelativePath } from '../../core/download';
 import { ConfigError, NotFoundError } from '../../core/errors';
-import type { Job } from '../../shared/api/job';
-import { isTerminalStatus } from '../../shared/api/job-status';
-import { formatName } from '../../shared/contract/setting-labels';
-import type { FrameImage, JobFrames as JobFramesView } from '../../shared/contract/frame-strip-views';
+import { type Job, isTerminalStatus } from '../../shared/api';
+import { formatName, type FrameImage, type JobFrames as JobFramesView } from '../../shared/contract';
 import { isPlainRecord } from '../../shared/plain-record';
 import { fetchPreview } from './fetch-preview';
 import { frameNumberOf, frameViews, plannedFrames, viewableType, type KnownFile } from './frame-list';

@@ -1,11 +1,8 @@
-import type { ApiClient } from '../../core/api/api-client';
+import type { ApiClient } from '../../core/api';
 import { InvalidStateError } from '../../core/errors';
-import type { SubmissionJournal } from '../../core/journal/submission-journal';
-import type { SubmissionRecord } from '../../core/journal/submission-record';
-import { recordMissingFrames, sceneRefusal } from '../../core/verify/render-missing';
-import { verifyJobFolder, type JobFolderCheck } from '../../core/verify/verify-job-folder';
-import type { FolderCheckView } from '../../shared/contract/frame-views';
-import type { SubmitFileResult } from '../../shared/contract/submission-views';
+import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
+import { recordMissingFrames, sceneRefusal, verifyJobFolder, type JobFolderCheck } from '../../core/verify';
+import type { FolderCheckView, SubmitFileResult } from '../../shared/contract';
 import type { JobDownloads } from './job-downloads';
 import type { SubmittedJobs } from '../submissions/submitted-jobs';
 

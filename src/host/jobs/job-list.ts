@@ -1,10 +1,8 @@
-import type { ApiClient } from '../../core/api/api-client';
-import type { SubmissionRecord } from '../../core/journal/submission-record';
-import type { JobTracker } from '../../core/tracking/tracker';
-import type { Job } from '../../shared/api/job';
-import { isTerminalStatus, isPastValidation } from '../../shared/api/job-status';
-import type { JobPage, JobQuery } from '../../shared/contract/calls';
-import type { DownloadState, JobSummary } from '../../shared/contract/job-views';
+import type { ApiClient } from '../../core/api';
+import type { SubmissionRecord } from '../../core/journal';
+import type { JobTracker } from '../../core/tracking';
+import { type Job, isTerminalStatus, isPastValidation } from '../../shared/api';
+import type { JobPage, JobQuery, DownloadState, JobSummary } from '../../shared/contract';
 import type { ConnectionService } from '../profiles/connection-service';
 import type { HostEvents } from '../app/host-events';
 import { JobQueue } from './job-queue';

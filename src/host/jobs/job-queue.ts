@@ -1,6 +1,4 @@
-import type { JobQuery, JobPage } from '../../shared/contract/calls';
-import { queryJobs } from '../../shared/contract/job-query';
-import type { JobSummary } from '../../shared/contract/job-views';
+import { type JobQuery, type JobPage, queryJobs, type JobSummary } from '../../shared/contract';
 
 /** The jobs of the active profile as the queue shows them, keyed by id. */
 export class JobQueue {

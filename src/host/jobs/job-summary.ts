@@ -1,9 +1,7 @@
-import type { FailedReason, Job } from '../../shared/api/job';
-import { progressOf, sceneFileNameOf, timelineOf } from '../../shared/api/job-extras';
-import { isTerminalStatus } from '../../shared/api/job-status';
-import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract/job-views';
-import type { RenderEstimate } from '../../shared/render/render-estimate';
-import { asSentence } from '../../shared/text/sentence';
+import { type FailedReason, type Job, progressOf, sceneFileNameOf, timelineOf, isTerminalStatus } from '../../shared/api';
+import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract';
+import type { RenderEstimate } from '../../shared/render';
+import { asSentence } from '../../shared/text';
 import { warningWordsOf } from './job-warnings';
 
 /** A download state with nothing downloaded. */

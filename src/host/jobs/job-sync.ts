@@ -1,9 +1,8 @@
-import type { CallOptions } from '../../core/api/api-client';
-import type { JobTracker } from '../../core/tracking/tracker';
-import { systemClock, systemTimers, type Clock, type Timers } from '../../core/util/clock';
-import type { Job, JobList as JobListPage } from '../../shared/api/job';
-import { isActiveStatus, isTerminalStatus } from '../../shared/api/job-status';
-import type { SyncView } from '../../shared/contract/events';
+import type { CallOptions } from '../../core/api';
+import type { JobTracker } from '../../core/tracking';
+import { systemClock, systemTimers, type Clock, type Timers } from '../../core/util';
+import { type Job, type JobList as JobListPage, isActiveStatus, isTerminalStatus } from '../../shared/api';
+import type { SyncView } from '../../shared/contract';
 import type { HostEvents } from '../app/host-events';
 import type { JobList } from './job-list';
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { withoutSecrets } from '../../shared/security/child-env';
+import { withoutSecrets } from '../../shared/security';
 
 /** Opens a folder in the system's file manager (or a file in its default application). */
 export type OpenPath = (path: string) => Promise<void>;

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import type { Job } from '../../shared/api/job';
-import { progressOf } from '../../shared/api/job-extras';
-import { parseFrameRanges } from '../../shared/render/frame-ranges';
-import { estimateRender, type PastRender, type RenderEstimate, type RenderShape } from '../../shared/render/render-estimate';
+import { type Job, progressOf } from '../../shared/api';
+import { parseFrameRanges, estimateRender, type PastRender, type RenderEstimate, type RenderShape } from '../../shared/render';
 
 const size = z.tuple([z.number().positive(), z.number().positive()]);
 const configShape = z.looseObject({

@@ -1,12 +1,9 @@
-import { ApiClient } from '../../core/api/api-client';
-import type { RetryInfo } from '../../core/api/retry-policy';
+import { ApiClient, type RetryInfo } from '../../core/api';
 import type { ConfigError } from '../../core/errors';
-import type { SecretStore } from '../../core/secrets/secret-store';
-import { resolveConnection } from '../../core/settings/resolve-connection';
-import type { SettingsStore } from '../../core/settings/settings-store';
-import { sameServer, trimBaseUrl } from '../../shared/settings/server-key';
-import type { Profile } from '../../shared/settings/settings';
-import type { AppState, ConnectionTest, ProfileView } from '../../shared/contract/app-state';
+import type { SecretStore } from '../../core/secrets';
+import { resolveConnection, type SettingsStore } from '../../core/settings';
+import { sameServer, trimBaseUrl, type Profile } from '../../shared/settings';
+import type { AppState, ConnectionTest, ProfileView } from '../../shared/contract';
 import { testConnectionTo, untested, type ProfileBackend, type ProfileConnection } from './profile-backend';
 
 /**

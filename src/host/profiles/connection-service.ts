@@ -1,6 +1,6 @@
-import type { RetryInfo } from '../../core/api/retry-policy';
-import type { Clock } from '../../core/util/clock';
-import type { ConnectionState } from '../../shared/contract/app-state';
+import type { RetryInfo } from '../../core/api';
+import type { Clock } from '../../core/util';
+import type { ConnectionState } from '../../shared/contract';
 import { connectionStateFor, sameConnectionState } from './connection-state';
 import type { HostEvents } from '../app/host-events';
 

@@ -1,5 +1,5 @@
 import { AuthError, ConfigError, RateLimitedError } from '../../core/errors';
-import type { ConnectionState } from '../../shared/contract/app-state';
+import type { ConnectionState } from '../../shared/contract';
 
 /** The connection state an error implies, with the wait before the next try. */
 export function connectionStateFor(error: unknown, retryInMs: number, now: Date): ConnectionState {

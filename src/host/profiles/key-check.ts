@@ -1,5 +1,5 @@
 import { ConfigError } from '../../core/errors';
-import type { ConnectionTest } from '../../shared/contract/app-state';
+import type { ConnectionTest } from '../../shared/contract';
 import { testConnectionTo } from './profile-backend';
 
 /** Whether a connection test failed because the server refused the key (not because it could not be reached). */

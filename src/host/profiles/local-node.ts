@@ -1,14 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { SecretStore } from '../../core/secrets/secret-store';
-import type { BlenderInfo } from '../../render-node/blender/probe';
+import { type SecretStore, localKeyAccount, THIS_COMPUTER_PORT } from '../../core/secrets';
+import type { BlenderInfo } from '../../render-node/blender';
 import { createLogger } from '../../render-node/logger';
 import { startNodeFacade, type NodeFacade } from '../../render-node/node-facade';
 import type { RenderNodeOptions } from '../../render-node/server';
-import { localKeyAccount, THIS_COMPUTER_PORT } from '../../core/secrets/local-node-key';
 import type { NodeWorkers } from '../../shared/api';
 import { ConfigError } from '../../core/errors';
-import { RedisUnavailableError } from '../../render-node/distributed/redis-connection';
+import { RedisUnavailableError } from '../../render-node/distributed';
 
 export { localKeyAccount };
 

@@ -1,9 +1,8 @@
-import { ApiClient } from '../../core/api/api-client';
-import type { RetryInfo } from '../../core/api/retry-policy';
+import { ApiClient, type RetryInfo } from '../../core/api';
 import { ConfigError } from '../../core/errors';
-import type { SettingsStore } from '../../core/settings/settings-store';
-import type { Clock } from '../../core/util/clock';
-import { THIS_COMPUTER_PROFILE_ID, type AppState, type BlenderStatus, type ConnectionTest, type ProfileView } from '../../shared/contract/app-state';
+import type { SettingsStore } from '../../core/settings';
+import type { Clock } from '../../core/util';
+import { THIS_COMPUTER_PROFILE_ID, type AppState, type BlenderStatus, type ConnectionTest, type ProfileView } from '../../shared/contract';
 import type { LocalNode } from './local-node';
 import { testConnectionTo, untested, type ProfileBackend, type ProfileConnection } from './profile-backend';
 

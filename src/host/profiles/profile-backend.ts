@@ -1,8 +1,7 @@
-import { countOf } from '../../shared/text/plural';
-import { ApiClient } from '../../core/api/api-client';
-import type { RetryInfo } from '../../core/api/retry-policy';
+import { countOf } from '../../shared/text';
+import { ApiClient, type RetryInfo } from '../../core/api';
 import { AuthError, type ConfigError, serializeError } from '../../core/errors';
-import type { ConnectionState, ConnectionTest, ProfileView } from '../../shared/contract/app-state';
+import type { ConnectionState, ConnectionTest, ProfileView } from '../../shared/contract';
 
 /** A client for a profile's server, or why the profile cannot be used (both when it can be reached but not used). */
 export interface ProfileConnection {

@@ -1,5 +1,5 @@
-import type { SubmissionJournal } from '../../core/journal/submission-journal';
-import type { Clock } from '../../core/util/clock';
+import type { SubmissionJournal } from '../../core/journal';
+import type { Clock } from '../../core/util';
 import type { AppPreferences } from '../app/app-preferences';
 import type { HostEvents } from '../app/host-events';
 

@@ -1,6 +1,6 @@
-import type { PackProgress } from '../../blend/pack/write-bundle';
-import type { Clock } from '../../core/util/clock';
-import type { TransferView } from '../../shared/contract/submission-views';
+import type { PackProgress } from '../../blend/pack';
+import type { Clock } from '../../core/util';
+import type { TransferView } from '../../shared/contract';
 
 /**
  * Turns the packing progress of one submission into transfer views (`pack:<submission id>`), with the

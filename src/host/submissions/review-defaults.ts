@@ -1,6 +1,5 @@
-import type { SceneAnalysis } from '../../shared/api/analysis';
-import { outputFormatSchema, renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
-import { parseFrameRanges } from '../../shared/render/frame-ranges';
+import { type SceneAnalysis, outputFormatSchema, renderConfigSchema, type RenderConfig } from '../../shared/api';
+import { parseFrameRanges } from '../../shared/render';
 
 /** The analysis when `value` looks like the local node's shape, else null. */
 export function readAnalysis(value: unknown): SceneAnalysis | null {

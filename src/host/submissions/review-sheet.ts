@@ -1,7 +1,7 @@
-import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal/submission-record';
-import type { RenderProposal } from '../../core/lifecycle/lifecycle-events';
-import { analysisForArtist } from '../../core/packing/farm-findings';
-import type { ReviewSheet } from '../../shared/contract/submission-views';
+import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal';
+import type { RenderProposal } from '../../core/lifecycle';
+import { analysisForArtist } from '../../core/packing';
+import type { ReviewSheet } from '../../shared/contract';
 import type { AppPreferences } from '../app/app-preferences';
 import type { JobList } from '../jobs/job-list';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';

@@ -4,10 +4,10 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sanitizeSegment } from '../../core/download/safe-path';
+import { sanitizeSegment } from '../../core/download';
 import { ConfigError, PreflightError } from '../../core/errors';
-import { isFinished, type SubmissionRecord } from '../../core/journal/submission-record';
-import { MAX_UPLOAD_BYTES } from '../../shared/api/upload';
+import { isFinished, type SubmissionRecord } from '../../core/journal';
+import { MAX_UPLOAD_BYTES } from '../../shared/api';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;

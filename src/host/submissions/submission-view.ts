@@ -1,10 +1,8 @@
-import type { SubmissionRecord } from '../../core/journal/submission-record';
-import { lifecyclePhase } from '../../core/lifecycle/lifecycle-states';
-import { scenesToChooseFrom } from '../../core/lifecycle/scene-choice';
-import { describeMissing, type ArtistPaths } from '../../core/packing/missing-files';
-import { missingPlaces } from '../../core/packing/pack-summary';
+import type { SubmissionRecord } from '../../core/journal';
+import { lifecyclePhase, scenesToChooseFrom } from '../../core/lifecycle';
+import { describeMissing, type ArtistPaths, missingPlaces } from '../../core/packing';
 import type { SerializedError } from '../../shared/client-error';
-import type { PackingView, SubmissionPhase, SubmissionView } from '../../shared/contract/submission-views';
+import type { PackingView, SubmissionPhase, SubmissionView } from '../../shared/contract';
 
 /** What the host knows of one submission besides its journal record. */
 export interface SubmissionState {

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { InvalidStateError } from '../../core/errors';
-import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal/submission-record';
-import { chosenScene } from '../../core/lifecycle/scene-choice';
-import { renderConfigSchema, type RenderConfig } from '../../shared/api/render-config';
+import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal';
+import { chosenScene } from '../../core/lifecycle';
+import { renderConfigSchema, type RenderConfig } from '../../shared/api';
 
 /** What "Submit again" sends to review: the job's scene file, the settings it was rendered with, and the scene of a zip. */
 export interface SubmitAgainPlan {

@@ -1,4 +1,4 @@
-import type { SubmissionRecord } from '../../core/journal/submission-record';
+import type { SubmissionRecord } from '../../core/journal';
 
 /** The journal record of each job this app submitted, so the queue knows its file and "Submit again" its source. */
 export class SubmittedJobs {

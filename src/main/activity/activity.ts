@@ -1,7 +1,4 @@
-import type { ConnectionState } from '../../shared/contract/app-state';
-import type { AppEvent } from '../../shared/contract/events';
-import { matchesFilter } from '../../shared/contract/job-query';
-import type { JobSummary } from '../../shared/contract/job-views';
+import { type ConnectionState, type AppEvent, matchesFilter, type JobSummary } from '../../shared/contract';
 
 /** What the tray, the taskbar and the close policy look at. */
 export interface ActivitySnapshot {

@@ -1,6 +1,5 @@
 import type { WebContents } from 'electron';
-import { EVENT_CHANNEL } from '../../shared/contract/bridge';
-import type { AppEvent } from '../../shared/contract/events';
+import { EVENT_CHANNEL, type AppEvent } from '../../shared/contract';
 
 /**
  * Sends every host event to the app window on the one event channel while the window lives.

@@ -1,9 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import type { SerializedError } from '../../shared/client-error';
-import { CALL_NAMES } from '../../shared/contract/calls';
-import { callChannel } from '../../shared/contract/bridge';
-import { dispatchCall, type ContractHandlers } from '../../shared/contract/dispatch';
-import type { Result } from '../../shared/contract/result';
+import { CALL_NAMES, callChannel, dispatchCall, type ContractHandlers, type Result } from '../../shared/contract';
 
 /** How calls are checked before the host sees them. */
 export interface RegisterContractOptions {

@@ -2,8 +2,8 @@ import { readFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors';
-import { writeFileAtomic } from '../../core/journal/atomic-write';
-import type { SecretStore } from '../../core/secrets/secret-store';
+import { writeFileAtomic } from '../../core/journal';
+import type { SecretStore } from '../../core/secrets';
 
 /** Encrypts and decrypts text (Electron's safeStorage in the app). */
 export interface StringCipher {

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { safeStorage, type SafeStorage } from 'electron';
-import { KeyringSecretStore } from '../../core/secrets/keyring-secret-store';
-import { MemorySecretStore } from '../../core/secrets/memory-secret-store';
-import type { SecretStore } from '../../core/secrets/secret-store';
-import type { AppState } from '../../shared/contract/app-state';
+import { KeyringSecretStore, MemorySecretStore, type SecretStore } from '../../core/secrets';
+import type { AppState } from '../../shared/contract';
 import { chooseKeyStore } from './key-store-choice';
 import { EncryptedFileSecretStore } from './encrypted-file-secret-store';
 

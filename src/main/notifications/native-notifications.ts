@@ -1,7 +1,5 @@
 import { Notification } from 'electron';
-import type { AppEvent } from '../../shared/contract/events';
-import type { JobSummary } from '../../shared/contract/job-views';
-import type { NotificationView } from '../../shared/contract/submission-views';
+import type { AppEvent, JobSummary, NotificationView } from '../../shared/contract';
 import { NotificationPolicy, type FailedRender, type FinishedRender, type NativeNote, type NoteTarget } from './notification-policy';
 
 /** A host notification read as a finished or failed render, or null for anything else. */

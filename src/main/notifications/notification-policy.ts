@@ -1,5 +1,4 @@
-import { failedStepTitle } from '../../shared/contract/failed-step';
-import type { FailedStep } from '../../shared/contract/job-views';
+import { failedStepTitle, type FailedStep } from '../../shared/contract';
 
 /** A finished render as a notification describes it. */
 export interface FinishedRender {

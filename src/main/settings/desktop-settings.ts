@@ -1,7 +1,7 @@
 import { basename, dirname, extname } from 'node:path';
 import ElectronStore from 'electron-store';
 import { z } from 'zod';
-import { SettingsStore } from '../../core/settings/settings-store';
+import { SettingsStore } from '../../core/settings';
 
 /** The key of the desktop app's own preferences inside the shared settings file. */
 export const DESKTOP_SETTINGS_KEY = 'desktop';

@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../shared/contract/job-views';
+import type { JobSummary } from '../../shared/contract';
 import type { ActivitySnapshot } from '../activity/activity';
 
 /** How the tray icon looks. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Protocol } from 'electron';
 import { APP_ORIGIN, APP_SCHEME, isAppUrl } from './app-origin';
-import { RENDERER_ASSET_TYPES } from '../../shared/security/renderer-asset-types';
+import { RENDERER_ASSET_TYPES } from '../../shared/security';
 
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { sceneAnalysisSchema, type AnalysisWarning, type SceneAnalysis } from '../../shared/api/analysis';
+import { sceneAnalysisSchema, type AnalysisWarning, type SceneAnalysis } from '../../shared/api';
 import { readBlendHeader, type BlendHeader } from './blend-header';
 import { blenderErrorLines, runBlender, type BlenderRunResult } from './run-blender';
 import { SceneAnalysisError } from './scene-analysis-error';

@@ -7,7 +7,7 @@ import { createEventLineParser, tokenPrefix, type RenderEvent } from './event-li
 import { killProcessTree } from './process-tree';
 import { blenderErrorLines, TailBuffer } from './run-blender';
 import { blenderScript } from './scripts-dir';
-import { blenderEnvironment } from '../../shared/security/child-env';
+import { blenderEnvironment } from '../../shared/security';
 
 export { isBlenderProcessAlive, killProcessTree } from './process-tree';
 

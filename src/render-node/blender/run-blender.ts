@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createLineSplitter } from './line-splitter';
 import { killProcessTree } from './process-tree';
-import { blenderEnvironment } from '../../shared/security/child-env';
+import { blenderEnvironment } from '../../shared/security';
 
 /** One Blender run to completion (probe, analysis, preview, helper scripts). */
 export interface BlenderRunOptions {

@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { statfsSync } from 'node:fs';
 import type { FailedReason } from '../../shared/api';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 const DISK_FULL_TEXT = /no space left on device|database or disk is full|disk quota exceeded/i;

@@ -1,4 +1,4 @@
-export { describeFrames } from '../../shared/render/frame-ranges';
+export { describeFrames } from '../../shared/render';
 
 /** The most frames one chunk gets when the size is chosen automatically. */
 export const MAX_AUTO_CHUNK = 25;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { workerInfoSchema, type WorkerInfo } from '../../shared/api/workers';
+import { workerInfoSchema, type WorkerInfo } from '../../shared/api';
 import { redisKeys, WORKER_LIVE_MS } from './protocol';
 
 /** Record that a worker is alive and what it is doing; the record expires when it stops reporting. */

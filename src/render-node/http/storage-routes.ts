@@ -10,7 +10,7 @@ import { HttpError, forbidden, insufficientStorage, notFound } from './http-erro
 import { serveFile } from './serve-file';
 import { isKeyActive } from '../store/keys';
 import { freeBytes, isDiskFullError } from '../disk/disk-space';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 import type { NodeContext } from './context';
 import type { SignedQuery } from './signing';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';

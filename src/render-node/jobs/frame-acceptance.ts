@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkImageFile } from '../../node-common/images/image-check';
+import { checkImageFile } from '../../node-common/images';
 
 /** Where render.py writes frames before moving them into place. */
 export const PARTIAL_DIR = '.partial';

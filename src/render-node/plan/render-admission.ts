@@ -1,7 +1,7 @@
 import { applyRenderLimits, type PlannedRender, type RenderLimits } from './render-limits';
 import { estimateRenderBytes } from './output-estimate';
 import { freeBytes } from '../disk/disk-space';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 import { badRequest, insufficientStorage } from '../http/http-error';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseFrameRanges, sceneFrames } from '../../shared/render/frame-ranges';
+import { parseFrameRanges, sceneFrames } from '../../shared/render';
 import type { RenderConfig, SceneAnalysis } from '../../shared/api';
-import { depthName, formatName } from '../../shared/contract/setting-labels';
+import { depthName, formatName } from '../../shared/contract';
 
 /** What the node's Blender can do, as far as a render plan cares. */
 export interface NodeCapabilities {

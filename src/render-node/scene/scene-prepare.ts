@@ -6,7 +6,7 @@ import { chooseScene, DEFAULT_ZIP_LIMITS, extractZip, unreadableZip } from './zi
 import { surveyZip, zipExtractionRefusal } from './zip-survey';
 import { freeBytes } from '../disk/disk-space';
 import { safeFileName } from '../jobs/job-files';
-import { severOutsidePaths, type SeveredPath } from '../../blend/pack/sever-outside-paths';
+import { severOutsidePaths, type SeveredPath } from '../../blend/pack';
 import { NOT_UPLOADED } from './severed-paths';
 
 /** Where a job's scene goes, and how much a zip may expand to. */

@@ -1,5 +1,5 @@
-import type { SeveredPath } from '../../blend/pack/sever-outside-paths';
-import type { SceneAnalysis } from '../../shared/api/analysis';
+import type { SeveredPath } from '../../blend/pack';
+import type { SceneAnalysis } from '../../shared/api';
 
 /**
  * The folder inside a job's scene folder that paths leading outside it are pointed into. It is never

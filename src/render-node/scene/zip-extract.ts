@@ -5,8 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
-import { entryPath, isMacMetadataEntry } from '../../shared/zip/zip-entry-name';
-import { blendFilesOf, defaultScene, namedScene } from '../../shared/zip/zip-scenes';
+import { entryPath, isMacMetadataEntry, blendFilesOf, defaultScene, namedScene } from '../../shared/zip';
 import { entryName, isSymlinkEntry } from '../../node-common/zip-entry';
 
 /** Limits applied while extracting a bundle. */

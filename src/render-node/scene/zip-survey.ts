@@ -1,7 +1,7 @@
 import yauzl from 'yauzl';
 import type { FailedReason } from '../../shared/api';
 import { notEnoughSpaceReason } from '../disk/disk-space';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 
 /** What a zip's central directory declares. */
 export interface ZipSurvey {

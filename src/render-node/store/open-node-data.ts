@@ -5,7 +5,7 @@ import { openDatabase, type Db } from './db';
 import { Storage } from '../disk/storage';
 import { DiskReserve } from '../disk/disk-reserve';
 import { freeBytesSync, isDiskFullError } from '../disk/disk-space';
-import { formatBytes } from '../../shared/text/format-bytes';
+import { formatBytes } from '../../shared/text';
 
 /** A node's data folder, opened: locked, database migrated and writable, folders in place. */
 export interface NodeData {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { ChunkData } from '../distributed/protocol';
 import { isPlainName } from '../distributed/chunk-intake';
-import { entryPath } from '../../shared/zip/zip-entry-name';
+import { entryPath } from '../../shared/zip';
 import { chooseScene, extractZip } from '../scene/zip-extract';
 
 /** Scenes kept besides the ones in use: the most recently used first. */

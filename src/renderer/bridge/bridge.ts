@@ -1,7 +1,4 @@
-import type { RenderdropBridge } from '../../shared/contract/bridge';
-import type { CallName, CallRequest, CallResponse } from '../../shared/contract/calls';
-import type { AppEvent } from '../../shared/contract/events';
-import type { Result } from '../../shared/contract/result';
+import type { RenderdropBridge, CallName, CallRequest, CallResponse, AppEvent, Result } from '../../shared/contract';
 import { httpTransport } from './http-transport';
 
 declare global {

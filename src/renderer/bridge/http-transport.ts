@@ -1,7 +1,4 @@
-import type { RenderdropBridge } from '../../shared/contract/bridge';
-import type { CallName, CallRequest, CallResponse } from '../../shared/contract/calls';
-import type { AppEvent } from '../../shared/contract/events';
-import type { Result } from '../../shared/contract/result';
+import type { RenderdropBridge, CallName, CallRequest, CallResponse, AppEvent, Result } from '../../shared/contract';
 
 /**
  * The contract over HTTP and server-sent events (browser mode): calls are `POST /api/call/<name>`,

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { isActiveStatus } from '../../shared/api/job-status';
-import { failedStepTitle } from '../../shared/contract/failed-step';
+import { isActiveStatus } from '../../shared/api';
+import { failedStepTitle } from '../../shared/contract';
 import { useDetailStore } from '../stores/detail-store';
 import { useFramesStore } from '../stores/frames-store';
 import { useQueueStore } from '../stores/queue-store';

@@ -1,4 +1,4 @@
-import type { PackingView, SubmissionView } from '../../shared/contract/submission-views';
+import type { PackingView, SubmissionView } from '../../shared/contract';
 import { command } from '../lib/command';
 import { formatBytes } from '../lib/format';
 

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { AppState } from '../../shared/contract/app-state';
+import type { AppState } from '../../shared/contract';
 import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
 

@@ -1,8 +1,7 @@
 import { memo, useEffect, useState, type CSSProperties, type Ref } from 'react';
-import { isActiveStatus, needsReview } from '../../shared/api/job-status';
-import type { JobSummary } from '../../shared/contract/job-views';
-import type { SubmissionView } from '../../shared/contract/submission-views';
-import { etaFromFrameRate } from '../../shared/render/render-estimate';
+import { isActiveStatus, needsReview } from '../../shared/api';
+import type { JobSummary, SubmissionView } from '../../shared/contract';
+import { etaFromFrameRate } from '../../shared/render';
 import { command } from '../lib/command';
 import { formatDuration, formatFrameCount, formatWhen, percent, secondsBetween } from '../lib/format';
 import { cancelJob, submitAgain } from '../lib/job-actions';

@@ -1,7 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { foldSearch } from '../../shared/contract/job-query';
-import { JOB_FILTERS, type JobFilter } from '../../shared/contract/job-views';
+import { foldSearch, JOB_FILTERS, type JobFilter } from '../../shared/contract';
 import { queueItems, type QueueItem } from '../lib/queue-items';
 import { selectVisibleQueue } from '../stores/queue-selectors';
 import { useQueueStore } from '../stores/queue-store';

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { FolderCheckView } from '../../shared/contract/frame-views';
-import type { JobSummary } from '../../shared/contract/job-views';
-import { describeFrames } from '../../shared/render/frame-ranges';
+import type { FolderCheckView, JobSummary } from '../../shared/contract';
+import { describeFrames } from '../../shared/render';
 import { call } from '../bridge/bridge';
 import { command } from '../lib/command';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { NodeWorkers, WorkerInfo } from '../../shared/api/workers';
-import { describeFrames } from '../../shared/render/frame-ranges';
-import { timeAgo } from '../../shared/text/time-ago';
+import type { NodeWorkers, WorkerInfo } from '../../shared/api';
+import { describeFrames } from '../../shared/render';
+import { timeAgo } from '../../shared/text';
 import { call } from '../bridge/bridge';
 
 const REFRESH_MS = 5000;

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
-import { OUTPUT_FORMATS } from '../../shared/api/render-config';
-import type { ReviewSheet as ReviewData } from '../../shared/contract/submission-views';
-import { countOf } from '../../shared/text/plural';
+import { OUTPUT_FORMATS } from '../../shared/api';
+import type { ReviewSheet as ReviewData } from '../../shared/contract';
+import { countOf } from '../../shared/text';
 import { formatDuration } from '../lib/format';
 import { reviewErrors, sceneRangeOf, type ReviewForm } from '../lib/review-form';
 import { FrameRangeEditor } from './frame-range-editor';

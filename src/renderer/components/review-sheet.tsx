@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ReviewSheet as ReviewData } from '../../shared/contract/submission-views';
-import { countOf } from '../../shared/text/plural';
+import type { ReviewSheet as ReviewData } from '../../shared/contract';
+import { countOf } from '../../shared/text';
 import { command } from '../lib/command';
 import { useDialogFocus } from '../lib/dialog-focus';
 import { formForScene, isPending, isReady, nextPending, reviewEntries, type ReviewEntry } from '../lib/review-batch';

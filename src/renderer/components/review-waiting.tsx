@@ -1,4 +1,4 @@
-import type { SubmissionView } from '../../shared/contract/submission-views';
+import type { SubmissionView } from '../../shared/contract';
 import type { ReviewEntry } from '../lib/review-batch';
 import { MissingFilesChoice } from './packing-summary';
 import { SceneChoice } from './scene-choice';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SubmissionView } from '../../shared/contract/submission-views';
+import type { SubmissionView } from '../../shared/contract';
 import { command } from '../lib/command';
 
 /**

@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { AppState, ConnectionTest, DoctorView, ProfileView, Theme } from '../../shared/contract/app-state';
-import type { CallRequest } from '../../shared/contract/calls';
+import type { AppState, ConnectionTest, DoctorView, ProfileView, Theme, CallRequest } from '../../shared/contract';
 import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
 import { RenderWorkers } from './render-workers';

@@ -1,4 +1,4 @@
-import type { JobStatus } from '../../shared/api/job';
+import type { JobStatus } from '../../shared/api';
 
 const LABELS: Record<JobStatus, string> = {
   created: 'Created',

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AppState, ConnectionState } from '../../shared/contract/app-state';
+import type { AppState, ConnectionState } from '../../shared/contract';
 import { useAppStore } from '../stores/app-store';
 
 /** Seconds left until a retry announced at `since`. */

@@ -1,4 +1,4 @@
-import type { SubmissionView } from '../../shared/contract/submission-views';
+import type { SubmissionView } from '../../shared/contract';
 import { command } from '../lib/command';
 import { formatBytes, formatDuration, formatRate, percent } from '../lib/format';
 import { useSubmissionsStore, type DroppedFile } from '../stores/submissions-store';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { AppState } from '../../shared/contract/app-state';
-import { countOf } from '../../shared/text/plural';
+import type { AppState } from '../../shared/contract';
+import { countOf } from '../../shared/text';
 import { command } from '../lib/command';
 import { useAppStore } from '../stores/app-store';
 import { FormResult } from './form-result';

@@ -1,4 +1,4 @@
-import type { CallName, CallRequest, CallResponse } from '../../shared/contract/calls';
+import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 import { useNotificationsStore } from '../stores/notifications-store';
 

@@ -1,5 +1,4 @@
-import type { AppEvent } from '../../shared/contract/events';
-import type { JobSummary } from '../../shared/contract/job-views';
+import type { AppEvent, JobSummary } from '../../shared/contract';
 import { useAppStore } from '../stores/app-store';
 import { useDetailStore } from '../stores/detail-store';
 import { useNotificationsStore } from '../stores/notifications-store';

@@ -1,5 +1,5 @@
-import { countOf } from '../../shared/text/plural';
-import { MAX_FRAMES_PER_JOB, parseFrameRanges } from '../../shared/render/frame-ranges';
+import { countOf } from '../../shared/text';
+import { MAX_FRAMES_PER_JOB, parseFrameRanges } from '../../shared/render';
 
 /** What the frame range field says about its text, as the artist types. */
 export type FrameRangeCheck = { ok: true; count: number; message: string; ranges: string[] } | { ok: false; message: string };

@@ -1,5 +1,5 @@
-import type { JobSummary } from '../../shared/contract/job-views';
-import { countOf } from '../../shared/text/plural';
+import type { JobSummary } from '../../shared/contract';
+import { countOf } from '../../shared/text';
 import { confirmFirst, type ConfirmRequest } from '../stores/confirm-store';
 import { useNotificationsStore } from '../stores/notifications-store';
 import { command } from './command';

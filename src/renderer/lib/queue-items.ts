@@ -1,5 +1,4 @@
-import type { JobSummary } from '../../shared/contract/job-views';
-import type { SubmissionPhase, SubmissionView } from '../../shared/contract/submission-views';
+import type { JobSummary, SubmissionPhase, SubmissionView } from '../../shared/contract';
 import type { DroppedFile } from '../stores/submissions-store';
 
 /** One row of the queue: a file being handed over, a submission on its way, or a job on the farm. */

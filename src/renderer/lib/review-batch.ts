@@ -1,5 +1,5 @@
-import type { SceneAnalysis } from '../../shared/api/analysis';
-import type { SubmissionView } from '../../shared/contract/submission-views';
+import type { SceneAnalysis } from '../../shared/api';
+import type { SubmissionView } from '../../shared/contract';
 import type { ReviewForm } from './review-form';
 
 /** One scene of the review: a dropped file, and its submission once the back end took it. */

@@ -1,5 +1,4 @@
-import type { SceneAnalysis } from '../../shared/api/analysis';
-import type { RenderConfig } from '../../shared/api/render-config';
+import type { SceneAnalysis, RenderConfig } from '../../shared/api';
 import { checkFrameRangeText } from './frame-range-check';
 
 /** The review sheet's fields as the artist edits them (text, so half-typed values are allowed). */

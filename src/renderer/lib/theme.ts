@@ -1,4 +1,4 @@
-import type { Theme } from '../../shared/contract/app-state';
+import type { Theme } from '../../shared/contract';
 
 /** Applies a theme to the document; `system` follows the OS and keeps following it. Returns a cleanup. */
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): () => void {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppState, ConnectionState } from '../../shared/contract/app-state';
+import type { AppState, ConnectionState } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 
 /** Which page is shown. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { JobDetail } from '../../shared/contract/job-views';
+import type { JobDetail } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 import { useFramesStore } from './frames-store';
 

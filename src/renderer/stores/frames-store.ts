@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FrameImage, FrameView, JobFrames } from '../../shared/contract/frame-strip-views';
+import type { FrameImage, FrameView, JobFrames } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 
 /** A frame's picture as far as the renderer knows: loading, or what the host answered. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { NotificationView } from '../../shared/contract/submission-views';
+import type { NotificationView } from '../../shared/contract';
 
 const KEEP = 5;
 

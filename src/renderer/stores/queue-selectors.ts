@@ -1,5 +1,4 @@
-import { queryJobs } from '../../shared/contract/job-query';
-import type { JobCounts, JobFilter, JobSummary } from '../../shared/contract/job-views';
+import { queryJobs, type JobCounts, type JobFilter, type JobSummary } from '../../shared/contract';
 
 /** What the queue shows: the rows under the chip and search, and the count of every chip. */
 export interface VisibleQueue {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { JobFilter, JobSummary } from '../../shared/contract/job-views';
+import type { JobFilter, JobSummary } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 
 interface QueueStore {

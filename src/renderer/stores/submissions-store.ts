@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { SubmissionView } from '../../shared/contract/submission-views';
+import type { SubmissionView } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 
 /** A file the artist dropped, until the back end has taken it (or refused it). */

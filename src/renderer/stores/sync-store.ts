@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { SyncView } from '../../shared/contract/events';
+import type { SyncView } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 
 interface SyncStore {

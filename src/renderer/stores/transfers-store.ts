@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { TransferView } from '../../shared/contract/submission-views';
+import type { TransferView } from '../../shared/contract';
 
 interface TransfersStore {
   byId: Record<string, TransferView>;

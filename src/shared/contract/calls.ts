@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { renderConfigSchema } from '../api/render-config';
-import type { AppState, ConnectionTest, DoctorView, ProfileView, SettingsView } from './app-state';
+import { renderConfigSchema, type RenderConfig } from '../api/render-config';
+import { type AppState, type ConnectionTest, type DoctorView, type ProfileView, type SettingsView, THEMES } from './app-state';
 import type { SyncView } from './events';
-import { THEMES } from './app-state';
-import type { JobCounts, JobDetail, JobSummary } from './job-views';
-import { JOB_FILTERS } from './job-views';
+import { type JobCounts, type JobDetail, type JobSummary, JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { FolderCheckView } from './frame-views';
-import type { RenderConfig } from '../api/render-config';
 import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, JobFrames } from './frame-strip-views';
 import { MAX_FRAME } from '../render/frame-ranges';

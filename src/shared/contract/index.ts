@@ -9,3 +9,7 @@ export * from './dispatch';
 export * from './bridge';
 export * from './job-query';
 export * from './config-diff';
+export { failedStepTitle } from './failed-step';
+export { type FrameImage, type FrameView, type JobFrames } from './frame-strip-views';
+export { depthName, describeOutput, formatName, settingValue } from './setting-labels';
+export { compareSettings } from './settings-comparison';

@@ -1,5 +1,4 @@
-import type { JobDetail } from '../../../shared/contract/job-views';
-import { describeOutput } from '../../../shared/contract/setting-labels';
+import { type JobDetail, describeOutput } from '../../../shared/contract';
 import { isPlainRecord } from '../../../shared/plain-record';
 import { command } from '../../lib/command';
 import { formatDuration, secondsBetween } from '../../lib/format';

@@ -1,4 +1,4 @@
-import type { JobDetail } from '../../../shared/contract/job-views';
+import type { JobDetail } from '../../../shared/contract';
 import { command } from '../../lib/command';
 import { formatBytes } from '../../lib/format';
 

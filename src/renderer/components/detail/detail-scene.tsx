@@ -1,5 +1,5 @@
-import type { SceneAnalysis } from '../../../shared/api/analysis';
-import { settingValue } from '../../../shared/contract/setting-labels';
+import type { SceneAnalysis } from '../../../shared/api';
+import { settingValue } from '../../../shared/contract';
 
 /** What validation found in the scene, and its warnings in the scene's own paths. */
 export function DetailScene(props: { analysis: SceneAnalysis }) {

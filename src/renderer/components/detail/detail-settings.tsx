@@ -1,5 +1,4 @@
-import { compareSettings } from '../../../shared/contract/settings-comparison';
-import type { JobDetail } from '../../../shared/contract/job-views';
+import { compareSettings, type JobDetail } from '../../../shared/contract';
 
 /** Requested against used render settings, in words, each change with the farm's reason. */
 export function DetailSettings(props: { detail: JobDetail }) {

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { FrameView, JobFrames } from '../../../shared/contract/frame-strip-views';
+import type { FrameView, JobFrames } from '../../../shared/contract';
 import { useFramesStore } from '../../stores/frames-store';
 import { useFrameImage } from './use-frame-image';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { FrameView, JobFrames } from '../../../shared/contract/frame-strip-views';
+import type { FrameView, JobFrames } from '../../../shared/contract';
 import { command } from '../../lib/command';
 import { useFramesStore } from '../../stores/frames-store';
 import { useFrameImage } from './use-frame-image';

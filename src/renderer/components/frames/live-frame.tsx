@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../../shared/contract/job-views';
+import type { JobSummary } from '../../../shared/contract';
 
 /**
  * The job's preview: while it renders, the last rendered frame (fetched again as frames are done);

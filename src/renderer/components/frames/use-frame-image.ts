@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react';
-import type { FrameView } from '../../../shared/contract/frame-strip-views';
+import type { FrameView } from '../../../shared/contract';
 import { imageKey, useFramesStore, type ImageState } from '../../stores/frames-store';
 
 /**

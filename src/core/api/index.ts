@@ -1,0 +1,3 @@
+/** What other layers use of core/api: the room's public surface. */
+export { ApiClient, type CallOptions, type ListJobsQuery } from './api-client';
+export { type RetryInfo } from './retry-policy';

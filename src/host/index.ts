@@ -1,3 +1,0 @@
-export * from './host';
-export * from './profiles/local-node';
-export * from './jobs/open-path';

@@ -1,0 +1,4 @@
+/** What other layers use of shared/security: the room's public surface. */
+export { blenderEnvironment, withoutSecrets } from './child-env';
+export { contentSecurityPolicy } from './content-security-policy';
+export { RENDERER_ASSET_TYPES } from './renderer-asset-types';

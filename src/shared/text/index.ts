@@ -1,0 +1,5 @@
+/** What other layers use of shared/text: the room's public surface. */
+export { formatBytes } from './format-bytes';
+export { countOf } from './plural';
+export { asSentence } from './sentence';
+export { timeAgo } from './time-ago';

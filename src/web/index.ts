@@ -1,3 +1,0 @@
-export * from './web-server';
-export * from './renderer-dir';
-export * from './request-guard';
