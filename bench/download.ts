@@ -8,6 +8,7 @@ import { assertSucceeded, canMeasureResources, runMeasured, type Measured } from
 import { intOption, sizeLabel, sizeOption } from './lib/options';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
 import { scratchParent } from './lib/scratch-space';
+import { putJobInStatus } from '../test/helpers/job-status';
 
 const MiB = 1024 ** 2;
 const MB = 1e6;
@@ -68,7 +69,7 @@ async function completedJob(bench: BenchNode, count: number, size: number): Prom
     digests.set(fileName, createHash('sha256').update(block).digest('hex'));
     jobs.recordFrame(job.id, frame, path, 0.5);
   }
-  const done = jobs.transition(job.id, ['created'], 'completed', {
+  const done = putJobInStatus(bench.test.node.ctx, job.id, 'completed', {
     totalFrames: count,
     normalizedSeconds: count * 0.5,
     completedAt: new Date().toISOString(),

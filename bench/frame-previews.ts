@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startRender, type RenderPlan } from '../src/render-node/blender/render';
+import { startRender, type BlenderRenderPlan } from '../src/render-node/blender/render';
 import { makeSampleScene, requireBlender } from '../test/helpers/blender';
 import { loadNote, median, writeResults } from './lib/report';
 
@@ -18,7 +18,7 @@ const HEIGHT = Number(process.env.BENCH_HEIGHT ?? 1080);
 
 
 async function timedRender(blender: string, scene: string, outputDir: string, previewDir: string | null): Promise<number> {
-  const plan: RenderPlan = {
+  const plan: BlenderRenderPlan = {
     frames: Array.from({ length: FRAMES }, (_, i) => i + 1),
     outputDir,
     outputFormat: FORMAT,

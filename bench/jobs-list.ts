@@ -13,6 +13,7 @@ import { buildClient } from './lib/build-clients';
 import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
+import { putJobInStatus } from '../test/helpers/job-status';
 
 const jobCount = intOption('jobs', 10_000);
 const seconds = intOption('seconds', 5);
@@ -30,7 +31,7 @@ function seedJobs(bench: BenchNode, count: number): Record<string, number> {
       const job = jobs.create({ userId: 'bench', uploadSlug: slug, sceneFile: { fileName: `shot-${i}.blend`, fileType: 'blend', size: 1_000_000, slug, scenePath: `shot-${i}.blend` } });
       const status = statuses[i % statuses.length]!;
       counts[status] = (counts[status] ?? 0) + 1;
-      jobs.transition(job.id, ['created'], status, {
+      putJobInStatus({ db, jobs }, job.id, status, {
         analysis: sampleAnalysis(),
         analysisId: randomUUID(),
         requestedConfig: { colorManagementPreset: 'default', sampleCount: 64 },

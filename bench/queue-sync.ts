@@ -3,7 +3,7 @@ import type { Timers } from '../src/core/util/clock';
 import { runPool } from '../src/core/util/concurrency';
 import { ConnectionService } from '../src/host/profiles/connection-service';
 import { HostEvents } from '../src/host/app/host-events';
-import { JobList } from '../src/host/jobs/job-list';
+import { ProfileJobs } from '../src/host/jobs/profile-jobs';
 import { JobSync } from '../src/host/jobs/job-sync';
 import { SubmittedJobs } from '../src/host/submissions/submitted-jobs';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
@@ -11,6 +11,7 @@ import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';
 import { countsBetween, RequestCounter, type RequestCounts } from './lib/request-counter';
 import { fixed, loadNote, printTable, writeResults } from './lib/report';
+import { putJobInStatus } from '../test/helpers/job-status';
 
 const jobCount = intOption('jobs', 15);
 const rendering = intOption('rendering', 5, 0);
@@ -96,7 +97,7 @@ function seedJobs(bench: BenchNode, label: string, total: number, active: number
     const slug = `bench-sync-${label}-${i}`;
     const job = jobs.create({ userId: 'bench', uploadSlug: slug, sceneFile: { fileName: `${label}-${i}.blend`, fileType: 'blend', size: 1, slug, scenePath: `${label}-${i}.blend` } });
     const to = i < active ? 'rendering' : 'completed';
-    const moved = jobs.transition(job.id, ['created'], to, { totalFrames: 1_000, completedFrames: i < active ? 0 : 1_000, queuedAt: new Date().toISOString() });
+    const moved = putJobInStatus(bench.test.node.ctx, job.id, to, { totalFrames: 1_000, completedFrames: i < active ? 0 : 1_000, queuedAt: new Date().toISOString() });
     if (!moved) throw new Error('could not seed a benchmark job');
     return job.id;
   });
@@ -111,7 +112,7 @@ function retire(bench: BenchNode, ids: readonly string[]): void {
   for (const id of ids) bench.test.node.ctx.jobs.transition(id, ['rendering', 'created'], 'canceled');
 }
 
-/** The app's queue: the same JobList, JobTracker and JobSync as a profile session, with its default rhythm, on virtual time. */
+/** The app's queue: the same ProfileJobs, JobTracker and JobSync as a profile session, with its default rhythm, on virtual time. */
 async function runApp(bench: BenchNode, counter: RequestCounter, scenario: Scenario): Promise<RunResult> {
   return measure(bench, counter, scenario, 'app', async (time, _ids, seen) => {
     const client = bench.client;
@@ -123,7 +124,7 @@ async function runApp(bench: BenchNode, counter: RequestCounter, scenario: Scena
     const events = new HostEvents();
     const connection = new ConnectionService({ events, clock: time.clock, blocked: null });
     const tracker = new JobTracker({ client: tracked, clock: time.clock, timers: time.timers, activeIntervalMs: 1_000, idleIntervalMs: 15_000 });
-    const jobs = new JobList({ client, profileId: 'bench', events, connection, submitted: new SubmittedJobs(), tracker });
+    const jobs = new ProfileJobs({ client, profileId: 'bench', events, connection, submitted: new SubmittedJobs(), tracker });
     tracker.on('job', ({ job }) => jobs.put(job));
     tracker.on('progress', ({ jobId, completedFrames, totalFrames }) => jobs.queue.patch(jobId, (s) => ({ ...s, completedFrames, totalFrames })));
     const sync = new JobSync({ client: tracked, jobs, tracker, events, clock: time.clock, timers: time.timers });
@@ -194,7 +195,7 @@ async function measure(
         for (const id of ids.slice(0, rendering)) bench.test.node.ctx.jobs.recordFrame(id, lastSecond + 1, `/bench/${id}/${lastSecond + 1}.png`, 1);
       }
       if (completedAt === null && time.now - startedAt >= 40_000) {
-        bench.test.node.ctx.jobs.transition(ids[0]!, ['rendering'], 'completed', { completedFrames: 1_000 });
+        putJobInStatus(bench.test.node.ctx, ids[0]!, 'completed', { completedFrames: 1_000 });
         completedAt = time.now;
       }
     }

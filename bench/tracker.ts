@@ -8,6 +8,7 @@ import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';
 import { countsBetween, RequestCounter, type RequestCounts } from './lib/request-counter';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
+import { putJobInStatus } from '../test/helpers/job-status';
 
 const jobCount = intOption('jobs', 50);
 const ticks = intOption('ticks', 300, 2);
@@ -46,7 +47,7 @@ function renderingJobs(bench: BenchNode, count: number, frames: number): string[
   return Array.from({ length: count }, (_, i) => {
     const slug = `bench-tracker-${i}`;
     const job = jobs.create({ userId: 'bench', uploadSlug: slug, sceneFile: { fileName: `shot-${i}.blend`, fileType: 'blend', size: 1, slug, scenePath: `shot-${i}.blend` } });
-    const moved = jobs.transition(job.id, ['created'], 'rendering', { totalFrames: frames, completedFrames: 0, queuedAt: new Date().toISOString() });
+    const moved = putJobInStatus(bench.test.node.ctx, job.id, 'rendering', { totalFrames: frames, completedFrames: 0, queuedAt: new Date().toISOString() });
     if (!moved) throw new Error('could not put a benchmark job into rendering');
     return job.id;
   });

@@ -1,25 +1,26 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { totalmem } from 'node:os';
 import type { Logger } from 'pino';
 import { metaValue, workspaceId } from './store/db';
-import { JobsRepo } from './store/jobs-repo';
+import { JobsRepo, type JobRecord } from './store/jobs-repo';
 import { UploadsRepo } from './store/uploads-repo';
 import { UrlSigner } from './http/signing';
-import { JobRunner, type BlenderRuntime, DEFAULT_HEADROOM_BYTES } from './jobs/job-runner';
+import { JobRunner, DEFAULT_HEADROOM_BYTES } from './jobs/job-runner';
+import type { BlenderRuntime } from './jobs/blender-runtime';
 import { createRequestLimiter, type RateLimitSpec } from './http/rate-limit';
 import { WebhookDispatcher, type WebhookConfig } from './jobs/webhooks';
-import { HttpError, toHttpError, writeClientError } from './http/http-error';
 import { keyIdOfUser } from './store/keys';
-import { createLogger, redactUrl } from './logger';
+import { createLogger } from './logger';
 import { registerApiRoutes } from './http/api-routes';
 import { registerStorageRoutes } from './http/storage-routes';
+import { createHttpApp } from './http/http-app';
 import { signedJobFileUrl } from './http/job-payload';
 import { cleanUploads } from './disk/upload-cleanup';
-import { openNodeData } from './store/open-node-data';
+import { openNodeData, type NodeData } from './store/open-node-data';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './plan/render-limits';
 import type { NodeContext } from './http/context';
-import type { NodeCapabilities } from './plan/render-plan';
+import type { NodeCapabilities } from './plan/node-capabilities';
 import { findBlender } from './blender/locate';
 import { probeBlender, type BlenderInfo } from './blender/probe';
 import type { NodeWorkers } from '../shared/api';
@@ -100,157 +101,190 @@ export async function detectBlender(opts: { blenderPath?: string; env?: NodeJS.P
   return probeBlender(found.path, { timeoutMs: 60_000 });
 }
 
+/** Where the node is reached; known once it listens (until then the public URL, else 127.0.0.1). */
+interface NodeAddresses {
+  /** The base of the links the node hands out when no request says where it was reached. */
+  listenUrl: string;
+  /** The address render workers are told to reach the node at. */
+  workerUrl: string;
+}
+
+/** The parts of a node that do its work, on its opened data folder. */
+interface NodeParts {
+  workspaceId: string;
+  jobs: JobsRepo;
+  uploads: UploadsRepo;
+  chunks: ChunksRepo;
+  signer: UrlSigner;
+  webhooks: WebhookDispatcher;
+  distributed: DistributedExecutor | null;
+  runner: JobRunner;
+  limits: RenderLimits;
+  headroomBytes: number;
+  downloadUrlTtlMs: number;
+}
+
+/** What every part of a node is built from. */
+interface NodeBasis {
+  options: RenderNodeOptions;
+  log: Logger;
+  now: () => Date;
+  blender: BlenderInfo | null;
+  data: NodeData;
+  addresses: NodeAddresses;
+}
+
 /** Build a render node on a data folder: database, storage, routes, job runner, webhooks. */
 export async function createRenderNode(options: RenderNodeOptions): Promise<RenderNode> {
   const log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
   const now = options.now ?? (() => new Date());
   if (options.distributed) await checkRedis(options.distributed.redis);
   const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
-  const { lock, db, storage, reserve } = await openNodeData(options.dataDir, now(), options.reserveBytes);
-  reserve.ensure();
+  const data = await openNodeData(options.dataDir, now(), options.reserveBytes);
+  data.reserve.ensure();
+  const startUrl = options.publicUrl ?? 'http://127.0.0.1';
+  const basis: NodeBasis = { options, log, now, blender, data, addresses: { listenUrl: startUrl, workerUrl: startUrl } };
+  const parts = buildParts(basis);
+  const ctx = nodeContext(basis, parts);
+  const app = createHttpApp(log);
+  await registerRoutes(app, ctx, basis, parts);
+  const { listen, close } = nodeLifecycle(app, basis, parts);
+  return { app, ctx, blender, webhooks: parts.webhooks, listen, close, workers: () => ctx.workers() };
+}
+
+function buildParts(basis: NodeBasis): NodeParts {
+  const { options, log, now, data, addresses } = basis;
+  const { db, storage } = data;
   const limits: RenderLimits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
   const headroomBytes = options.headroomBytes ?? DEFAULT_HEADROOM_BYTES;
   const signer = new UrlSigner(Buffer.from(metaValue(db, 'signing_secret', () => randomBytes(32).toString('hex')), 'hex'));
-  const runtime: BlenderRuntime | null = blender
-    ? { path: blender.path, version: blender.version, openImageDenoise: blender.openImageDenoise, optix: blender.optix, eeveeUsable: blender.eeveeUsable }
-    : null;
   const jobs = new JobsRepo(db, now);
   const uploads = new UploadsRepo(db);
   const webhooks = new WebhookDispatcher(db, options.webhook ?? null, log, now);
-  const rate = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  let listenUrl = options.publicUrl ?? 'http://127.0.0.1';
   const ws = workspaceId(db);
   const downloadUrlTtlMs = options.downloadUrlTtlMs ?? 6 * 3600_000;
-  let workerUrl = listenUrl;
   const chunks = new ChunksRepo(db);
   const distributed = options.distributed
-    ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), nodeUrl: () => workerUrl, log, now })
+    ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), nodeUrl: () => addresses.workerUrl, log, now })
     : null;
+  const partsSoFar = { workspaceId: ws, jobs, uploads, chunks, signer, webhooks, distributed, limits, headroomBytes, downloadUrlTtlMs };
+  return { ...partsSoFar, runner: createJobRunner(basis, partsSoFar) };
+}
 
-  const runner = new JobRunner({
-    jobs,
-    storage,
+function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): JobRunner {
+  const { options, log, data, blender } = basis;
+  const { distributed } = parts;
+  const runtime: BlenderRuntime | null = blender
+    ? { path: blender.path, version: blender.version, openImageDenoise: blender.openImageDenoise, optix: blender.optix, eeveeUsable: blender.eeveeUsable }
+    : null;
+  return new JobRunner({
+    jobs: parts.jobs,
+    storage: data.storage,
     log,
     blender: runtime,
     ...(distributed ? { executor: distributed } : {}),
     concurrency: { renders: options.concurrency?.renders ?? (distributed ? 32 : 1), validations: options.concurrency?.validations ?? 2 },
     threads: options.threads ?? null,
-    reserve,
-    limits,
-    headroomBytes,
+    reserve: data.reserve,
+    limits: parts.limits,
+    headroomBytes: parts.headroomBytes,
     renderTurnMs: options.renderTurnMs,
     env: options.env,
-    uploadPath: (slug) => storage.uploadPath(slug),
-    onCompleted: (job) => {
-      const expiresAt = new Date(now().getTime() + downloadUrlTtlMs);
-      const base = options.publicUrl ?? listenUrl;
-      const keyId = keyIdOfUser(db, job.userId) ?? '';
-      const frames = jobs.frames(job.id).map((f) => signedJobFileUrl(signer, base, job.id, `frames/${f.filePath.split(/[\\/]/).pop()}`, expiresAt, keyId));
-      webhooks.enqueue({
-        event: 'onRenderComplete',
-        status: 'completed',
-        jobId: job.id,
-        workspaceId: ws,
-        completedAt: job.completedAt ?? now().toISOString(),
-        ...(frames.length ? { outputs: { frames } } : {}),
-      });
-    },
+    uploadPath: (slug) => data.storage.uploadPath(slug),
+    onCompleted: (job) => announceCompletion(basis, parts, job),
   });
+}
 
-  const ctx: NodeContext = {
-    db,
+/** Send `onRenderComplete` for a completed job, with links to its frames signed for the job's key. */
+function announceCompletion(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>, job: JobRecord): void {
+  const { options, now, data, addresses } = basis;
+  const expiresAt = new Date(now().getTime() + parts.downloadUrlTtlMs);
+  const base = options.publicUrl ?? addresses.listenUrl;
+  const keyId = keyIdOfUser(data.db, job.userId) ?? '';
+  const frames = parts.jobs.frames(job.id).map((f) => signedJobFileUrl(parts.signer, base, job.id, `frames/${f.filePath.split(/[\\/]/).pop()}`, expiresAt, keyId));
+  parts.webhooks.enqueue({
+    event: 'onRenderComplete',
+    status: 'completed',
+    jobId: job.id,
+    workspaceId: parts.workspaceId,
+    completedAt: job.completedAt ?? now().toISOString(),
+    ...(frames.length ? { outputs: { frames } } : {}),
+  });
+}
+
+function nodeContext(basis: NodeBasis, parts: NodeParts): NodeContext {
+  const { options, log, now, data, blender, addresses } = basis;
+  const { distributed, runner } = parts;
+  return {
+    db: data.db,
     log,
-    jobs,
-    uploads,
-    storage,
-    signer,
+    jobs: parts.jobs,
+    uploads: parts.uploads,
+    storage: data.storage,
+    signer: parts.signer,
     runner,
-    workspaceId: ws,
+    workspaceId: parts.workspaceId,
     capabilities: capabilitiesOf(blender),
-    limits,
-    headroomBytes,
+    limits: parts.limits,
+    headroomBytes: parts.headroomBytes,
     uploadUrlTtlMs: options.uploadUrlTtlMs ?? 3600_000,
-    downloadUrlTtlMs,
-    baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : listenUrl),
+    downloadUrlTtlMs: parts.downloadUrlTtlMs,
+    baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : addresses.listenUrl),
     now,
     workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings() }),
   };
+}
 
-  const fastifyLogger: FastifyBaseLogger = log;
-  const app = Fastify({
-    loggerInstance: fastifyLogger,
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
-    forceCloseConnections: true,
-    clientErrorHandler: writeClientError,
-    frameworkErrors: (err, _request, reply) => {
-      const http = toHttpError(err);
-      reply.raw.writeHead(http.statusCode, { 'content-type': 'application/json' }).end(JSON.stringify(http.body()));
-    },
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const line = { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) };
-    if (reply.statusCode >= 500) request.log.error(line, 'request failed');
-    else request.log.debug(line, 'request');
-  });
-  app.setErrorHandler((err, request, reply) => {
-    const http = toHttpError(err);
-    if (http.statusCode >= 500) request.log.error({ err }, 'request failed');
-    if (request.method === 'PUT' && !request.raw.readableEnded) reply.header('Connection', 'close');
-    reply.code(http.statusCode).headers(http.headers).type('application/json').send(http.body());
-  });
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).type('application/json').send(new HttpError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`).body());
-  });
+async function registerRoutes(app: FastifyInstance, ctx: NodeContext, basis: NodeBasis, parts: NodeParts): Promise<void> {
+  const { options, blender, now, data } = basis;
   app.get('/healthz', async () => ({ ok: true, blender: blender?.version ?? null }));
-  registerApiRoutes(app, ctx, await createRequestLimiter(app, rate));
+  registerApiRoutes(app, ctx, await createRequestLimiter(app, options.rateLimit ?? DEFAULT_RATE_LIMIT));
   registerStorageRoutes(app, ctx);
-  if (distributed) {
-    const intake = new ChunkIntake({ executor: distributed, jobs, chunks, storage, uploadPath: (slug) => storage.uploadPath(slug) });
-    registerChunkRoutes(app, { signer, intake, now });
+  if (parts.distributed) {
+    const intake = new ChunkIntake({ executor: parts.distributed, jobs: parts.jobs, chunks: parts.chunks, storage: data.storage, uploadPath: (slug) => data.storage.uploadPath(slug) });
+    registerChunkRoutes(app, { signer: parts.signer, intake, now });
   }
+}
 
+/**
+ * Listening and closing: on listen, clear what interrupted and abandoned uploads left (then hourly),
+ * learn the node's addresses, start the runner and the webhooks; a failed start closes the node again.
+ */
+function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts): Pick<RenderNode, 'listen' | 'close'> {
+  const { options, log, now, data, addresses } = basis;
   let closed = false;
   let cleanupTimer: NodeJS.Timeout | null = null;
   const close = async () => {
     if (closed) return;
     closed = true;
     if (cleanupTimer) clearInterval(cleanupTimer);
-    await Promise.all([webhooks.stop(), runner.stop()]);
+    await Promise.all([parts.webhooks.stop(), parts.runner.stop()]);
     await app.close();
-    db.close();
-    lock.release();
+    data.db.close();
+    data.lock.release();
   };
-  return {
-    app,
-    ctx,
-    blender,
-    webhooks,
-    async listen(host = '127.0.0.1', port = 8787) {
-      const clean = async (everyPartial: boolean) => {
-        const cleaned = await cleanUploads(db, storage, now(), { everyPartial });
-        if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
-      };
-      await clean(true).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed'));
-      await app.listen({ host, port });
-      try {
-        const address = app.server.address();
-        const actualPort = typeof address === 'object' && address ? address.port : port;
-        const shownHost = host.includes(':') ? `[${host}]` : host;
-        listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
-        workerUrl = workerFacingUrl({ publicUrl: options.publicUrl, host, port: actualPort });
-        cleanupTimer = setInterval(() => void clean(false).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
-        cleanupTimer.unref();
-        await runner.start();
-        webhooks.start();
-        return `http://${shownHost}:${actualPort}`;
-      } catch (err) {
-        await close().catch((closing: unknown) => log.error({ err: closing }, 'could not stop after a failed start'));
-        throw err;
-      }
-    },
-    close,
-    workers: () => ctx.workers(),
+  const clean = async (everyPartial: boolean) => {
+    const cleaned = await cleanUploads(data.db, data.storage, now(), { everyPartial });
+    if (cleaned.partial || cleaned.abandoned) log.info(cleaned, 'removed leftovers of interrupted and abandoned uploads');
   };
+  const listen = async (host = '127.0.0.1', port = 8787) => {
+    await clean(true).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed'));
+    await app.listen({ host, port });
+    try {
+      const address = app.server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      addresses.listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
+      addresses.workerUrl = workerFacingUrl({ publicUrl: options.publicUrl, host, port: actualPort });
+      cleanupTimer = setInterval(() => void clean(false).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
+      cleanupTimer.unref();
+      await parts.runner.start();
+      parts.webhooks.start();
+      return `http://${shownHost}:${actualPort}`;
+    } catch (err) {
+      await close().catch((closing: unknown) => log.error({ err: closing }, 'could not stop after a failed start'));
+      throw err;
+    }
+  };
+  return { listen, close };
 }

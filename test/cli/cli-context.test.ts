@@ -18,8 +18,8 @@ describe('CliContext retry notices', () => {
     ctx.reportRetry({ operation: 'GET /jobs/{id}', attempt: 2, delayMs: 4_000, reason: 'server-error', status: 503 });
     ctx.reportRetry({ operation: 'GET /jobs/{id}', attempt: 1, delayMs: 300, reason: 'network' });
     expect(notices).toEqual([
-      'Rate limited by the server (429); retrying GET /jobs/progress in 10m 00s.',
-      'The server failed (503); retrying GET /jobs/{id} in 4s.',
+      'Rate limited by the server (429); retrying GET /jobs/progress in 10 min 00 s.',
+      'The server failed (503); retrying GET /jobs/{id} in 4 s.',
     ]);
   });
 });

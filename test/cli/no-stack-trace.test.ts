@@ -5,7 +5,6 @@ import { main } from '../../src/cli/index';
 import type { HostileServer } from '../helpers/hostile-server';
 import { ODD_ANSWERS, ODD_JOB_ID, startOddServer, type OddAnswer } from '../helpers/odd-api-server';
 import { blendBytes, tempDir, writeScene } from '../helpers/scene-files';
-import { runCli } from '../helpers/cli';
 import { testDeps } from './helpers/test-deps';
 
 /** A line of a JavaScript stack trace, or a source location of this repository. */
@@ -79,29 +78,5 @@ describe('every command against a server that answers oddly', () => {
     expect(await main(['node', 'renderdrop', 'status', ODD_JOB_ID], t.deps)).toBe(EXIT.failure);
     expect(t.stderr()).toContain('GET /jobs/{id} does not follow the API');
     expect(t.stderr()).toContain('data.');
-  });
-});
-
-describe('the renderdrop process against such servers', () => {
-  const picked: [OddAnswer, string[]][] = [
-    ['other-ids', ['watch']],
-    ['other-ids', ['submit', 'SCENE', '--yes', '--json']],
-    ['wrong-values', ['jobs']],
-    ['wrong-values', ['status', ODD_JOB_ID]],
-    ['bad-urls', ['download', ODD_JOB_ID, '--dir', 'OUT']],
-    ['odd-errors', ['cancel', ODD_JOB_ID]],
-    ['html', ['resume', '--yes']],
-  ];
-
-  it('prints no stack trace and exits with one of its exit codes', async () => {
-    const runs = await Promise.all(
-      picked.map(async ([answer, command]) => ({ answer, command, result: await runCli(argsFor(command), { env: environment(servers.get(answer)!, await tempDir()), timeoutMs: 60_000 }) })),
-    );
-    for (const { answer, command, result } of runs) {
-      const what = `${answer}: renderdrop ${command.join(' ')}\n${result.stdout}${result.stderr}`;
-      expect(result.stdout + result.stderr, what).not.toMatch(STACK);
-      expect(result.code !== null && EXIT_CODES.has(result.code), what).toBe(true);
-    }
-    expect(runs.find((r) => r.command[0] === 'watch')!.result.code).toBe(EXIT.failure);
   });
 });

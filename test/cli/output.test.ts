@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { formatJobDetails, formatJobList, formatTimestamp } from '../../src/cli/output/format-jobs';
-import { formatDownload, formatDuration, formatFrames, formatRate, formatTrackerRetry, formatTransfer, progressBar } from '../../src/cli/output/format-progress';
+import { formatDownload, formatFrameProgress, formatTrackerRetry, formatTransfer, progressBar } from '../../src/cli/output/format-progress';
 import { RateLimitedError, ServerError } from '../../src/core/errors';
 import { LiveDisplay } from '../../src/cli/output/live-display';
 import { formatTable, truncate } from '../../src/cli/output/table';
@@ -12,7 +12,7 @@ import { parseYesNo } from '../../src/cli/terminal/prompt';
 import type { Job } from '../../src/shared/api/job';
 import { submissionRecordAt } from '../fixtures/submission-record';
 
-const MiB = 1024 * 1024;
+const MB = 1_000_000;
 
 function job(overrides: Partial<Job> & Record<string, unknown> = {}): Job {
   return {
@@ -35,33 +35,26 @@ describe('progress pieces', () => {
     expect(progressBar(Number.NaN, 4)).toBe('[    ]');
   });
 
-  it('write rates and durations briefly', () => {
-    expect(formatRate(3.1 * MiB)).toBe('3.1 MiB/s');
-    expect(formatDuration(4.4)).toBe('4s');
-    expect(formatDuration(125)).toBe('2m 05s');
-    expect(formatDuration(3720)).toBe('1h 02m');
-  });
-
   it('describe an upload with bytes, rate and time left', () => {
-    const line = formatTransfer({ bytes: 12 * MiB, total: 24 * MiB, rate: 3 * MiB, etaSeconds: 4, done: false });
-    expect(line).toBe('[==========>         ]   50%  12.0 MiB of 24.0 MiB  3.0 MiB/s  4s left');
-    expect(formatTransfer({ bytes: 24 * MiB, total: 24 * MiB, rate: 3 * MiB, etaSeconds: 0, done: true }, { bar: false })).toBe('100%  24.0 MiB of 24.0 MiB  3.0 MiB/s');
+    const line = formatTransfer({ bytes: 12 * MB, total: 24 * MB, rate: 3 * MB, etaSeconds: 4, done: false });
+    expect(line).toBe('[==========>         ]   50%  12.0 MB of 24.0 MB  3.0 MB/s  4 s left');
+    expect(formatTransfer({ bytes: 24 * MB, total: 24 * MB, rate: 3 * MB, etaSeconds: 0, done: true }, { bar: false })).toBe('100%  24.0 MB of 24.0 MB  3.0 MB/s');
   });
 
   it('describe frames and downloads', () => {
-    expect(formatFrames(3, 30, { bar: false })).toBe('3/30 frames');
-    expect(formatFrames(15, 30)).toBe('[==========>         ]  15/30 frames');
-    expect(formatDownload({ jobId: 'j', filesDone: 2, filesSkipped: 0, filesTotal: 4, bytes: 2 * MiB, bytesKnown: 4 * MiB, rate: MiB, done: false }, { bar: false })).toBe('2/4 files  2.0 MiB  1.0 MiB/s');
+    expect(formatFrameProgress(3, 30, { bar: false })).toBe('3/30 frames');
+    expect(formatFrameProgress(15, 30)).toBe('[==========>         ]  15/30 frames');
+    expect(formatDownload({ jobId: 'j', filesDone: 2, filesSkipped: 0, filesTotal: 4, bytes: 2 * MB, bytesKnown: 4 * MB, rate: MB, done: false }, { bar: false })).toBe('2/4 files  2.0 MB  1.0 MB/s');
   });
 });
 
 describe('progress read retries', () => {
   it('say a rate limit plainly, with the wait the server asked for', () => {
     expect(formatTrackerRetry(new RateLimitedError('The server is rate limiting requests (429); tried to read job progress but gave up waiting.', { retryAfterMs: 300_000 }), 300_000)).toBe(
-      'Rate limited by the server (429); reading job progress again in 5m 00s.',
+      'Rate limited by the server (429); reading job progress again in 5 min 00 s.',
     );
     expect(formatTrackerRetry(new ServerError('The server failed to read job progress (503).', { status: 503 }), 4_000)).toBe(
-      'Could not read job progress (The server failed to read job progress (503).) Trying again in 4s.',
+      'Could not read job progress (The server failed to read job progress (503).) Trying again in 4 s.',
     );
   });
 });
@@ -128,11 +121,11 @@ describe('submission lines', () => {
   const base: SubmissionLineState = { name: 'shot.blend', phase: 'starting', jobId: null, status: null, pack: null, upload: null, frames: null, download: null };
 
   it('say what each submission is doing', () => {
-    expect(formatSubmissionLine({ ...base, phase: 'uploading', upload: { bytes: MiB, total: 2 * MiB, rate: MiB, etaSeconds: 1, done: false } }, { nameWidth: 12, bar: false })).toBe(
-      'shot.blend    uploading     50%  1.0 MiB of 2.0 MiB  1.0 MiB/s  1s left',
+    expect(formatSubmissionLine({ ...base, phase: 'uploading', upload: { bytes: MB, total: 2 * MB, rate: MB, etaSeconds: 1, done: false } }, { nameWidth: 12, bar: false })).toBe(
+      'shot.blend    uploading     50%  1.0 MB of 2.0 MB  1.0 MB/s  1 s left',
     );
-    const pack = { bytesDone: MiB, bytesTotal: 4 * MiB, filesDone: 3, filesTotal: 14, entry: 'textures/grid.png', done: false };
-    expect(formatSubmissionLine({ ...base, phase: 'packing', pack }, { nameWidth: 12, bar: false })).toBe('shot.blend    packing       25%  3/14 files  1.0 MiB of 4.0 MiB  textures/grid.png');
+    const pack = { bytesDone: MB, bytesTotal: 4 * MB, filesDone: 3, filesTotal: 14, entry: 'textures/grid.png', done: false };
+    expect(formatSubmissionLine({ ...base, phase: 'packing', pack }, { nameWidth: 12, bar: false })).toBe('shot.blend    packing       25%  3/14 files  1.0 MB of 4.0 MB  textures/grid.png');
     expect(formatSubmissionLine({ ...base, phase: 'validating', jobId: '1f2e3d4c-5b6a' }, { nameWidth: 10, bar: false })).toBe('shot.blend  validating   job 1f2e3d4c');
     expect(formatSubmissionLine({ ...base, phase: 'rendering', status: 'rendering', jobId: 'abc', frames: { completedFrames: 2, totalFrames: 4 } }, { nameWidth: 10, bar: true })).toBe(
       'shot.blend  rendering    [==========>         ]  2/4 frames  job abc',

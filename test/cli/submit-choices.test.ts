@@ -6,7 +6,7 @@ import { sampleAnalysis } from '../fixtures/analysis';
 import { FakeApi, type FakeApiOptions } from '../helpers/fake-api-server';
 import { SubmissionJournal } from '../../src/core/journal/submission-journal';
 import { recordForFile } from '../../src/core/lifecycle/record-for-file';
-import { hasZipTool, realZip } from '../helpers/real-zip';
+import { folderZip } from '../helpers/folder-zip';
 import { blendBytes, tempDir, writeScene } from '../helpers/scene-files';
 import { parseSubmissions } from './helpers/cli-setup';
 import { testDeps, type TestDeps } from './helpers/test-deps';
@@ -88,10 +88,10 @@ describe('submit when the scene needs a camera or view layer chosen', () => {
   });
 });
 
-describe.skipIf(!hasZipTool('zip'))('submit of a zip that holds several scenes', () => {
+describe('submit of a zip that holds several scenes', () => {
   it('without --scene and without a terminal refuses at preflight, listing the scenes, and sends nothing', async () => {
     const { api, t, run } = await setup();
-    const zip = await realZip('zip', 'shots.zip', SHOTS);
+    const zip = await folderZip('shots.zip', SHOTS);
     expect(await run('submit', zip, '--yes', '--json')).toBe(EXIT.usage);
     const [result] = parseSubmissions(t.stdout());
     expect(result).toMatchObject({ state: 'error', submissionId: null, error: { kind: 'usage' } });
@@ -103,7 +103,7 @@ describe.skipIf(!hasZipTool('zip'))('submit of a zip that holds several scenes',
 
   it('renders the scene --scene names', async () => {
     const { api, run } = await setup();
-    const zip = await realZip('zip', 'shots.zip', SHOTS);
+    const zip = await folderZip('shots.zip', SHOTS);
     expect(await run('submit', zip, '--yes', '--scene', 'shot B.blend')).toBe(EXIT.ok);
     expect(validateBodies(api)).toEqual([{ scenePath: 'shot B.blend' }]);
   });
@@ -113,7 +113,7 @@ describe.skipIf(!hasZipTool('zip'))('submit of a zip that holds several scenes',
     const stdin = terminalAnswering(() => deps, [/Number or name/, '3'], [/Number or name/, '2'], [/Render .*\?/, 'y']);
     const { api, t, run } = await setup({}, stdin);
     deps = t;
-    const zip = await realZip('zip', 'shots.zip', SHOTS);
+    const zip = await folderZip('shots.zip', SHOTS);
     expect(await run('submit', zip)).toBe(EXIT.ok);
     expect(t.stderr()).toContain('shots.zip holds several scenes: shot A.blend, shot B.blend. Which one should render?\n  1) shot A.blend\n  2) shot B.blend\n');
     expect(t.stderr()).toContain('Please answer with a number from 1 to 2.');
@@ -123,7 +123,7 @@ describe.skipIf(!hasZipTool('zip'))('submit of a zip that holds several scenes',
 
   it('refuses --scene that names no scene of the zip, or a .blend given as the file', async () => {
     const { t, run } = await setup();
-    const zip = await realZip('zip', 'shots.zip', SHOTS);
+    const zip = await folderZip('shots.zip', SHOTS);
     const blend = await writeScene(await tempDir(), 'single.blend', blendBytes(500));
     expect(await run('submit', zip, blend, '--yes', '--scene', 'shot C.blend')).toBe(EXIT.failure);
     expect(t.stdout()).toContain('shots.zip has no scene "shot C.blend". It holds: ');
@@ -132,7 +132,7 @@ describe.skipIf(!hasZipTool('zip'))('submit of a zip that holds several scenes',
 
   it('resume asks for the scene of a submission recorded without one, and refuses without a terminal', async () => {
     const { api, configDir, run, t } = await setup();
-    const zip = await realZip('zip', 'shots.zip', SHOTS);
+    const zip = await folderZip('shots.zip', SHOTS);
     const journal = new SubmissionJournal({ dataDir: configDir });
     await recordForFile(journal, { filePath: zip, baseUrl: api.server.url, profileId: null });
     expect(await run('resume', '--yes')).toBe(EXIT.usage);
@@ -143,7 +143,7 @@ describe.skipIf(!hasZipTool('zip'))('submit of a zip that holds several scenes',
 
   it('gives the view layer and camera of the scene chosen to its render', async () => {
     const { api, run } = await setup({ analysis: sampleAnalysis() });
-    const zip = await realZip('zip', 'shots.zip', SHOTS);
+    const zip = await folderZip('shots.zip', SHOTS);
     expect(await run('submit', zip, '--yes', '--scene', 'shot A.blend', '--camera', 'CloseUp')).toBe(EXIT.ok);
     expect(validateBodies(api)).toEqual([{ scenePath: 'shot A.blend' }]);
     expect([...api.jobs.values()][0]!.renderBodies).toEqual([{ requestedRenderConfig: { colorManagementPreset: 'default', activeCamera: 'CloseUp' } }]);

@@ -144,9 +144,10 @@ export const cutConnection: Handler = (req) => {
 
 /**
  * Serves `content` like object storage: honours `Range` (206, 416) and `If-Range` against `etag`;
- * with `cutAfter` it sends that many bytes of the body and then destroys the socket.
+ * with `cutAfter` it sends that many bytes of the body and then destroys the socket, once they have
+ * left this process and `cutWhen` (say, "the client wrote them to its file") has resolved.
  */
-export function serveFile(content: Buffer, options: { etag?: string; cutAfter?: number; contentType?: string } = {}): Handler {
+export function serveFile(content: Buffer, options: { etag?: string; cutAfter?: number; cutWhen?: () => Promise<void>; contentType?: string } = {}): Handler {
   return (req, res) => {
     const etag = options.etag ?? '"v1"';
     let start = 0;
@@ -169,7 +170,8 @@ export function serveFile(content: Buffer, options: { etag?: string; cutAfter?: 
     if (status === 206) headers['content-range'] = `bytes ${start}-${end}/${content.length}`;
     res.writeHead(status, headers);
     if (options.cutAfter !== undefined && options.cutAfter < body.length) {
-      res.write(body.subarray(0, options.cutAfter), () => setTimeout(() => res.destroy(), 20));
+      const cutWhen = options.cutWhen ?? (() => Promise.resolve());
+      res.write(body.subarray(0, options.cutAfter), () => void cutWhen().then(() => res.destroy()));
       return;
     }
     res.end(body);

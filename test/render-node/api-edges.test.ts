@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { createKey, revokeKey } from '../../src/render-node/store/keys';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
+import { putJobInStatus } from '../helpers/job-status';
 import { sampleAnalysis } from '../fixtures/analysis';
 
 /** Send raw bytes on a fresh connection and return everything the node answered before closing. */
@@ -34,7 +35,7 @@ const expectErrorShape = (body: any) => {
 async function validatedJob(t: TestNode): Promise<string> {
   const slug = await uploadBytes(t, 'shot.blend', Buffer.from('BLENDER-v304 scene'));
   const job = (await t.call('POST', '/jobs', { slug })).json;
-  t.node.ctx.jobs.transition(job.id, ['created'], 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
+  putJobInStatus(t.node.ctx, job.id, 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
   return job.id;
 }
 

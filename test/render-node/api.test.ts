@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { jobSchema, downloadsSchema, JOB_STATUSES } from '../../src/shared/api';
 import { revokeKey, createKey } from '../../src/render-node/store/keys';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
+import { putJobInStatus } from '../helpers/job-status';
 import { sampleAnalysis } from '../fixtures/analysis';
 
 const UUID_RE = /^[0-9a-f-]{36}$/;
@@ -36,7 +37,7 @@ async function createdJob(t: TestNode, name = 'shot.blend'): Promise<any> {
 /** A job moved straight to `validated` with a fixture analysis (no Blender on this node). */
 async function validatedJob(t: TestNode): Promise<any> {
   const job = await createdJob(t);
-  t.node.ctx.jobs.transition(job.id, ['created'], 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
+  putJobInStatus(t.node.ctx, job.id, 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
   return job;
 }
 
@@ -383,10 +384,10 @@ describe('render node API (no Blender)', () => {
       expect(again.status).toBe(400);
       expect(again.json.error.message).toContain('canceled');
       const done = await validatedJob(t);
-      t.node.ctx.jobs.transition(done.id, ['validated'], 'completed');
+      putJobInStatus(t.node.ctx, done.id, 'completed');
       expect((await t.call('POST', `/jobs/${done.id}/cancel`)).status).toBe(400);
       const failed = await createdJob(t);
-      t.node.ctx.jobs.transition(failed.id, ['created'], 'failed', { failedReason: { name: 'X', type: 'scene' } });
+      putJobInStatus(t.node.ctx, failed.id, 'failed', { failedReason: { name: 'X', type: 'scene' } });
       expect((await t.call('POST', `/jobs/${failed.id}/cancel`)).status).toBe(400);
     });
   });
@@ -394,7 +395,7 @@ describe('render node API (no Blender)', () => {
   describe('progress and downloads', () => {
     it('/jobs/progress lists active jobs; /jobs/{id}/progress any job', async () => {
       const job = await validatedJob(t);
-      t.node.ctx.jobs.transition(job.id, ['validated'], 'rendering', { totalFrames: 3, completedFrames: 1 });
+      putJobInStatus(t.node.ctx, job.id, 'rendering', { totalFrames: 3, completedFrames: 1 });
       const all = await t.call('GET', '/jobs/progress');
       expect(all.status).toBe(200);
       expect(all.json).toContainEqual({ jobId: job.id, completedFrames: 1, totalFrames: 3 });

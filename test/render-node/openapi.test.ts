@@ -4,6 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_PATH, OpenApiChecker } from '../helpers/openapi';
 import { startTestNode, uploadBytes, type TestNode } from '../helpers/node';
+import { putJobInStatus } from '../helpers/job-status';
 import { blendBytes } from '../helpers/scene-files';
 import { sampleAnalysis } from '../fixtures/analysis';
 import { diskFullReason } from '../../src/render-node/disk/disk-space';
@@ -103,7 +104,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     const second = (await send('POST', '/uploads', { body: json({ fileName: 'two.blend', fileType: 'blend' }) })).body;
     await send('PUT', second.uploadUrl, { key: null, body: 'BLENDER-v304', headers: { 'content-type': 'application/octet-stream' } });
     const validated = (await send('POST', '/jobs', { body: json({ slug: second.slug }) })).body;
-    t.node.ctx.jobs.transition(validated.id, ['created'], 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
+    putJobInStatus(t.node.ctx, validated.id, 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
     expect((await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: {} }) })).status).toBe(400);
     const started = await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: { colorManagementPreset: 'default', frameRanges: ['1-2'] } }) });
     expect(started.body.status).toBe('booting');
@@ -115,7 +116,7 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     await mkdir(frames, { recursive: true });
     await writeFile(join(frames, 'sample_0001.png'), Buffer.alloc(2048, 7));
     t.node.ctx.jobs.recordFrame(validated.id, 1, join(frames, 'sample_0001.png'), 1.5);
-    t.node.ctx.jobs.transition(validated.id, ['booting', 'rendering', 'failed'], 'completed', { completedAt: new Date().toISOString() });
+    putJobInStatus(t.node.ctx, validated.id, 'completed', { completedAt: new Date().toISOString() });
     const downloads = (await send('GET', `/jobs/${validated.id}/downloads`)).body;
     expect(downloads.frames).toHaveLength(1);
     expect((await send('GET', `/node/jobs/${validated.id}/frames`)).body).toMatchObject({ jobId: validated.id, frames: [{ frame: 1, fileName: 'sample_0001.png', previewUrl: null }] });
@@ -142,14 +143,14 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
       const slug = await uploadBytes(limited, 'exr.blend', blendBytes(4096));
       const job = (await limited.call('POST', '/jobs', { slug })).json;
       const exr = { colorMode: 'RGBA', colorDepth: '32', exrCodec: 'NONE', tiffCodec: null, compression: null, quality: null };
-      limited.node.ctx.jobs.transition(job.id, ['created'], 'validated', { analysis: sampleAnalysis({ outputFormat: 'OPEN_EXR', outputSettings: exr }), analysisId: crypto.randomUUID(), totalFrames: 3 });
+      putJobInStatus(limited.node.ctx, job.id, 'validated', { analysis: sampleAnalysis({ outputFormat: 'OPEN_EXR', outputSettings: exr }), analysisId: crypto.randomUUID(), totalFrames: 3 });
       const render = (config: Record<string, unknown>) => check('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...config } });
       expect(await render({ frameRanges: ['1-3'] })).toEqual({ status: 400, code: 'limit_frames' });
       expect(await render({ frameRanges: ['1'], resolution: [65536, 65536], resolutionPercentage: 1000 })).toEqual({ status: 400, code: 'limit_pixels' });
       // 458,752 x 458,752 pixels of uncompressed 32-bit RGBA (within the pixel limit): about 3 PB a frame, more than any disk holds
       expect(await render({ frameRanges: ['1'], resolution: [65536, 65536], resolutionPercentage: 700 })).toEqual({ status: 507, code: 'insufficient_storage' });
       expect((await limited.call('GET', `/jobs/${job.id}`)).json.data.status).toBe('validated');
-      limited.node.ctx.jobs.transition(job.id, ['validated'], 'failed', { failedReason: diskFullReason('the frames zip could not be written') });
+      putJobInStatus(limited.node.ctx, job.id, 'failed', { failedReason: diskFullReason('the frames zip could not be written') });
       const failed = await fetch(`${limited.api}/jobs/${job.id}`, { headers: { authorization: `Bearer ${limited.key}` } });
       problems.push(...checker.problems({ method: 'GET', path: `/api/external/v1/jobs/${job.id}`, status: failed.status, contentType: failed.headers.get('content-type'), body: await failed.json() }));
       expect(problems).toEqual([]);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fitColorDepth, planRender, type NodeCapabilities } from '../../src/render-node/plan/render-plan';
+import { planRender } from '../../src/render-node/plan/render-plan';
+import type { NodeCapabilities } from '../../src/render-node/plan/node-capabilities';
+import { fitColorDepth } from '../../src/render-node/plan/output-adjusters';
 import { sampleAnalysis } from '../fixtures/analysis';
 
 const analysis = sampleAnalysis();

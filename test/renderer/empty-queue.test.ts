@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyQueueHeading } from '../../src/renderer/components/empty-queue';
+import { emptyQueueHeading } from '../../src/renderer/components/queue/empty-queue';
 
 describe('emptyQueueHeading', () => {
   it('says "No jobs yet" only when the job list could be read', () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { FrameRangeEditor } from '../../src/renderer/components/frame-range-editor';
+import { FrameRangeEditor } from '../../src/renderer/components/review/frame-range-editor';
 import { checkFrameRangeText } from '../../src/renderer/lib/frame-range-check';
 import { configFromForm, formFromConfig, reviewErrors, sceneRangeOf } from '../../src/renderer/lib/review-form';
-import { formatDuration, formatBytes, percent } from '../../src/renderer/lib/format';
 
 describe('frame range field', () => {
   it('counts the frames of valid text and explains invalid text', () => {
@@ -46,17 +45,5 @@ describe('review form', () => {
     });
     expect(reviewErrors(form, '1-3')).toEqual({});
     expect(sceneRangeOf({ frameStart: 1, frameEnd: 9, frameStep: 2 } as never)).toBe('1-9/2');
-  });
-});
-
-describe('formatting', () => {
-  it('formats sizes, durations and percentages for people', () => {
-    expect(formatBytes(1_500_000)).toBe('1.5 MB');
-    expect(formatDuration(185)).toBe('3 min 05 s');
-    expect(formatDuration(null)).toBe('–');
-    expect(formatDuration(0.3)).toBe('under 1 s');
-    expect(formatDuration(0)).toBe('0 s');
-    expect(percent(3, 3)).toBe(100);
-    expect(percent(1, 0)).toBe(0);
   });
 });

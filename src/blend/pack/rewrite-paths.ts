@@ -1,4 +1,5 @@
 import { dirname, posix } from 'node:path';
+import { BlendError } from '../reader/blend-error';
 import { lengthField } from '../reader/block-header';
 import type { BundleLayout } from './bundle-layout';
 import type { Dependency } from '../trace/dependency';
@@ -12,7 +13,7 @@ export interface BlendPatch {
 }
 
 /** A path of a .blend that cannot be pointed into the bundle (the new path does not fit). */
-export class PathRewriteError extends Error {}
+export class PathRewriteError extends BlendError {}
 
 /** How to write numbers into a .blend's block headers. */
 export interface BlendLayoutInfo {

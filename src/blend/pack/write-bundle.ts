@@ -5,6 +5,7 @@ import { basename, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { constants, createDeflateRaw } from 'node:zlib';
 import type { BundleEntry, BundlePlan } from './bundle-plan';
+import { BlendError } from '../reader/blend-error';
 import { openByteSource } from '../reader/open-byte-source';
 import { entryMethod } from './entry-method';
 import { PatchStream } from './patch-stream';
@@ -48,7 +49,7 @@ export interface WriteBundleResult {
 export type PackErrorReason = 'changed' | 'gone' | 'unreadable' | 'is-output';
 
 /** A file changed, vanished or cannot be read while the bundle was written; nothing was kept. */
-export class PackError extends Error {
+export class PackError extends BlendError {
   constructor(
     message: string,
     /** The file on disk it is about. */

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { BlendError } from './blend-error';
 
 /** Why a .blend could not be read. */
 export type BlendFileErrorCode =
@@ -14,7 +15,7 @@ export type BlendFileErrorCode =
  * A .blend (or a file given as one) that cannot be read. The message names the file and says what
  * to do; `path` is the file on this disk.
  */
-export class BlendFileError extends Error {
+export class BlendFileError extends BlendError {
   readonly code: BlendFileErrorCode;
   readonly path: string;
 

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
+import { compressionOf } from './blend-compression';
 import { BlendFileError, corruptError, fileSystemError, truncatedError } from './blend-file-error';
-import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
+import type { ByteSource, FileIdentity } from './byte-source';
 import { FileByteSource } from './file-byte-source';
 import { pipedThrough } from '../pack/piped-through';
 import { ZstdByteSource, zstdContent } from './zstd-byte-source';
@@ -15,11 +16,6 @@ import { parseSeekTable, parseSeekTableFooter, SEEK_TABLE_FOOTER_BYTES, seekTabl
 
 /** Largest frame decompressed whole for random access; files with larger frames are unpacked to a temporary copy. */
 const MAX_INDEXED_FRAME = 64 * 1024 * 1024;
-
-const GZIP_MAGIC = [0x1f, 0x8b];
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
-
-const startsWith = (bytes: Buffer, magic: readonly number[]) => magic.every((b, i) => bytes[i] === b);
 
 /** Whether this Node.js can decompress zstd (22.15 and later). */
 export function hasZstd(): boolean {
@@ -56,7 +52,7 @@ export async function openByteSource(path: string, options: OpenByteSourceOption
   try {
     const head = Buffer.alloc(Math.min(4, size));
     await handle.read(head, 0, head.length, 0);
-    const compression: BlendCompression = startsWith(head, ZSTD_MAGIC) ? 'zstd' : startsWith(head, GZIP_MAGIC) ? 'gzip' : 'none';
+    const compression = compressionOf(head);
     if (compression === 'none') return new FileByteSource(path, handle, size, identity);
     if (compression === 'zstd') {
       if (!hasZstd()) {

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { BlendError } from './blend-error';
 
 /** One frame of a zstd file: where it is and, when its header says so, how much it decompresses to. */
 export interface ZstdFrame {
@@ -11,7 +12,7 @@ export interface ZstdFrame {
 }
 
 /** The bytes are not a valid zstd frame sequence. */
-export class ZstdFormatError extends Error {}
+export class ZstdFormatError extends BlendError {}
 
 const FRAME_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MASK = 0xfffffff0;

@@ -1,5 +1,5 @@
 import type { FoundFile } from './disk-probe';
-import type { DependencyKind, PathShape, PathSlot } from './path-reference';
+import type { PathKind, PathShape, PathSlot } from './path-reference';
 
 /**
  * Where a dependency stands: found on disk, packed inside the .blend, or why it cannot travel.
@@ -11,7 +11,7 @@ export type DependencyStatus = 'found' | 'packed' | 'missing' | 'other-system' |
 
 /** One path a .blend (the scene or one of its libraries) depends on, and what is on disk for it. */
 export interface Dependency {
-  kind: DependencyKind;
+  kind: PathKind;
   /** Name of the data-block holding the path (image, sound, object...). */
   owner: string;
   /** The path exactly as the .blend stores it. */

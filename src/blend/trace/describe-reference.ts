@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { Dependency } from './dependency';
-import type { DependencyKind } from './path-reference';
+import type { PathKind } from './path-reference';
 
 /** How each kind of dependency is named for a person. */
-export const KIND_LABELS: Record<DependencyKind, string> = {
+export const KIND_LABELS: Record<PathKind, string> = {
   image: 'image',
   library: 'linked library',
   sound: 'sound',

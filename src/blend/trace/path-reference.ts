@@ -1,5 +1,5 @@
 /** What kind of data-block or setting a path belongs to. */
-export type DependencyKind =
+export type PathKind =
   | 'image'
   | 'library'
   | 'sound'
@@ -37,7 +37,7 @@ export type PathSlot =
 
 /** One path as a .blend stores it, as Blender lists it (`bpy.utils.blend_paths`). */
 export interface PathReference {
-  kind: DependencyKind;
+  kind: PathKind;
   /** Name of the data-block that holds it, without its two-letter type prefix. */
   owner: string;
   /** The path exactly as stored (and as Blender reports it). */

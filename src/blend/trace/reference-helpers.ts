@@ -1,10 +1,10 @@
-import type { DependencyKind, PathReference, PathShape } from './path-reference';
+import type { PathKind, PathReference, PathShape } from './path-reference';
 import type { StructView } from '../reader/struct-view';
 
 
 /** Options of {@link fixedReference}. */
 export interface ReferenceOptions {
-  kind: DependencyKind;
+  kind: PathKind;
   owner: string;
   shape?: PathShape;
   packed?: boolean;

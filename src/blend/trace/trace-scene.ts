@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { basename, posix, relative, sep } from 'node:path';
 import { BundleLayout } from '../pack/bundle-layout';
+import { BlendError } from '../reader/blend-error';
 import type { BundleEntry, BundlePlan, PlannedBlend, PlannedDependency } from '../pack/bundle-plan';
 import { isMissing, type Dependency } from './dependency';
 import { bundlePathOf, patchedSize, rewritePatches } from '../pack/rewrite-paths';
 import { traceBlends, type TraceOptions, type TracedBlend } from './trace-blends';
 
 /** Two different files would get the same name in the bundle. */
-export class BundleNameClashError extends Error {}
+export class BundleNameClashError extends BlendError {}
 
 /**
  * Trace a scene and plan its bundle: every .blend it needs (following libraries), every dependency

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { downloadJobOutputs, jobFolderName } from '../../core/download';
 import { AbortError, isAbort } from '../../core/errors';
 import { effectiveDownloadDir } from '../../core/settings';
-import { formatBytes } from '../../shared/text';
+import { countOf, formatBytes } from '../../shared/text';
 import { isTerminalStatus } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 import { formatDownload } from '../output/format-progress';
@@ -62,7 +62,7 @@ async function download(ctx: CliContext, typed: string, opts: { dir?: string; js
       if (note) ctx.io.stderr.write(safeText(note) + '\n');
     } else {
       const already = skipped > 0 ? ` (${skipped} already there)` : '';
-      ctx.io.stdout.write(safeText(`Downloaded ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}, ${formatBytes(result.bytes)}, to ${result.dir}${already}.`) + '\n');
+      ctx.io.stdout.write(safeText(`Downloaded ${countOf(result.files.length, 'file')}, ${formatBytes(result.bytes)}, to ${result.dir}${already}.`) + '\n');
       const note = endedEarlyNote(job, result.files.length);
       if (note) ctx.io.stdout.write(safeText(note) + '\n');
     }

@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { openDatabase, createKey, listKeys, revokeKey } from '../../render-node/store';
-import { createRenderNode } from '../../render-node/server';
+import { createRenderNode, type RenderNodeOptions } from '../../render-node/server';
 import { createLogger } from '../../render-node/logger';
 import { parseRateLimit } from '../../render-node/http';
 import { type RenderLimits, parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan';
@@ -64,19 +64,30 @@ export function isPublicBind(host: string): boolean {
   return true;
 }
 
-/** `renderdrop node ...`: serve, keys, doctor. */
+/** `renderdrop node ...`: serve, worker, keys, doctor. */
 export function registerNodeCommands(program: Command, deps: CliDeps): void {
-  const { stdout, stderr, env } = deps.io;
   const node = program.command('node').description('Run and manage a local render node (the Render Job API on top of Blender).');
+  registerServeCommand(node, deps);
+  registerWorkerCommands(node, deps);
+  const keys = node.command('keys').description('Manage the API keys of a node.');
+  registerKeyCreateCommand(keys, deps);
+  registerKeyListCommand(keys, deps);
+  registerKeyRevokeCommand(keys, deps);
+  registerDoctorCommand(node, deps);
+}
 
+const portNumber = (v: string) => {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('--port must be 0-65535.');
+  return Number(v);
+};
+
+/** `node serve`: the options, then {@link serveNode}. */
+function registerServeCommand(node: Command, deps: CliDeps): void {
   node
     .command('serve')
     .description('Serve the Render Job API under /api/external/v1.')
     .option('--host <host>', 'address to bind (127.0.0.1 keeps it on this machine)', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', (v) => {
-      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('--port must be 0-65535.');
-      return Number(v);
-    }, 8787)
+    .option('--port <port>', 'port to listen on (0 picks a free one)', portNumber, 8787)
     .option('--data <dir>', 'data folder (database, uploads, outputs)', DEFAULT_DATA)
     .option('--blender <path>', 'Blender executable (default: BLENDER_PATH, PATH, usual install folders)')
     .option('--public-url <url>', 'base URL for the links the node hands out (default: the address each request came to)')
@@ -94,49 +105,59 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
     .option('--redis <url>', 'render on workers (renderdrop node worker) through Redis: redis://host:6379', parseRedisUrl)
     .option('--chunk-size <n>', 'frames per chunk in distributed mode (default: chosen per job)', positiveInt('--chunk-size'))
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (opts: ServeOptions) => {
-      const log = createLogger({ level: opts.logLevel });
-      const host = opts.host;
-      if (isPublicBind(host)) {
-        log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
-        stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
-      }
-      const webhookUrl = opts.webhookUrl;
-      const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
-      if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
-      const redisUrl = opts.redis;
-      const distributed = redisUrl
-        ? { redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)), chunkSize: opts.chunkSize ?? null }
-        : null;
-      const node = await withRedisNamed(createRenderNode({
-        dataDir: resolve(opts.data),
-        blenderPath: opts.blender,
-        publicUrl: opts.publicUrl,
-        concurrency: { ...(opts.renders ? { renders: opts.renders } : {}), validations: opts.validations },
-        rateLimit: parseRateLimit(opts.rateLimit),
-        limits: definedLimits({
-          maxFramesPerJob: opts.maxFrames,
-          maxPixelsPerFrame: opts.maxPixels,
-          maxSamples: opts.maxSamples,
-          jobTimeLimitMs: opts.jobTimeLimit,
-          maxExtractedBytes: opts.maxExtracted,
-        }),
-        renderTurnMs: opts.renderTurn,
-        webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
-        logger: log,
-        distributed,
-      }));
-      const url = await node.listen(host, opts.port);
-      stdout.write(`listening on ${url}\n`);
-      if (redisUrl && !isPublicBind(host) && !opts.publicUrl) {
-        stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
-      }
-      await untilStopped(log, 'shutting down', () => node.close());
-    });
+    .action((opts: ServeOptions) => serveNode(opts, deps));
+}
 
-  registerWorkerCommands(node, deps);
+/** Run a node until stopped, warning when it is reachable from other machines or unreachable for workers. */
+async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
+  const { stdout, stderr } = deps.io;
+  const log = createLogger({ level: opts.logLevel });
+  const host = opts.host;
+  if (isPublicBind(host)) {
+    log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
+    stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
+  }
+  const node = await withRedisNamed(createRenderNode({ ...serveNodeOptions(opts, deps), logger: log }));
+  const url = await node.listen(host, opts.port);
+  stdout.write(`listening on ${url}\n`);
+  if (opts.redis && !isPublicBind(host) && !opts.publicUrl) {
+    stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
+  }
+  await untilStopped(log, 'shutting down', () => node.close());
+}
 
-  const keys = node.command('keys').description('Manage the API keys of a node.');
+/** The node's options from `node serve`'s; a webhook URL without a secret is refused. */
+function serveNodeOptions(opts: ServeOptions, deps: CliDeps): RenderNodeOptions {
+  const { stderr, env } = deps.io;
+  const webhookUrl = opts.webhookUrl;
+  const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
+  if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
+  const redisUrl = opts.redis;
+  const distributed = redisUrl
+    ? { redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)), chunkSize: opts.chunkSize ?? null }
+    : null;
+  return {
+    dataDir: resolve(opts.data),
+    blenderPath: opts.blender,
+    publicUrl: opts.publicUrl,
+    concurrency: { ...(opts.renders ? { renders: opts.renders } : {}), validations: opts.validations },
+    rateLimit: parseRateLimit(opts.rateLimit),
+    limits: definedLimits({
+      maxFramesPerJob: opts.maxFrames,
+      maxPixelsPerFrame: opts.maxPixels,
+      maxSamples: opts.maxSamples,
+      jobTimeLimitMs: opts.jobTimeLimit,
+      maxExtractedBytes: opts.maxExtracted,
+    }),
+    renderTurnMs: opts.renderTurn,
+    webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
+    distributed,
+  };
+}
+
+/** `node keys create`. */
+function registerKeyCreateCommand(keys: Command, deps: CliDeps): void {
+  const { stdout } = deps.io;
   keys
     .command('create')
     .description('Create an API key; it is printed once, alone on the last line.')
@@ -151,6 +172,11 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         db.close();
       }
     });
+}
+
+/** `node keys list`. */
+function registerKeyListCommand(keys: Command, deps: CliDeps): void {
+  const { stdout } = deps.io;
   keys
     .command('list')
     .description('List keys (never the keys themselves).')
@@ -169,6 +195,11 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         db.close();
       }
     });
+}
+
+/** `node keys revoke`. */
+function registerKeyRevokeCommand(keys: Command, deps: CliDeps): void {
+  const { stdout, stderr } = deps.io;
   keys
     .command('revoke <idOrName>')
     .description('Revoke a key by id (or unique id prefix) or name.')
@@ -187,7 +218,11 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
         db.close();
       }
     });
+}
 
+/** `node doctor`. */
+function registerDoctorCommand(node: Command, deps: CliDeps): void {
+  const { stdout, env } = deps.io;
   node
     .command('doctor')
     .description('Find Blender and report what it can do.')

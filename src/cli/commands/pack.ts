@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { BlendFileError } from '../../blend/reader';
-import { needsPacking, PathRewriteError, PackError, writeBundle } from '../../blend/pack';
-import { BundleNameClashError, traceScene } from '../../blend/trace';
+import { BlendError } from '../../blend/reader';
+import { needsPacking, writeBundle } from '../../blend/pack';
+import { traceScene } from '../../blend/trace';
 import { AbortError, isAbort } from '../../core/errors';
-import { formatBytes } from '../../shared/text';
+import { countOf, formatBytes } from '../../shared/text';
 import { CommandFailedError } from '../cli-errors';
-import { files, formatPackPlan } from '../output/format-pack-plan';
+import { formatPackPlan } from '../output/format-pack-plan';
 import { formatPack } from '../output/format-progress';
 import { LiveDisplay } from '../output/live-display';
 import { safeText } from '../output/safe-text';
@@ -44,7 +44,7 @@ async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?:
     if (opts.json) {
       ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written }, null, 2)}\n`);
     } else if (written) {
-      ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${files(plan.entries.length)}, ${formatBytes(written.bytes)}.`)}\n`);
+      ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${countOf(plan.entries.length, 'file')}, ${formatBytes(written.bytes)}.`)}\n`);
     } else if (needsPacking(plan)) {
       ctx.io.stdout.write('Nothing was written; add --out <bundle.zip> to write the bundle.\n');
     }
@@ -57,9 +57,7 @@ async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?:
 /** Errors of tracing and packing as messages for the person at the terminal. */
 function failure(error: unknown): never {
   if (isAbort(error)) throw new AbortError('Packing stopped; nothing was written. Run the command again to pack.');
-  if (error instanceof BlendFileError || error instanceof PackError || error instanceof PathRewriteError || error instanceof BundleNameClashError) {
-    throw new CommandFailedError(error.message);
-  }
+  if (error instanceof BlendError) throw new CommandFailedError(error.message);
   throw error;
 }
 

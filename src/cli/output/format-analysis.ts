@@ -2,6 +2,7 @@ import { missingChoices, type MissingChoices } from '../../core/lifecycle';
 import type { RenderConfig } from '../../shared/api';
 import { formatFrames, parseFrameRanges } from '../../shared/render';
 import { isPlainRecord } from '../../shared/plain-record';
+import { countOf } from '../../shared/text';
 import { safeText } from './safe-text';
 import { shellWord } from './shell-word';
 import { formatPairs } from './table';
@@ -87,7 +88,7 @@ export function formatAnalysisSummary(input: AnalysisSummaryInput): string[] {
   if (input.analysis === null || input.analysis === undefined) lines.push('  The server sent no scene analysis; the scene renders with its own settings.');
   lines.push(...formatPairs(summary.rows));
   if (summary.warnings.length > 0) {
-    lines.push(`  ${summary.warnings.length === 1 ? '1 warning' : `${summary.warnings.length} warnings`}:`);
+    lines.push(`  ${countOf(summary.warnings.length, 'warning')}:`);
     lines.push(...summary.warnings.map((w) => `  ! ${w}`));
   }
   return lines;
@@ -103,11 +104,11 @@ function describeFrames(a: Record<string, unknown>, config: RenderConfig): { tex
     const parsed = parseFrameRanges(config.frameRanges);
     const count = parsed.ok ? parsed.frames.length : null;
     const shown = parsed.ok ? formatFrames(parsed.frames) : config.frameRanges.join(',');
-    const notes = [count !== null ? plural(count, 'frame') : null, sceneRange !== null && sceneRange !== shown ? `scene: ${sceneRange}` : null].filter(Boolean);
+    const notes = [count !== null ? countOf(count, 'frame') : null, sceneRange !== null && sceneRange !== shown ? `scene: ${sceneRange}` : null].filter(Boolean);
     return { text: notes.length > 0 ? `${shown} (${notes.join('; ')})` : shown, count };
   }
-  if (sceneRange === null) return sceneCount !== null ? { text: plural(sceneCount, 'frame'), count: sceneCount } : null;
-  return { text: `${sceneRange}${sceneCount !== null ? ` (${plural(sceneCount, 'frame')})` : ''}`, count: sceneCount };
+  if (sceneRange === null) return sceneCount !== null ? { text: countOf(sceneCount, 'frame'), count: sceneCount } : null;
+  return { text: `${sceneRange}${sceneCount !== null ? ` (${countOf(sceneCount, 'frame')})` : ''}`, count: sceneCount };
 }
 
 function describeResolution(a: Record<string, unknown>, config: RenderConfig): string | null {
@@ -213,10 +214,6 @@ function overridden(value: string, sceneValue: string | null): string {
 
 function engineName(code: string): string {
   return ENGINE_NAMES[code] ?? code;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { sceneNameOf } from '../../core/download';
 import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf } from '../../shared/api';
-import { formatDuration, formatFrames } from './format-progress';
+import { countOf, formatDuration } from '../../shared/text';
+import { formatFrameProgress } from './format-progress';
 import { safeText } from './safe-text';
 import { isPlainRecord } from '../../shared/plain-record';
 import { displayWidth, formatPairs, formatTable, truncate } from './table';
@@ -44,7 +45,7 @@ export function formatJobList(list: JobList, options: JobListOptions = {}): stri
     ]);
   }
   const lines = formatTable(rows, ['left', 'left', 'right', 'left', 'left']);
-  const count = `${total} ${total === 1 ? 'job' : 'jobs'}${options.status ? ` ${options.status}` : ''}`;
+  const count = `${countOf(total, 'job')}${options.status ? ` ${options.status}` : ''}`;
   if (totalPages <= 1 && page === 1) return [...lines, '', `${count}.`];
   const of = totalPages >= page ? ` of ${totalPages}` : '';
   const next = page < totalPages ? ` Next: renderdrop jobs --page ${page + 1}${filter}` : '';
@@ -54,7 +55,7 @@ export function formatJobList(list: JobList, options: JobListOptions = {}): stri
 /** One job in detail: status with frames, scene, times, render time, failure and node adjustments. */
 export function formatJobDetails(job: Job, progress: ProgressRecord | null): string[] {
   const frames = progress ?? progressOf(job);
-  const status = frames && frames.totalFrames > 0 ? `${job.status}  ${formatFrames(frames.completedFrames, frames.totalFrames)}` : job.status;
+  const status = frames && frames.totalFrames > 0 ? `${job.status}  ${formatFrameProgress(frames.completedFrames, frames.totalFrames)}` : job.status;
   const rows: [string, string][] = [
     ['Job', job.id],
     ['Status', status],
@@ -62,7 +63,7 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null): str
   const scene = sceneNameOf(job);
   if (scene) rows.push(['Scene', scene]);
   rows.push(['Created', formatTimestamp(job.createdAt)], ['Updated', formatTimestamp(job.updatedAt)]);
-  if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)}s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
+  if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)} s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
   const config = summarizeConfig(job.finalConfig ?? job.requestedConfig);
   if (config) rows.push(['Settings', config]);
   let failureMore: string[] = [];

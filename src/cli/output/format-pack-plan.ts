@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/pack';
 import { KIND_LABELS } from '../../blend/trace';
-import { formatBytes } from '../../shared/text';
+import { countOf, formatBytes } from '../../shared/text';
 import { formatTable } from './table';
 
 const STATUS_WORDS: Record<PlannedDependency['status'], string> = {
@@ -65,10 +65,5 @@ export function formatPackPlan(plan: BundlePlan): string[] {
 /** One line: how many files and bytes travel, or that the scene needs nothing beside it. */
 export function bundleSummary(plan: BundlePlan): string {
   if (plan.entries.length <= 1) return `Nothing to pack: ${plan.sceneEntry} needs no other file.`;
-  return `Bundle: ${files(plan.entries.length)}, ${formatBytes(plan.totalBytes)}.`;
-}
-
-/** `1 file`, `3 files`. */
-export function files(count: number): string {
-  return `${count} ${count === 1 ? 'file' : 'files'}`;
+  return `Bundle: ${countOf(plan.entries.length, 'file')}, ${formatBytes(plan.totalBytes)}.`;
 }

@@ -1,6 +1,5 @@
 import { describeMissing, missingPlaces, type PackSummary } from '../../core/packing';
-import { formatBytes } from '../../shared/text';
-import { files } from './format-pack-plan';
+import { countOf, formatBytes } from '../../shared/text';
 
 /**
  * What travels with a scene and what the farm will not have, printed before anything is uploaded:
@@ -9,7 +8,7 @@ import { files } from './format-pack-plan';
  */
 export function formatPackingSummary(name: string, summary: PackSummary): string[] {
   const lines: string[] = [];
-  if (summary.bundled) lines.push(`${name}: ${files(summary.files)}, ${formatBytes(summary.bytes)} travel with the scene.`);
+  if (summary.bundled) lines.push(`${name}: ${countOf(summary.files, 'file')}, ${formatBytes(summary.bytes)} travel with the scene.`);
   const missing = missingPlaces(summary).map((place) => describeMissing(place, 'disk'));
   if (missing.length > 0) {
     const count = missing.length === 1 ? '1 file it uses is' : `${missing.length} files it uses are`;

@@ -2,7 +2,7 @@ import type { PackProgress } from '../../blend/pack';
 import type { DownloadProgress } from '../../core/download';
 import type { TransferProgress } from '../../core/transfer';
 import { RateLimitedError, serializeError } from '../../core/errors';
-import { formatBytes } from '../../shared/text';
+import { formatBytes, formatDuration, formatRate, percent } from '../../shared/text';
 
 /** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
 export function progressBar(fraction: number, width = 20): string {
@@ -11,26 +11,6 @@ export function progressBar(fraction: number, width = 20): string {
   if (full >= width) return `[${'='.repeat(width)}]`;
   const head = clamped > 0 ? '>' : '';
   return `[${'='.repeat(full)}${head}${' '.repeat(width - full - head.length)}]`;
-}
-
-/** A whole percentage of `part` in `total` (0 when the total is unknown or zero). */
-export function percent(part: number, total: number | null): number {
-  if (!total || total <= 0) return 0;
-  return Math.min(100, Math.floor((part / total) * 100));
-}
-
-/** A transfer rate, e.g. `3.1 MiB/s`. */
-export function formatRate(bytesPerSecond: number): string {
-  return `${formatBytes(Math.max(0, Math.round(bytesPerSecond)))}/s`;
-}
-
-/** A duration in seconds, short: `45s`, `2m 05s`, `1h 02m`. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
 /** An upload's progress: bar, percentage, bytes, rate and time left. */
@@ -58,8 +38,8 @@ export function formatPack(progress: PackProgress, options: { bar?: boolean } = 
   return parts.filter((p) => p !== null).join('  ');
 }
 
-/** Frame progress: bar and `done/total frames`. */
-export function formatFrames(completed: number, total: number, options: { bar?: boolean } = {}): string {
+/** A job's frame progress: bar and `done/total frames`. */
+export function formatFrameProgress(completed: number, total: number, options: { bar?: boolean } = {}): string {
   const counts = `${completed}/${total} frames`;
   if (options.bar === false || total <= 0) return counts;
   return `${progressBar(completed / total)}  ${counts}`;

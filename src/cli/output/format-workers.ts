@@ -1,6 +1,6 @@
 import type { NodeWorkers, WorkerInfo } from '../../shared/api';
 import { describeFrames } from '../../shared/render';
-import { timeAgo } from '../../shared/text';
+import { countOf, timeAgo } from '../../shared/text';
 import { formatTable } from './table';
 
 function activity(worker: WorkerInfo): string {
@@ -15,7 +15,7 @@ export function formatWorkers(view: NodeWorkers, now = new Date()): string[] {
     return ['This node renders with its own Blender; it has no render workers. Start it with --redis <url> to render on workers.'];
   }
   const { chunks } = view;
-  const summary = `${view.workers.length} render worker${view.workers.length === 1 ? '' : 's'} on ${view.redis}; chunks: ${chunks.waiting} waiting, ${chunks.active} rendering, ${chunks.delayed} to retry.`;
+  const summary = `${countOf(view.workers.length, 'render worker')} on ${view.redis}; chunks: ${chunks.waiting} waiting, ${chunks.active} rendering, ${chunks.delayed} to retry.`;
   if (view.workers.length === 0) return [summary, 'Start one on each render machine: renderdrop node worker --redis <url>'];
   const rows = [['NAME', 'HOST', 'BLENDER', 'DEVICES', 'LAST SEEN', 'FRAMES', 'DOING']];
   for (const w of view.workers) {

@@ -4,7 +4,7 @@ import { SubmissionJournal, type SubmissionRecord } from '../../core/journal';
 import { KeyringSecretStore, type SecretStore, localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets';
 import { requireApiKey, resolveConnection, type Connection, SettingsStore } from '../../core/settings';
 import { sameServer, trimBaseUrl, THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
-import { formatDuration } from '../output/format-progress';
+import { formatDuration } from '../../shared/text';
 import { safeText } from '../output/safe-text';
 import type { CliDeps } from '../cli-deps';
 import type { CliPrompt } from '../terminal/terminal-prompt';

@@ -3,7 +3,7 @@ import type { DownloadProgress } from '../../core/download';
 import type { LifecyclePhase } from '../../core/lifecycle';
 import type { TransferProgress } from '../../core/transfer';
 import type { JobStatus } from '../../shared/api';
-import { formatDownload, formatFrames, formatPack, formatTransfer } from '../output/format-progress';
+import { formatDownload, formatFrameProgress, formatPack, formatTransfer } from '../output/format-progress';
 import { safeText } from '../output/safe-text';
 
 /** Where one submission stands, as far as its progress line is concerned. */
@@ -42,7 +42,7 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
     case 'rendering':
     case 'done': {
       const word = state.status ?? 'rendering';
-      const frames = state.frames && state.frames.totalFrames > 0 ? formatFrames(state.frames.completedFrames, state.frames.totalFrames, { bar: options.bar }) : '';
+      const frames = state.frames && state.frames.totalFrames > 0 ? formatFrameProgress(state.frames.completedFrames, state.frames.totalFrames, { bar: options.bar }) : '';
       return join(name, word, frames, job);
     }
     case 'downloading':

@@ -4,14 +4,13 @@ import { type SubmissionJournal, isFinished, reached, type SubmissionRecord } fr
 import { type RenderProposal, awaitsDecision, lifecyclePhase, scenesToChooseFrom, SubmissionLifecycle, type ClaimedSubmission, trackerWaiter, type WaitForJob } from '../../core/lifecycle';
 import { analysisForArtist } from '../../core/packing';
 import { JobTracker } from '../../core/tracking';
-import { formatBytes } from '../../shared/text';
+import { countOf, formatBytes, formatDuration } from '../../shared/text';
 import { type Job, JOB_STATUS_TABLE, type JobStatus, type RenderConfig } from '../../shared/api';
 import { UsageError } from '../cli-errors';
 import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentReasonsOf } from '../output/format-jobs';
-import { files } from '../output/format-pack-plan';
 import { formatPackingSummary } from '../output/format-packing';
-import { formatDuration, formatTrackerRetry } from '../output/format-progress';
+import { formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
 import type { Choose, Confirm } from '../terminal/terminal-prompt';
 import { askForScene, sceneOptionExample } from './scene-question';
@@ -248,7 +247,7 @@ export class SubmissionRunner {
     if (record.step === 'packing') tracked.packStartedAt ??= Date.now();
     if (record.step === 'packed' && record.bundle && record.packing && tracked.packStartedAt !== null) {
       const seconds = (Date.now() - tracked.packStartedAt) / 1000;
-      this.#o.display.print(statusLine(this.#name(name), 'packed', `${files(record.packing.files)}, ${formatBytes(record.packing.bytes)} in ${formatDuration(seconds)}`));
+      this.#o.display.print(statusLine(this.#name(name), 'packed', `${countOf(record.packing.files, 'file')}, ${formatBytes(record.packing.bytes)} in ${formatDuration(seconds)}`));
     }
   }
 
@@ -280,7 +279,7 @@ export class SubmissionRunner {
     const frames = summarizeAnalysis(proposal.analysis, proposal.renderConfig).frameCount;
     display.suspend();
     try {
-      const question = `Render ${frames !== null ? `${frames} ${frames === 1 ? 'frame' : 'frames'} of ` : ''}${record.file.name}?`;
+      const question = `Render ${frames !== null ? `${countOf(frames, 'frame')} of ` : ''}${record.file.name}?`;
       return await this.#o.confirm(question, { signal: this.#o.signal });
     } finally {
       display.resume();

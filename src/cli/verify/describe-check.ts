@@ -1,17 +1,17 @@
 import type { FolderCheck } from '../../core/verify';
 import { describeFrames } from '../../shared/render';
+import { countOf } from '../../shared/text';
 
-const frames = (n: number) => `${n} ${n === 1 ? 'frame' : 'frames'}`;
 
 /** What a folder check found, in a few lines for people. */
 export function describeCheck(check: Pick<FolderCheck, 'folder' | 'expected' | 'present' | 'missing' | 'broken'> & { downloadable?: number[] }): string[] {
   const lines = [`Folder: ${check.folder}`];
   if (check.missing.length === 0 && check.broken.length === 0) {
-    lines.push(`Complete: all ${frames(check.expected)} are there and whole.`);
+    lines.push(`Complete: all ${countOf(check.expected, 'frame')} are there and whole.`);
     return lines;
   }
-  lines.push(`${check.present.length} of ${frames(check.expected)} are there and whole.`);
-  if (check.missing.length > 0) lines.push(`Missing: ${frames(check.missing.length)} (${describeFrames(check.missing)}).`);
+  lines.push(`${check.present.length} of ${countOf(check.expected, 'frame')} are there and whole.`);
+  if (check.missing.length > 0) lines.push(`Missing: ${countOf(check.missing.length, 'frame')} (${describeFrames(check.missing)}).`);
   for (const b of check.broken) lines.push(`Unusable: frame ${b.frame} (${b.fileName}): ${b.reason}.`);
   const downloadable = check.downloadable ?? [];
   if (downloadable.length > 0) {

@@ -44,7 +44,7 @@ export interface ListJobsQuery {
 }
 
 /** Result of `POST /jobs/{id}/render`: the job, and whether the server treated it as a replay. */
-export interface RenderResult {
+export interface RenderResponse {
   job: Job;
   replayed: boolean;
 }
@@ -177,7 +177,7 @@ export class ApiClient {
   }
 
   /** `POST /jobs/{id}/render`. Idempotent by the spec; `replayed` reports `X-Idempotent-Replay: true`. */
-  async renderJob(id: string, requestedRenderConfig: RenderConfig, options: CallOptions = {}): Promise<RenderResult> {
+  async renderJob(id: string, requestedRenderConfig: RenderConfig, options: CallOptions = {}): Promise<RenderResponse> {
     const { value, headers } = await this.#call(
       {
         name: 'POST /jobs/{id}/render',

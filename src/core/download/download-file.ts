@@ -1,31 +1,28 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, stat, truncate, unlink, writeFile } from 'node:fs/promises';
-import type { IncomingHttpHeaders } from 'node:http';
-import got, { type Agents } from 'got';
-import { basename, dirname } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { mkdir, rename, truncate, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { AbortError, errorCode, errorReason, TransferError } from '../errors';
 import { STORAGE_HEADERS, isTransientNetworkError, looksExpired, readSmallBody } from '../transfer/http-transport';
 import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
 import type { Clock, Sleep } from '../util/clock';
+import { onDisk } from './disk-failure';
+import { ExpiredUrlError } from './expired-url-error';
+import { readEtag, sizeOf, writeBody, writeEtag } from './part-file';
+import {
+  contentLength,
+  parseContentRange,
+  probeSize,
+  responseHeader,
+  storageGet,
+  totalFromContentRange,
+  type StorageGetOptions,
+  type StorageResponse,
+} from './storage-get';
 
-/** Thrown when a signed URL no longer works; the caller gets fresh URLs and tries again. */
-export class ExpiredUrlError extends Error {
-  constructor(readonly status: number) {
-    super(`Signed URL expired (${status})`);
-  }
-}
 
 /** How one file is fetched. */
-export interface FileDownloadOptions {
-  /** The current URL of the file (it changes when URLs are refreshed). */
-  url: () => string;
+export interface FileDownloadOptions extends StorageGetOptions {
   /** Final path; bytes go to `<path>.part` first. */
   path: string;
-  /** Connection pools to share between files (keep-alive). */
-  agent?: Agents;
-  signal?: AbortSignal;
   sleep: Sleep;
   clock: Clock;
   random: () => number;
@@ -35,12 +32,37 @@ export interface FileDownloadOptions {
   onTotal?: (total: number) => void;
   /** Attempts after broken connections, 5xx and 429 (default 5). */
   maxAttempts?: number;
-  /** Idle time after which a stalled response is dropped (default 60 s). */
-  idleTimeoutMs?: number;
 }
 
 /** How a file ended up in place. */
 export type FileDownloadResult = { outcome: 'downloaded' | 'skipped'; bytes: number };
+
+/** What the download of one file keeps from one attempt to the next. */
+interface DownloadState {
+  readonly options: FileDownloadOptions;
+  readonly partPath: string;
+  readonly etagPath: string;
+  readonly maxAttempts: number;
+  /** The ETag the `.part` bytes came from, when known. */
+  etag: string | undefined;
+  /** Attempts that failed so far. */
+  failures: number;
+}
+
+/** Where the body of a usable response goes in the file. */
+interface BodyPlacement {
+  /** Offset of its first byte (the `.part` size when resuming). */
+  start: number;
+  /** Size of the whole file; null when the server does not say. */
+  total: number | null;
+}
+
+/** An attempt ended without the file: try again. */
+const AGAIN = 'again';
+type AttemptResult = FileDownloadResult | typeof AGAIN;
+
+const CONNECTION_BACKOFF = { baseDelayMs: 250, capDelayMs: 10_000 };
+const SERVER_BACKOFF = { baseDelayMs: 500, capDelayMs: 15_000 };
 
 /**
  * Fetches one file into `<path>.part`, resuming with `Range` and `If-Range` after an interruption
@@ -54,258 +76,160 @@ export async function downloadFile(options: FileDownloadOptions): Promise<FileDo
   const etagPath = `${partPath}.etag`;
   await onDisk(options.path, mkdir(dirname(options.path), { recursive: true }));
   const existing = await sizeOf(options.path);
-  if (existing !== null) {
-    const total = await probeSize(options);
-    if (total === existing) return { outcome: 'skipped', bytes: existing };
-  }
-  const maxAttempts = options.maxAttempts ?? 5;
-  let etag = await readEtag(etagPath);
-  let failures = 0;
+  if (existing !== null && (await probeSize(options)) === existing) return { outcome: 'skipped', bytes: existing };
+  const state: DownloadState = { options, partPath, etagPath, maxAttempts: options.maxAttempts ?? 5, etag: await readEtag(etagPath), failures: 0 };
   for (;;) {
-    if (options.signal?.aborted) throw new AbortError('Download stopped.');
-    const have = (await sizeOf(partPath)) ?? 0;
-    const headers: Record<string, string> = { ...STORAGE_HEADERS };
-    if (have > 0) {
-      headers.range = `bytes=${have}-`;
-      if (etag) headers['if-range'] = etag;
-    }
-    let response: Fetched;
-    try {
-      response = await get(options, headers);
-    } catch (error) {
-      if (options.signal?.aborted) throw new AbortError('Download stopped.');
-      if (!isTransientNetworkError(error) || ++failures >= maxAttempts) throw networkFailure(options.path, error);
-      await options.sleep(fullJitterDelay(failures - 1, { baseDelayMs: 250, capDelayMs: 10_000 }, options.random), options.signal);
-      continue;
-    }
-    const status = response.status;
-    if (status === 403 || status === 401) {
-      const body = await readSmallBody(response.body);
-      if (status === 403 && (looksExpired(body) || body.trim() === '' || /denied/i.test(body))) throw new ExpiredUrlError(status);
-      throw new TransferError(`The server refused the download of ${options.path} (${status}). Check the API key and try again.`, { status });
-    }
-    if (status === 416 && have > 0) {
-      await readSmallBody(response.body);
-      const total = totalFromContentRange(response.headers['content-range']);
-      if (total === have) return finish(options, partPath, have);
-      await discard(options, partPath, have);
-      etag = undefined;
-      continue;
-    }
-    if (status === 429 || status === 408 || status >= 500) {
-      await readSmallBody(response.body);
-      if (++failures >= maxAttempts) throw new TransferError(`The download of ${options.path} kept failing (${status}). Try again later.`, { status });
-      const asked = parseRetryAfter(response.headers['retry-after'], options.clock.now());
-      await options.sleep(asked ?? fullJitterDelay(failures - 1, { baseDelayMs: 500, capDelayMs: 15_000 }, options.random), options.signal);
-      continue;
-    }
-    if (status !== 200 && status !== 206) {
-      const body = await readSmallBody(response.body);
-      throw new TransferError(`The download of ${options.path} failed (${status}${body.trim() ? `: ${body.trim().slice(0, 200)}` : ''}).`, { status });
-    }
-    const served = header(response, 'etag');
-    let start = 0;
-    let total: number | null;
-    if (status === 206) {
-      const range = parseContentRange(response.headers['content-range']);
-      if (range === null || range.start !== have || (etag !== undefined && served !== undefined && served !== etag)) {
-        response.body.destroy();
-        await discard(options, partPath, have);
-        etag = undefined;
-        continue;
-      }
-      start = range.start;
-      total = range.total;
-    } else {
-      if (have > 0) await discard(options, partPath, have);
-      const length = Number(response.headers['content-length']);
-      total = Number.isFinite(length) && response.headers['content-length'] !== undefined ? length : null;
-    }
-    if (served !== etag) {
-      etag = served;
-      try {
-        await writeEtag(options.path, etagPath, etag);
-      } catch (error) {
-        response.body.destroy();
-        throw error;
-      }
-    }
-    if (total !== null) options.onTotal?.(total);
-    try {
-      await writeBody(response.body, partPath, start > 0, options);
-    } catch (error) {
-      if (options.signal?.aborted) throw new AbortError('Download stopped.');
-      if (error instanceof TransferError) throw error;
-      if (++failures >= maxAttempts) throw networkFailure(options.path, error);
-      await options.sleep(fullJitterDelay(failures - 1, { baseDelayMs: 250, capDelayMs: 10_000 }, options.random), options.signal);
-      continue;
-    }
-    const size = (await sizeOf(partPath)) ?? 0;
-    if (total === null || size === total) return finish(options, partPath, size);
-    if (size > total) {
-      await discard(options, partPath, size);
-      continue;
-    }
-    if (++failures >= maxAttempts) {
-      throw new TransferError(`The download of ${options.path} stopped at ${size} of ${total} bytes, ${failures} times. Try again later.`, { code: 'short-body' });
-    }
+    const result = await attempt(state);
+    if (result !== AGAIN) return result;
   }
 }
 
-async function finish(options: FileDownloadOptions, partPath: string, size: number): Promise<FileDownloadResult> {
-  await onDisk(options.path, rename(partPath, options.path));
-  await unlink(`${partPath}.etag`).catch(() => undefined);
-  return { outcome: 'downloaded', bytes: size };
+/** One request for the file (or the rest of it) and what its answer leads to. */
+async function attempt(state: DownloadState): Promise<AttemptResult> {
+  if (state.options.signal?.aborted) throw stopped();
+  const have = (await sizeOf(state.partPath)) ?? 0;
+  const response = await request(state, have);
+  if (response === null) return AGAIN;
+  const answered = await answerStatus(state, response, have);
+  if (answered !== 'body') return answered;
+  const placement = await placeBody(state, response, have);
+  if (placement === null) return AGAIN;
+  return receiveBody(state, response, placement);
 }
 
-async function readEtag(etagPath: string): Promise<string | undefined> {
-  try {
-    const text = (await readFile(etagPath, 'utf8')).trim();
-    return text === '' ? undefined : text;
-  } catch {
-    return undefined;
+/** Sends the GET, asking for the rest of the `.part` file when there is one; null after a broken connection worth retrying. */
+async function request(state: DownloadState, have: number): Promise<StorageResponse | null> {
+  const headers: Record<string, string> = { ...STORAGE_HEADERS };
+  if (have > 0) {
+    headers.range = `bytes=${have}-`;
+    if (state.etag) headers['if-range'] = state.etag;
   }
-}
-
-async function writeEtag(path: string, etagPath: string, etag: string | undefined) {
-  if (etag === undefined) await unlink(etagPath).catch(() => undefined);
-  else await onDisk(path, writeFile(etagPath, etag, 'utf8'));
-}
-
-async function discard(options: FileDownloadOptions, partPath: string, have: number) {
-  if (have > 0) options.onBytes(-have);
-  await truncate(partPath, 0).catch(() => undefined);
-}
-
-async function writeBody(response: Readable, partPath: string, append: boolean, options: FileDownloadOptions): Promise<void> {
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      options.onBytes(chunk.length);
-      callback(null, chunk);
-    },
-  });
-  const out = createWriteStream(partPath, { flags: append ? 'a' : 'w', highWaterMark: 1024 * 1024 });
-  let diskError: NodeJS.ErrnoException | null = null;
-  out.on('error', (error: NodeJS.ErrnoException) => {
-    if (isFileSystemError(error)) diskError ??= error;
-  });
   try {
-    await pipeline(response, counter, out, options.signal ? { signal: options.signal } : {});
+    return await storageGet(state.options, headers);
   } catch (error) {
-    if (diskError !== null && !options.signal?.aborted) throw diskFailure(options.path, diskError);
-    throw error;
+    if (state.options.signal?.aborted) throw stopped();
+    if (!isTransientNetworkError(error)) throw networkFailure(state.options.path, error);
+    await afterBrokenConnection(state, error);
+    return null;
   }
-}
-
-/** Whether an error the .part stream reported came from the file system (not passed on from the network). */
-function isFileSystemError(error: NodeJS.ErrnoException): boolean {
-  return ['open', 'write', 'writev', 'close', 'fsync'].includes(error.syscall ?? '') && !isTransientNetworkError(error);
-}
-
-/** Runs a file system step of the download, turning its failure into a TransferError about the folder. */
-async function onDisk<T>(path: string, step: Promise<T>): Promise<T> {
-  try {
-    return await step;
-  } catch (error) {
-    throw diskFailure(path, error);
-  }
-}
-
-/** A local disk failure (full, read-only, no permission, something in the way): retrying cannot help. */
-function diskFailure(path: string, error: unknown): TransferError {
-  const dir = dirname(path);
-  const code = errorCode(error) ?? 'EIO';
-  const inTheWay = error instanceof Error && 'path' in error && typeof error.path === 'string' ? error.path : null;
-  switch (code) {
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return new TransferError(`Not enough space in ${dir} to download ${basename(path)}. Free some space, then run the download again; it resumes.`, { code: 'disk-full' });
-    case 'EACCES':
-    case 'EPERM':
-      return new TransferError(`Cannot write to ${dir}: permission denied. Choose another download folder or change its permissions.`, { code: 'disk-denied' });
-    case 'EROFS':
-      return new TransferError(`Cannot write to ${dir}: the disk is read-only. Choose another download folder.`, { code: 'disk-read-only' });
-    case 'EISDIR':
-    case 'ENOTDIR':
-    case 'EEXIST':
-    case 'ENOTEMPTY':
-      return new TransferError(
-        `Cannot write to ${dir}: ${inTheWay ? `"${inTheWay}"` : `a file or folder on the way to ${basename(path)}`} is in the way (${code}). Move it aside, then run the download again.`,
-        { code: 'disk-in-the-way' },
-      );
-    default:
-      return new TransferError(`Cannot write to ${dir} (${code}). Check the disk, then run the download again; it resumes.`, { code: 'disk-error' });
-  }
-}
-
-/** A response whose body is still to be read. */
-interface Fetched {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Readable;
 }
 
 /**
- * One GET through got's stream API: no retries or redirects of its own (the loop above decides),
- * bytes as stored (no decompression, so sizes match Content-Length), the caller's connection pool,
- * and the connection dropped after `idleTimeoutMs` without data.
+ * What the response's status leads to: `body` when it carries the file (200, 206), else a refusal
+ * (thrown), a throttle or server error (waited out), or a range the `.part` file already covers.
  */
-function get(options: FileDownloadOptions, headers: Record<string, string>): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const body = got.stream(options.url(), {
-      headers,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      followRedirect: false,
-      decompress: false,
-      timeout: { socket: options.idleTimeoutMs ?? 60_000 },
-      ...(options.agent ? { agent: options.agent } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    body.once('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => resolve({ status: response.statusCode, headers: response.headers, body }));
-    body.once('error', reject);
-  });
-}
-
-/** Size of the complete file on the server, asked with a one-byte range; null when unknown. */
-async function probeSize(options: FileDownloadOptions): Promise<number | null> {
-  let response: Fetched;
-  try {
-    response = await get(options, { ...STORAGE_HEADERS, range: 'bytes=0-0' });
-  } catch {
-    return null;
-  }
+async function answerStatus(state: DownloadState, response: StorageResponse, have: number): Promise<AttemptResult | 'body'> {
+  const { options } = state;
   const status = response.status;
-  const length = response.headers['content-length'];
-  response.body.destroy();
-  if (status === 206) return totalFromContentRange(response.headers['content-range']);
-  if (status === 200 && length !== undefined) return Number(length);
-  if (status === 403) throw new ExpiredUrlError(status);
-  return null;
-}
-
-function parseContentRange(value: string | undefined): { start: number; end: number; total: number | null } | null {
-  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(value?.trim() ?? '');
-  if (!match) return null;
-  return { start: Number(match[1]), end: Number(match[2]), total: match[3] === '*' ? null : Number(match[3]) };
-}
-
-function totalFromContentRange(value: string | undefined): number | null {
-  const match = /\/(\d+)\s*$/.exec(value ?? '');
-  return match ? Number(match[1]) : null;
-}
-
-function header(response: Fetched, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-async function sizeOf(path: string): Promise<number | null> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    return null;
+  if (status === 403 || status === 401) {
+    const body = await readSmallBody(response.body);
+    if (status === 403 && (looksExpired(body) || body.trim() === '' || /denied/i.test(body))) throw new ExpiredUrlError(status);
+    throw new TransferError(`The server refused the download of ${options.path} (${status}). Check the API key and try again.`, { status });
   }
+  if (status === 416 && have > 0) {
+    await readSmallBody(response.body);
+    if (totalFromContentRange(response.headers['content-range']) === have) return finish(state, have);
+    await startOver(state, have);
+    return AGAIN;
+  }
+  if (status === 429 || status === 408 || status >= 500) {
+    await readSmallBody(response.body);
+    if (++state.failures >= state.maxAttempts) throw new TransferError(`The download of ${options.path} kept failing (${status}). Try again later.`, { status });
+    const asked = parseRetryAfter(response.headers['retry-after'], options.clock.now());
+    await options.sleep(asked ?? fullJitterDelay(state.failures - 1, SERVER_BACKOFF, options.random), options.signal);
+    return AGAIN;
+  }
+  if (status !== 200 && status !== 206) {
+    const body = (await readSmallBody(response.body)).trim();
+    throw new TransferError(`The download of ${options.path} failed (${status}${body ? `: ${body.slice(0, 200)}` : ''}).`, { status });
+  }
+  return 'body';
+}
+
+/**
+ * Where the body goes: after the `.part` bytes when the server resumed the same version of the file
+ * there, else from the start (the `.part` bytes are dropped). Records the version's ETag. Null when
+ * the server answered a range that does not fit the `.part` file, which is then dropped.
+ */
+async function placeBody(state: DownloadState, response: StorageResponse, have: number): Promise<BodyPlacement | null> {
+  const served = responseHeader(response, 'etag');
+  let placement: BodyPlacement;
+  if (response.status === 206) {
+    const range = parseContentRange(response.headers['content-range']);
+    if (range === null || range.start !== have || (state.etag !== undefined && served !== undefined && served !== state.etag)) {
+      response.body.destroy();
+      await startOver(state, have);
+      return null;
+    }
+    placement = { start: range.start, total: range.total };
+  } else {
+    if (have > 0) await discard(state, have);
+    placement = { start: 0, total: contentLength(response) };
+  }
+  if (served !== state.etag) {
+    state.etag = served;
+    try {
+      await writeEtag(state.options.path, state.etagPath, served);
+    } catch (error) {
+      response.body.destroy();
+      throw error;
+    }
+  }
+  if (placement.total !== null) state.options.onTotal?.(placement.total);
+  return placement;
+}
+
+/** Writes the body into the `.part` file and, when the file is then whole, moves it into place. */
+async function receiveBody(state: DownloadState, response: StorageResponse, placement: BodyPlacement): Promise<AttemptResult> {
+  const { options } = state;
+  try {
+    await writeBody(response.body, state.partPath, placement.start > 0, options);
+  } catch (error) {
+    if (options.signal?.aborted) throw stopped();
+    if (error instanceof TransferError) throw error;
+    await afterBrokenConnection(state, error);
+    return AGAIN;
+  }
+  const size = (await sizeOf(state.partPath)) ?? 0;
+  const total = placement.total;
+  if (total === null || size === total) return finish(state, size);
+  if (size > total) {
+    await discard(state, size);
+    return AGAIN;
+  }
+  if (++state.failures >= state.maxAttempts) {
+    throw new TransferError(`The download of ${options.path} stopped at ${size} of ${total} bytes, ${state.failures} times. Try again later.`, { code: 'short-body' });
+  }
+  return AGAIN;
+}
+
+/** Counts a broken connection: throws once the attempts are used up, else waits before the next one. */
+async function afterBrokenConnection(state: DownloadState, error: unknown): Promise<void> {
+  const { options } = state;
+  if (++state.failures >= state.maxAttempts) throw networkFailure(options.path, error);
+  await options.sleep(fullJitterDelay(state.failures - 1, CONNECTION_BACKOFF, options.random), options.signal);
+}
+
+async function finish(state: DownloadState, size: number): Promise<FileDownloadResult> {
+  await onDisk(state.options.path, rename(state.partPath, state.options.path));
+  await unlink(state.etagPath).catch(() => undefined);
+  return { outcome: 'downloaded', bytes: size };
+}
+
+/** Drops the `.part` bytes, taking them back from the progress. */
+async function discard(state: DownloadState, have: number): Promise<void> {
+  if (have > 0) state.options.onBytes(-have);
+  await truncate(state.partPath, 0).catch(() => undefined);
+}
+
+/** Drops the `.part` bytes and forgets which version of the file they came from. */
+async function startOver(state: DownloadState, have: number): Promise<void> {
+  await discard(state, have);
+  state.etag = undefined;
+}
+
+function stopped(): AbortError {
+  return new AbortError('Download stopped.');
 }
 
 function networkFailure(path: string, error: unknown): TransferError {

@@ -1,35 +1,25 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Agents } from 'got';
 import { join } from 'node:path';
 import type { Downloads, Job, JobStatus } from '../../shared/api';
 import type { CallOptions } from '../api/api-client';
 import { AbortError, TransferError } from '../errors';
-import { ProgressMeter } from '../transfer/progress-meter';
 import { abortableSleep } from '../util/abortable-sleep';
 import { systemClock, type Clock, type Sleep } from '../util/clock';
 import { runPool } from '../util/concurrency';
-import { downloadFile, ExpiredUrlError } from './download-file';
+import { downloadFile, type FileDownloadOptions } from './download-file';
+import { DownloadTally, type DownloadProgress } from './download-tally';
+import { ExpiredUrlError } from './expired-url-error';
 import { jobFolderName } from './job-folder';
 import { planOutputs, type PlannedOutput } from './output-plan';
 import { resolveInside } from './safe-path';
+import { SignedUrls } from './signed-urls';
 
 /** The part of the API client downloads need. */
 export interface DownloadsSource {
   getDownloads(jobId: string, options?: CallOptions): Promise<Downloads>;
   getJob(jobId: string, options?: CallOptions): Promise<Job>;
-}
-
-/** Progress of one job's download. */
-export interface DownloadProgress {
-  jobId: string;
-  filesDone: number;
-  filesSkipped: number;
-  filesTotal: number;
-  bytes: number;
-  /** Sum of the sizes known so far (grows as files start). */
-  bytesKnown: number;
-  rate: number;
-  done: boolean;
 }
 
 /** What to download and where. */
@@ -77,87 +67,36 @@ export interface DownloadJobResult {
  */
 export async function downloadJobOutputs(options: DownloadJobOptions): Promise<DownloadJobResult> {
   const clock = options.clock ?? systemClock;
-  const sleep = options.sleep ?? abortableSleep;
-  const random = options.random ?? Math.random;
   const call: CallOptions = options.signal ? { signal: options.signal } : {};
-  let downloads = await options.client.getDownloads(options.jobId, call);
-  const plan = planOutputs(downloads);
+  const plan = planOutputs(await options.client.getDownloads(options.jobId, call));
   if (plan.length === 0) {
     const job = await options.client.getJob(options.jobId, call);
     throw new TransferError(noOutputsMessage(options.jobId, job.status), { code: 'no-outputs' });
   }
   const dir = options.dir ?? (await defaultDir(options, call));
-  const urls = new Map(plan.map((p) => [p.relativePath, p.url]));
-  let generation = 0;
-  let refreshes = 0;
-  let refreshing: Promise<void> | null = null;
-  const refreshUrls = async (seen: number) => {
-    if (seen !== generation) return;
-    refreshing ??= (async () => {
-      if (++refreshes > (options.maxUrlRefreshes ?? 5)) {
-        throw new TransferError(`The download links of job ${options.jobId} keep expiring. Check the computer's clock and try again.`, { code: 'url-expired' });
-      }
-      downloads = await options.client.getDownloads(options.jobId, call);
-      for (const fresh of planOutputs(downloads)) urls.set(fresh.relativePath, fresh.url);
-      generation++;
-    })().finally(() => {
-      refreshing = null;
-    });
-    await refreshing;
-  };
-
-  const meter = new ProgressMeter({ clock, total: null, intervalMs: options.progressIntervalMs ?? 250 });
-  const state = { filesDone: 0, filesSkipped: 0 };
-  const sizes = new Map<string, number>();
-  let bytesKnown = 0;
-  const knowSize = (relativePath: string, size: number) => {
-    bytesKnown += size - (sizes.get(relativePath) ?? 0);
-    sizes.set(relativePath, size);
-  };
-  const snapshot = (done: boolean): DownloadProgress => {
-    const p = done ? meter.finish() : meter.peek();
-    return { jobId: options.jobId, ...state, bytesKnown, filesTotal: plan.length, bytes: p.bytes, rate: p.rate, done };
-  };
-  const onBytes = (count: number) => {
-    if (meter.add(count)) options.onProgress?.(snapshot(false));
-  };
-  const isHttps = plan.some((p) => p.url.startsWith('https:'));
   const concurrency = options.concurrency ?? 8;
-  const pool = isHttps ? new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) : new HttpAgent({ keepAlive: true, maxSockets: concurrency });
-  const agent = pool instanceof HttpsAgent ? { https: pool } : { http: pool };
+  const pool = connectionPool(plan, concurrency);
+  const fetcher: OutputFetcher = {
+    dir,
+    urls: new SignedUrls(plan, {
+      jobId: options.jobId,
+      fetchPlan: async () => planOutputs(await options.client.getDownloads(options.jobId, call)),
+      maxRefreshes: options.maxUrlRefreshes ?? 5,
+    }),
+    tally: new DownloadTally({ jobId: options.jobId, filesTotal: plan.length, clock, progressIntervalMs: options.progressIntervalMs ?? 250, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
+    file: {
+      agent: pool.agent,
+      sleep: options.sleep ?? abortableSleep,
+      clock,
+      random: options.random ?? Math.random,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxAttemptsPerFile !== undefined ? { maxAttempts: options.maxAttemptsPerFile } : {}),
+    },
+  };
   const files: DownloadedFile[] = [];
   try {
-    await runPool(plan, concurrency, async (entry: PlannedOutput) => {
-      const path = resolveInside(dir, entry.relativePath);
-      for (;;) {
-        const seen = generation;
-        try {
-          const result = await downloadFile({
-            url: () => urls.get(entry.relativePath)!,
-            path,
-            agent,
-            sleep,
-            clock,
-            random,
-            onBytes,
-            onTotal: (total) => knowSize(entry.relativePath, total),
-            ...(options.signal ? { signal: options.signal } : {}),
-            ...(options.maxAttemptsPerFile !== undefined ? { maxAttempts: options.maxAttemptsPerFile } : {}),
-          });
-          if (result.outcome === 'skipped') state.filesSkipped++;
-          knowSize(entry.relativePath, result.bytes);
-          state.filesDone++;
-          files.push({ relativePath: entry.relativePath, path, bytes: result.bytes, skipped: result.outcome === 'skipped' });
-          options.onProgress?.(snapshot(false));
-          return;
-        } catch (error) {
-          if (error instanceof ExpiredUrlError) {
-            await refreshUrls(seen);
-            continue;
-          }
-          throw error;
-        }
-      }
+    await runPool(plan, concurrency, async (entry) => {
+      files.push(await fetchOutput(fetcher, entry));
     });
   } catch (error) {
     if (options.signal?.aborted) throw new AbortError('Download stopped.');
@@ -165,9 +104,53 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   } finally {
     pool.destroy();
   }
-  options.onProgress?.(snapshot(true));
+  fetcher.tally.finish();
   files.sort((a, b) => a.relativePath.localeCompare(b.relativePath));
   return { jobId: options.jobId, dir, files, bytes: files.reduce((sum, f) => sum + f.bytes, 0) };
+}
+
+/** What every file of a job's download shares. */
+interface OutputFetcher {
+  dir: string;
+  urls: SignedUrls;
+  tally: DownloadTally;
+  /** The options of {@link downloadFile} that are the same for every file. */
+  file: Pick<FileDownloadOptions, 'agent' | 'sleep' | 'clock' | 'random' | 'signal' | 'maxAttempts'>;
+}
+
+/** Downloads one output into the job's folder, with fresh URLs as often as the signed one expires. */
+async function fetchOutput(fetcher: OutputFetcher, entry: PlannedOutput): Promise<DownloadedFile> {
+  const { urls, tally } = fetcher;
+  const path = resolveInside(fetcher.dir, entry.relativePath);
+  for (;;) {
+    const seen = urls.generation;
+    try {
+      const result = await downloadFile({
+        ...fetcher.file,
+        url: () => urls.urlOf(entry.relativePath),
+        path,
+        onBytes: tally.addBytes,
+        onTotal: (total) => tally.knowSize(entry.relativePath, total),
+      });
+      const skipped = result.outcome === 'skipped';
+      tally.fileDone(entry.relativePath, result.bytes, skipped);
+      return { relativePath: entry.relativePath, path, bytes: result.bytes, skipped };
+    } catch (error) {
+      if (!(error instanceof ExpiredUrlError)) throw error;
+      await urls.refresh(seen);
+    }
+  }
+}
+
+/** Keep-alive connections shared by the files of one download, at most one per file running at once. */
+function connectionPool(plan: readonly PlannedOutput[], concurrency: number): { agent: Agents; destroy: () => void } {
+  const isHttps = plan.some((p) => p.url.startsWith('https:'));
+  if (isHttps) {
+    const https = new HttpsAgent({ keepAlive: true, maxSockets: concurrency });
+    return { agent: { https }, destroy: () => https.destroy() };
+  }
+  const http = new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+  return { agent: { http }, destroy: () => http.destroy() };
 }
 
 /** Why a job has nothing to download, by its status. */

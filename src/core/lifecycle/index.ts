@@ -6,6 +6,6 @@ export * from './final-failure';
 export * from './render-review';
 export * from './record-for-file';
 export * from './wait-for-job';
-export * from './find-created-job';
+export * from './steps/find-created-job';
 export { missingChoices, type MissingChoices } from './render-choices';
 export { chosenScene, scenesToChooseFrom } from './scene-choice';

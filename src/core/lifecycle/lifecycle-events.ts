@@ -1,6 +1,6 @@
 import type { PackProgress } from '../../blend/pack';
 import type { Job, RenderConfig } from '../../shared/api';
-import type { DownloadProgress } from '../download/download-job';
+import type { DownloadProgress } from '../download/download-tally';
 import type { SubmissionRecord } from '../journal/submission-record';
 import type { FrameProgress } from '../tracking/tracker';
 import type { TransferProgress } from '../transfer/progress-meter';

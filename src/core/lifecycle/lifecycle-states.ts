@@ -1,12 +1,12 @@
 import { isFinished, reached, type SubmissionRecord, type SubmissionStep } from '../journal/submission-record';
-import { createJobStep, recoverJobStep } from './create-job-step';
-import { downloadStep } from './download-step';
-import { packStep, traceStep } from './pack-step';
-import { awaitRenderStep, requestRenderStep } from './render-step';
+import { createJobStep, recoverJobStep } from './steps/create-job-step';
+import { downloadStep } from './steps/download-step';
+import { packStep, traceStep } from './steps/pack-step';
+import { awaitRenderStep, requestRenderStep } from './steps/render-step';
 import type { StepFunction } from './step-context';
 import { scenesToChooseFrom } from './scene-choice';
-import { uploadStep } from './upload-step';
-import { awaitValidationStep, requestValidationStep } from './validation-step';
+import { uploadStep } from './steps/upload-step';
+import { awaitValidationStep, requestValidationStep } from './steps/validation-step';
 
 /** Where a submission stands, in words both the app and the CLI show (each in its own way). */
 export const LIFECYCLE_PHASES = ['packing', 'uploading', 'choosing-scene', 'creating', 'validating', 'review', 'rendering', 'downloading', 'done'] as const;

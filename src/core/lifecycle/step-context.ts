@@ -1,5 +1,5 @@
 import type { Downloads, Job, JobList, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
-import type { CallOptions, ListJobsQuery, RenderResult } from '../api/api-client';
+import type { CallOptions, ListJobsQuery, RenderResponse } from '../api/api-client';
 import type { DownloadJobOptions, DownloadJobResult } from '../download/download-job';
 import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';
 import type { SubmissionRecord } from '../journal/submission-record';
@@ -16,7 +16,7 @@ export interface SubmissionClient {
   getJob(jobId: string, options?: CallOptions): Promise<Job>;
   getProgress(jobId: string, options?: CallOptions): Promise<ProgressRecord>;
   validateJob(jobId: string, body?: Record<string, unknown>, options?: CallOptions): Promise<Job>;
-  renderJob(jobId: string, config: RenderConfig, options?: CallOptions): Promise<RenderResult>;
+  renderJob(jobId: string, config: RenderConfig, options?: CallOptions): Promise<RenderResponse>;
   getDownloads(jobId: string, options?: CallOptions): Promise<Downloads>;
 }
 

@@ -6,7 +6,7 @@ import { isPlainRecord } from '../../shared/plain-record';
 import { diffConfigs, type JobDetail, type OutputFileView } from '../../shared/contract';
 import { fetchPreview } from './fetch-preview';
 import type { JobDownloads } from './job-downloads';
-import type { JobList } from './job-list';
+import type { ProfileJobs } from './profile-jobs';
 import { readAnalysis } from '../submissions/review-defaults';
 
 const PREVIEW_LIMIT = 8 * 1024 * 1024;
@@ -14,10 +14,10 @@ const PREVIEW_LIMIT = 8 * 1024 * 1024;
 /** What the job detail panel shows: analysis, requested against final settings, timeline, outputs, preview. */
 export class JobDetails {
   readonly #client: ApiClient;
-  readonly #jobs: JobList;
+  readonly #jobs: ProfileJobs;
   readonly #downloads: JobDownloads;
 
-  constructor(deps: { client: ApiClient; jobs: JobList; downloads: JobDownloads }) {
+  constructor(deps: { client: ApiClient; jobs: ProfileJobs; downloads: JobDownloads }) {
     this.#client = deps.client;
     this.#jobs = deps.jobs;
     this.#downloads = deps.downloads;

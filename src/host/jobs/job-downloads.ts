@@ -4,13 +4,13 @@ import type { ApiClient } from '../../core/api';
 import { downloadJobOutputs, type DownloadProgress, jobFolderName } from '../../core/download';
 import { serializeError } from '../../core/errors';
 import type { HostEvents } from '../app/host-events';
-import type { JobList } from './job-list';
+import type { ProfileJobs } from './profile-jobs';
 import type { SubmittedJobs } from '../submissions/submitted-jobs';
 
 /** What downloads work with. */
 export interface JobDownloadsDeps {
   client: ApiClient;
-  jobs: JobList;
+  jobs: ProfileJobs;
   submitted: SubmittedJobs;
   events: HostEvents;
   downloadRoot: () => string;

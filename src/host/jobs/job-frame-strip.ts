@@ -3,7 +3,7 @@ import type { ApiClient } from '../../core/api';
 import { itemPath, resolveInside, sanitizeRelativePath } from '../../core/download';
 import { ConfigError, NotFoundError } from '../../core/errors';
 import { type Job, isTerminalStatus } from '../../shared/api';
-import { formatName, type FrameImage, type JobFrames as JobFramesView } from '../../shared/contract';
+import { formatName, type FrameImage, type FrameStripView } from '../../shared/contract';
 import { isPlainRecord } from '../../shared/plain-record';
 import { fetchPreview } from './fetch-preview';
 import { frameNumberOf, frameViews, plannedFrames, viewableType, type KnownFile } from './frame-list';
@@ -42,7 +42,7 @@ export class JobFrameStrip {
   }
 
   /** The job's frames, done, pending and missing. */
-  async frames(jobId: string): Promise<JobFramesView> {
+  async frames(jobId: string): Promise<FrameStripView> {
     const job = await this.#client.getJob(jobId);
     const ended = isTerminalStatus(job.status);
     const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), await this.#known(jobId, ended, true), ended);

@@ -1,20 +1,20 @@
 import type { CallOptions } from '../../core/api';
 import type { JobTracker } from '../../core/tracking';
 import { systemClock, systemTimers, type Clock, type Timers } from '../../core/util';
-import { type Job, type JobList as JobListPage, isActiveStatus, isTerminalStatus } from '../../shared/api';
+import { type Job, type JobList, isActiveStatus, isTerminalStatus } from '../../shared/api';
 import type { SyncView } from '../../shared/contract';
 import type { HostEvents } from '../app/host-events';
-import type { JobList } from './job-list';
+import type { ProfileJobs } from './profile-jobs';
 
 /** What the list sync reads from the server. */
 export interface JobSyncSource {
-  listJobs(query: { page?: number; pageSize?: number }, options?: CallOptions): Promise<JobListPage>;
+  listJobs(query: { page?: number; pageSize?: number }, options?: CallOptions): Promise<JobList>;
 }
 
 /** What the list sync works with. */
 export interface JobSyncDeps {
   client: JobSyncSource;
-  jobs: JobList;
+  jobs: ProfileJobs;
   tracker: Pick<JobTracker, 'watch' | 'isWatching' | 'start'>;
   events: HostEvents;
   clock?: Clock;

@@ -7,9 +7,9 @@ import { type ConnectionState, type SyncView, type JobPage, type JobQuery, type 
 import type { ConnectionService } from './connection-service';
 import { HostSubmissions } from '../submissions/host-submissions';
 import { JobDetails } from '../jobs/job-details';
-import { JobFrames } from '../jobs/job-frames';
+import { JobFolderRepair } from '../jobs/job-folder-repair';
 import { JobDownloads } from '../jobs/job-downloads';
-import { JobList } from '../jobs/job-list';
+import { ProfileJobs } from '../jobs/profile-jobs';
 import { JobSync } from '../jobs/job-sync';
 import { JobFrameStrip } from '../jobs/job-frame-strip';
 import { notifier, type Notify } from '../app/notifier';
@@ -30,13 +30,13 @@ export interface SessionDeps extends SessionEnvironment {
 
 /** The services of a profile whose server can be used. */
 export interface SessionServices {
-  jobs: JobList;
+  jobs: ProfileJobs;
   /** The frames of a job for the detail panel's frame strip and viewer. */
   frameStrip: JobFrameStrip;
   submissions: HostSubmissions;
   downloads: JobDownloads;
   details: JobDetails;
-  frames: JobFrames;
+  frames: JobFolderRepair;
 }
 
 /**
@@ -66,7 +66,7 @@ export class ProfileSession {
       return;
     }
     this.#tracker = this.#makeTracker(client);
-    const jobs = new JobList({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker });
+    const jobs = new ProfileJobs({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker });
     this.#sync = new JobSync({ client, jobs, tracker: this.#tracker, events: deps.events, clock: deps.clock, ...deps.sync });
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
     const submissions = new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted });
@@ -76,7 +76,7 @@ export class ProfileSession {
       downloads,
       details: new JobDetails({ client, jobs, downloads }),
       submissions,
-      frames: new JobFrames({ client, journal: deps.journal, downloads, submitted: this.#submitted, start: (record) => submissions.startRecorded(record), isStaged: deps.isStaged }),
+      frames: new JobFolderRepair({ client, journal: deps.journal, downloads, submitted: this.#submitted, start: (record) => submissions.startRecorded(record), isStaged: deps.isStaged }),
     };
   }
 

@@ -7,7 +7,7 @@ import type { JobTracker } from '../../core/tracking';
 import type { RenderConfig } from '../../shared/api';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract';
 import type { JobDownloads } from '../jobs/job-downloads';
-import type { JobList } from '../jobs/job-list';
+import type { ProfileJobs } from '../jobs/profile-jobs';
 import { reviewSheetOf } from './review-sheet';
 import type { SessionEnvironment } from '../profiles/session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
@@ -20,7 +20,7 @@ export interface HostSubmissionsDeps extends SessionEnvironment {
   profileId: string;
   client: ApiClient;
   tracker: JobTracker;
-  jobs: JobList;
+  jobs: ProfileJobs;
   downloads: JobDownloads;
   submitted: SubmittedJobs;
 }

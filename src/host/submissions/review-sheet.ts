@@ -3,7 +3,7 @@ import type { RenderProposal } from '../../core/lifecycle';
 import { analysisForArtist } from '../../core/packing';
 import type { ReviewSheet } from '../../shared/contract';
 import type { AppPreferences } from '../app/app-preferences';
-import type { JobList } from '../jobs/job-list';
+import type { ProfileJobs } from '../jobs/profile-jobs';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
 
 /** A submission waiting for review, as the review sheet needs it. */
@@ -20,7 +20,7 @@ export interface AwaitingReview {
  * What validation detected and the settings to start from. Files the farm reports missing are named
  * as the artist knows them (mapped back through the pack summary); files that travelled are not.
  */
-export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<JobList, 'summarise'> }): ReviewSheet {
+export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<ProfileJobs, 'summarise'> }): ReviewSheet {
   const { record, proposal } = waiting;
   const analysis = readAnalysis(analysisForArtist(proposal.analysis, record.packing, waiting.paths));
   const recorded = recordedRenderConfig(record);

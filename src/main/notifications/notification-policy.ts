@@ -1,4 +1,5 @@
 import { failedStepTitle, type FailedStep } from '../../shared/contract';
+import { countOf } from '../../shared/text';
 
 /** A finished render as a notification describes it. */
 export interface FinishedRender {
@@ -40,10 +41,6 @@ export interface NotificationPolicyDeps {
 
 /** Default time completions are gathered for. */
 export const DIGEST_MS = 4000;
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 function listNames(names: string[]): string {
   if (names.length <= 3) return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
@@ -90,7 +87,7 @@ export class NotificationPolicy {
       const [render] = renders as [FinishedRender];
       this.#deps.show({
         title: 'Render complete',
-        body: `${render.fileName}: ${plural(render.frames, 'frame', 'frames')} rendered.`,
+        body: `${render.fileName}: ${countOf(render.frames, 'frame')} rendered.`,
         target: { kind: 'job', jobId: render.jobId },
         urgent: false,
       });
@@ -99,7 +96,7 @@ export class NotificationPolicy {
     const frames = renders.reduce((sum, r) => sum + r.frames, 0);
     this.#deps.show({
       title: `${renders.length} renders complete`,
-      body: `${listNames(renders.map((r) => r.fileName))}: ${plural(frames, 'frame', 'frames')} in all.`,
+      body: `${listNames(renders.map((r) => r.fileName))}: ${countOf(frames, 'frame')} in all.`,
       target: { kind: 'window' },
       urgent: false,
     });

@@ -1,5 +1,5 @@
-import type { ByteSource } from './byte-source';
-import type { StructureProblem } from './image-check';
+import type { RandomAccessBytes } from './random-access-bytes';
+import type { StructureProblem } from './structure-problem';
 
 const TILED = 0x200;
 const DEEP = 0x800;
@@ -78,7 +78,7 @@ function chunkCount(part: PartHeader): number | null {
  * last chunk's data ends inside it. Blender writes the table last, so a file cut short by a full disk
  * has zeros there or chunks past its end.
  */
-export async function checkExr(source: ByteSource, head: Buffer): Promise<StructureProblem> {
+export async function checkExr(source: RandomAccessBytes, head: Buffer): Promise<StructureProblem> {
   const flags = head.readUInt32LE(4) & 0xffffff00;
   const multipart = (flags & MULTIPART) !== 0;
   let headerBytes = await source.read(0, Math.min(source.size, 64 * 1024));

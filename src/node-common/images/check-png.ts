@@ -1,8 +1,8 @@
-import type { ByteSource } from './byte-source';
-import type { StructureProblem } from './image-check';
+import type { RandomAccessBytes } from './random-access-bytes';
+import type { StructureProblem } from './structure-problem';
 
 /** A PNG is whole when its chunks follow one another to an IEND chunk inside the file. */
-export async function checkPng(source: ByteSource): Promise<StructureProblem> {
+export async function checkPng(source: RandomAccessBytes): Promise<StructureProblem> {
   let offset = 8;
   for (;;) {
     const header = await source.read(offset, 8);

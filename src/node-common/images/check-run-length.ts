@@ -1,5 +1,6 @@
-import { SequentialReader, type ByteSource } from './byte-source';
-import type { StructureProblem } from './image-check';
+import type { RandomAccessBytes } from './random-access-bytes';
+import { SequentialReader } from './sequential-reader';
+import type { StructureProblem } from './structure-problem';
 
 const cutShort = (row: number) => `its pixel data stops in row ${row + 1}`;
 
@@ -7,7 +8,7 @@ const cutShort = (row: number) => `its pixel data stops in row ${row + 1}`;
  * A Targa file is whole when its pixels are all there: the raw kinds by their size, the run-length
  * kinds by walking their packets to the last pixel.
  */
-export async function checkTga(source: ByteSource, head: Buffer): Promise<StructureProblem> {
+export async function checkTga(source: RandomAccessBytes, head: Buffer): Promise<StructureProblem> {
   if (head.length < 18) return 'its header is cut short';
   const type = head[2]!;
   const width = head.readUInt16LE(12);
@@ -45,7 +46,7 @@ async function hdrChannel(reader: SequentialReader, width: number): Promise<bool
 }
 
 /** A Radiance HDR file is whole when every scanline (run-length encoded or flat) is there. */
-export async function checkHdr(source: ByteSource): Promise<StructureProblem> {
+export async function checkHdr(source: RandomAccessBytes): Promise<StructureProblem> {
   const header = await source.read(0, Math.min(source.size, 64 * 1024));
   const blank = header.indexOf('\n\n');
   if (blank === -1) return 'its header is cut short';
@@ -70,7 +71,7 @@ export async function checkHdr(source: ByteSource): Promise<StructureProblem> {
 }
 
 /** An SGI (Iris) image is whole when its raw pixels, or every run-length row its tables list, are inside it. */
-export async function checkIris(source: ByteSource, head: Buffer): Promise<StructureProblem> {
+export async function checkIris(source: RandomAccessBytes, head: Buffer): Promise<StructureProblem> {
   const rle = head[2] === 1;
   const bytesPerChannel = head[3]!;
   const width = head.readUInt16BE(6);

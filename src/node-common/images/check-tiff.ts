@@ -1,5 +1,5 @@
-import type { ByteSource } from './byte-source';
-import type { StructureProblem } from './image-check';
+import type { RandomAccessBytes } from './random-access-bytes';
+import type { StructureProblem } from './structure-problem';
 
 const STRIP_OFFSETS = 273;
 const STRIP_BYTE_COUNTS = 279;
@@ -11,7 +11,7 @@ const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1,
  * A TIFF is whole when its first directory lies inside the file and every strip (or tile) it lists
  * ends inside the file. libtiff writes the directory after the image data, so a file cut short loses it.
  */
-export async function checkTiff(source: ByteSource, head: Buffer): Promise<StructureProblem> {
+export async function checkTiff(source: RandomAccessBytes, head: Buffer): Promise<StructureProblem> {
   const little = head[0] === 0x49;
   const u16 = (b: Buffer, at: number) => (little ? b.readUInt16LE(at) : b.readUInt16BE(at));
   const u32 = (b: Buffer, at: number) => (little ? b.readUInt32LE(at) : b.readUInt32BE(at));

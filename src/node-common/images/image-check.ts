@@ -1,10 +1,11 @@
 import { open } from 'node:fs/promises';
-import { fileByteSource, type ByteSource } from './byte-source';
+import { fileBytes, type RandomAccessBytes } from './random-access-bytes';
 import { checkExr } from './check-exr';
 import { checkPng } from './check-png';
 import { checkTiff } from './check-tiff';
 import { checkHdr, checkIris, checkTga } from './check-run-length';
 import { checkBmp, checkCineon, checkDpx, checkEndMarker, checkWebp } from './check-sized';
+import type { StructureProblem } from './structure-problem';
 
 /**
  * Whether an image file is whole. `complete`: its structure is intact to the end; `incomplete`: it is
@@ -15,13 +16,10 @@ export type ImageCheck =
   | { status: 'incomplete'; format: string | null; reason: string }
   | { status: 'unknown' };
 
-/** What a format checker answers: null when whole, else why not. */
-export type StructureProblem = string | null;
-
 interface FormatCheck {
   format: string;
   matches: (head: Buffer) => boolean;
-  check: (source: ByteSource, head: Buffer) => Promise<StructureProblem>;
+  check: (source: RandomAccessBytes, head: Buffer) => Promise<StructureProblem>;
 }
 
 const startsWith = (head: Buffer, bytes: number[]) => bytes.every((b, i) => head[i] === b);
@@ -62,7 +60,7 @@ const IMAGE_EXTENSIONS = /\.(png|jpe?g|exr|tiff?|bmp|webp|dpx|cin|hdr|rgb|sgi|jp
  * Check that the image in `source` is whole. `name` (the file name) tells a Targa file, which has no
  * signature, and an image file whose header is missing from one of unknown kind.
  */
-export async function checkImage(source: ByteSource, name: string): Promise<ImageCheck> {
+export async function checkImage(source: RandomAccessBytes, name: string): Promise<ImageCheck> {
   if (source.size === 0) return { status: 'incomplete', format: null, reason: 'the file is empty' };
   const head = await source.read(0, 32);
   if (UNCHECKED.some((signature) => startsWith(head, signature))) return { status: 'unknown' };
@@ -85,7 +83,7 @@ export async function checkImageFile(path: string): Promise<ImageCheck> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
-    return await checkImage(fileByteSource(handle, size), path);
+    return await checkImage(fileBytes(handle, size), path);
   } finally {
     await handle.close();
   }

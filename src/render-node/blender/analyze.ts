@@ -2,13 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { readBlendFileHead, type BlendFileHead } from '../../blend/reader';
 import { sceneAnalysisSchema, type AnalysisWarning, type SceneAnalysis } from '../../shared/api';
-import { readBlendHeader, type BlendHeader } from './blend-header';
 import { blenderErrorLines, runBlender, type BlenderRunResult } from './run-blender';
 import { SceneAnalysisError } from './scene-analysis-error';
 import { blenderScript } from './scripts-dir';
 
-export { readBlendHeader } from './blend-header';
 export { SceneAnalysisError } from './scene-analysis-error';
 
 const versionTuple = z.array(z.number().int()).min(2);
@@ -102,11 +101,11 @@ function parseVersion(version: string): number[] {
 }
 
 /** Whether the node's Blender cannot read the header at all (the large header came with 5.0; 4.5 reads it). */
-function headerTooNew(header: BlendHeader, nodeVersion: number[]): boolean {
+function headerTooNew(header: BlendFileHead, nodeVersion: number[]): boolean {
   return header.format === 'large' && compareVersions(nodeVersion, [4, 5]) < 0;
 }
 
-function newerThanNode(header: BlendHeader, nodeVersion: number[]): boolean {
+function newerThanNode(header: BlendFileHead, nodeVersion: number[]): boolean {
   if (header.versionNumber === null) return false;
   return compareVersions([Math.floor(header.versionNumber / 100), header.versionNumber % 100], nodeVersion.slice(0, 2)) > 0;
 }
@@ -127,7 +126,7 @@ function readErrorDetail(line: string): string {
 /** Turn a failed Blender run into the reason a person can act on (never naming the node's folders). */
 export function analysisFailure(
   result: Pick<BlenderRunResult, 'exitCode' | 'signal' | 'timedOut' | 'stdout' | 'stderr'>,
-  context: { fileName: string; header: BlendHeader; nodeBlenderVersion: string; timeoutMs: number },
+  context: { fileName: string; header: BlendFileHead; nodeBlenderVersion: string; timeoutMs: number },
 ): SceneAnalysisError {
   const { fileName, header, nodeBlenderVersion } = context;
   if (result.timedOut) {
@@ -178,9 +177,9 @@ export function analysisFailure(
 export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneAnalysis> {
   const fileName = basename(options.scenePath);
   const timeoutMs = options.timeoutMs ?? 120_000;
-  let header: BlendHeader | null;
+  let header: BlendFileHead | null;
   try {
-    header = await readBlendHeader(options.scenePath);
+    header = await readBlendFileHead(options.scenePath);
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
     throw new SceneAnalysisError('SceneUnreadable', 'scene', `${fileName} could not be opened on the node (${code}).`);

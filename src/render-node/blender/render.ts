@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEventLineParser, tokenPrefix, type RenderEvent } from './event-lines';
+import { createEventLineParser, tokenPrefix, type BlenderEvent, type RenderEvent } from './event-lines';
 import { killProcessTree } from './process-tree';
+import type { LineSplitter } from './line-splitter';
 import { blenderErrorLines, TailBuffer } from './run-blender';
 import { blenderScript } from './scripts-dir';
 import { blenderEnvironment } from '../../shared/security';
@@ -22,10 +24,11 @@ export interface PlanOutputSettings {
 }
 
 /**
- * What resources/blender/render.py applies to the scene before it renders. Only `frames` and
- * `outputDir` are required; anything null or absent keeps the scene's own setting.
+ * What Blender is handed: the plan resources/blender/render.py applies to the scene before it renders.
+ * Only `frames` and `outputDir` are required; anything null or absent keeps the scene's own setting.
+ * The node's plan of a job (`RenderPlan` in render-node/plan) is a complete one.
  */
-export interface RenderPlan {
+export interface BlenderRenderPlan {
   frames: number[];
   outputDir: string;
   /**
@@ -52,6 +55,8 @@ export interface RenderPlan {
   /** Every compositor File Output node writes to `<compositeOutputDir>/<node name>/` instead. */
   compositeOutputDir?: string | null;
   threads?: number | null;
+  /** Where a PNG preview of the last frame is written once all frames are done. */
+  previewPath?: string | null;
   /** Folder where a PNG preview of each frame rendered is saved (see resources/blender/render.py). */
   previewDir?: string | null;
   /** Previews fit in previewMaxSize x previewMaxSize (default 512). */
@@ -66,8 +71,8 @@ export interface FrameWritten {
   skipped: boolean;
 }
 
-/** How a render run ended. */
-export interface RenderResult {
+/** How a Blender render run ended: its exit, the frames it wrote and what it reported. */
+export interface BlenderRenderResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   aborted: boolean;
@@ -91,7 +96,7 @@ export interface StartRenderOptions {
   scenePath: string;
   /** The top of the uploaded files: every path of the scene leading outside it is cut off before the render. */
   sceneRoot: string;
-  plan: RenderPlan;
+  plan: BlenderRenderPlan;
   signal?: AbortSignal;
   onEvent?: (event: RenderEvent) => void;
   env?: NodeJS.ProcessEnv;
@@ -105,7 +110,7 @@ export interface StartRenderOptions {
 /** A running render. */
 export interface RenderHandle {
   pid: number;
-  done: Promise<RenderResult>;
+  done: Promise<BlenderRenderResult>;
 }
 
 const TAIL_CHARS = 8 * 1024;
@@ -116,6 +121,17 @@ function checkPattern(pattern: string | null | undefined): void {
     throw new Error(`fileNamePattern must be a plain file name, got "${pattern}".`);
   }
 }
+
+/** What a running render has reported so far. */
+interface RunOutput {
+  framesWritten: FrameWritten[];
+  warnings: string[];
+  error: string | null;
+  errTail: TailBuffer;
+  outTail: TailBuffer;
+}
+
+type BlenderChild = ChildProcessByStdio<null, Readable, Readable>;
 
 /**
  * Start Blender rendering `plan.frames` of the scene. Returns at once with the process id; `done`
@@ -128,55 +144,22 @@ function checkPattern(pattern: string | null | undefined): void {
 export function startRender(options: StartRenderOptions): RenderHandle {
   checkPattern(options.plan.fileNamePattern);
   const platform = options.platform ?? process.platform;
-  const workDir = mkdtempSync(join(options.tempDir ?? tmpdir(), 'renderdrop-render-'));
-  const planPath = join(workDir, 'plan.json');
   const eventToken = randomBytes(16).toString('hex');
+  const workDir = mkdtempSync(join(options.tempDir ?? tmpdir(), 'renderdrop-render-'));
+  const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+  const planPath = join(workDir, 'plan.json');
   writeFileSync(planPath, JSON.stringify({ ...options.plan, sceneRoot: options.sceneRoot, eventToken }));
 
-  const child = spawn(
-    options.blenderPath,
-    ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('render.py'), '--', planPath],
-    { detached: platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], env: blenderEnvironment(options.env ?? process.env), windowsHide: true },
-  );
+  const child = spawnBlender(options, planPath, platform);
   const pid = child.pid;
   if (pid === undefined) {
     child.on('error', () => {});
-    rmSync(workDir, { recursive: true, force: true });
+    removeWorkDir();
     throw new Error(`Could not start Blender at ${options.blenderPath}.`);
   }
+  const { output, lines } = readRunOutput(child, eventToken, options.onEvent);
 
-  const framesWritten: FrameWritten[] = [];
-  const warnings: string[] = [];
-  let error: string | null = null;
   let aborted = false;
-  const errTail = new TailBuffer(TAIL_CHARS);
-  const outTail = new TailBuffer(TAIL_CHARS);
-
-  const lines = createEventLineParser(
-    (event) => {
-      if (event.event === 'frame') {
-        framesWritten.push({ frame: event.frame, path: event.path, seconds: event.seconds, skipped: event.skipped ?? false });
-      } else if (event.event === 'warning') {
-        warnings.push(event.message);
-      } else if (event.event === 'error') {
-        error = event.message;
-        errTail.push(`${event.message}\n`);
-      } else if (event.event !== 'ready' && event.event !== 'done') {
-        return;
-      }
-      options.onEvent?.(event);
-    },
-    (line) => {
-      outTail.push(`${line}\n`);
-      if (blenderErrorLines({ stdout: line, stderr: '' }).length > 0) errTail.push(`${line}\n`);
-    },
-    tokenPrefix(eventToken),
-  );
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => lines.push(chunk));
-  child.stderr.on('data', (chunk: string) => errTail.push(chunk));
-
   const onAbort = () => {
     aborted = true;
     if (child.exitCode === null && child.signalCode === null) void killProcessTree(pid, { platform, graceMs: options.graceMs });
@@ -184,27 +167,80 @@ export function startRender(options: StartRenderOptions): RenderHandle {
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const done = new Promise<RenderResult>((resolve, reject) => {
+  const done = new Promise<BlenderRenderResult>((resolve, reject) => {
     child.on('error', (err) => {
       options.signal?.removeEventListener('abort', onAbort);
-      rmSync(workDir, { recursive: true, force: true });
+      removeWorkDir();
       reject(new Error(`Blender at ${options.blenderPath} failed: ${err.message}`, { cause: err }));
     });
     child.on('close', (exitCode, signal) => {
       options.signal?.removeEventListener('abort', onAbort);
       lines.end();
-      rmSync(workDir, { recursive: true, force: true });
-      resolve({
-        exitCode,
-        signal,
-        aborted,
-        framesWritten,
-        warnings,
-        error,
-        stderrTail: errTail.toString(),
-        stdoutTail: outTail.toString(),
-      });
+      removeWorkDir();
+      resolve(resultOf(output, { exitCode, signal, aborted }));
     });
   });
   return { pid, done };
+}
+
+/** Blender in the background on the scene, running render.py with the plan file. */
+function spawnBlender(options: StartRenderOptions, planPath: string, platform: NodeJS.Platform): BlenderChild {
+  return spawn(
+    options.blenderPath,
+    ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('render.py'), '--', planPath],
+    { detached: platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], env: blenderEnvironment(options.env ?? process.env), windowsHide: true },
+  );
+}
+
+/** Follow Blender's output: record the events render.py reports and keep the ends of stdout and stderr. */
+function readRunOutput(child: BlenderChild, eventToken: string, onEvent: ((event: RenderEvent) => void) | undefined): { output: RunOutput; lines: LineSplitter } {
+  const output: RunOutput = { framesWritten: [], warnings: [], error: null, errTail: new TailBuffer(TAIL_CHARS), outTail: new TailBuffer(TAIL_CHARS) };
+  const lines = createEventLineParser(
+    (event) => {
+      const reported = recordEvent(output, event);
+      if (reported) onEvent?.(reported);
+    },
+    (line) => {
+      output.outTail.push(`${line}\n`);
+      if (blenderErrorLines({ stdout: line, stderr: '' }).length > 0) output.errTail.push(`${line}\n`);
+    },
+    tokenPrefix(eventToken),
+  );
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => lines.push(chunk));
+  child.stderr.on('data', (chunk: string) => output.errTail.push(chunk));
+  return { output, lines };
+}
+
+/** Record one event in the run's output; the event when it is one render.py reports, else null. */
+function recordEvent(output: RunOutput, event: BlenderEvent): RenderEvent | null {
+  switch (event.event) {
+    case 'frame':
+      output.framesWritten.push({ frame: event.frame, path: event.path, seconds: event.seconds, skipped: event.skipped ?? false });
+      return event;
+    case 'warning':
+      output.warnings.push(event.message);
+      return event;
+    case 'error':
+      output.error = event.message;
+      output.errTail.push(`${event.message}\n`);
+      return event;
+    case 'ready':
+    case 'done':
+      return event;
+    default:
+      return null;
+  }
+}
+
+function resultOf(output: RunOutput, exit: { exitCode: number | null; signal: NodeJS.Signals | null; aborted: boolean }): BlenderRenderResult {
+  return {
+    ...exit,
+    framesWritten: output.framesWritten,
+    warnings: output.warnings,
+    error: output.error,
+    stderrTail: output.errTail.toString(),
+    stdoutTail: output.outTail.toString(),
+  };
 }

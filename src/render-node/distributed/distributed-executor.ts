@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AnalysisWarning, NodeWorkers, SceneAnalysis } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { RenderExecutor, RenderOutcome, RenderTask } from '../jobs/render-executor';
+import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../jobs/render-executor';
 import type { UrlSigner } from '../http/signing';
 import { HttpError } from '../http/http-error';
 import { atLeast } from './blender-versions';
@@ -50,7 +50,7 @@ export interface ActiveRender {
 }
 
 interface Entry extends ActiveRender {
-  settle: (outcome: RenderOutcome) => void;
+  settle: (outcome: ExecutorOutcome) => void;
   settled: boolean;
   reconciling: Promise<void> | null;
   again: boolean;
@@ -142,14 +142,14 @@ export class DistributedExecutor implements RenderExecutor {
     await Promise.allSettled([this.redis?.quit(), this.eventsRedis?.quit()]);
   }
 
-  async render(task: RenderTask): Promise<RenderOutcome> {
+  async render(task: RenderTask): Promise<ExecutorOutcome> {
     const { job, plan } = task;
     if (!job.sceneFile?.scenePath) return { kind: 'failed', reason: { name: 'InternalError', type: 'internal', message: 'The job has no scene to render.' } };
     const workers = await liveWorkers(this.requireRedis()).catch(() => []);
     const size = this.options.chunkSize ?? autoChunkSize(plan.frames.length, workers.length);
     const chunks = this.deps.chunks.ensure(job.id, plan.frames, size);
     const scene = await this.sceneOf(job);
-    return new Promise<RenderOutcome>((resolve) => {
+    return new Promise<ExecutorOutcome>((resolve) => {
       const entry: Entry = {
         task,
         chunks: new Map(chunks.map((c) => [c.index, c])),
@@ -224,7 +224,7 @@ export class DistributedExecutor implements RenderExecutor {
     };
   }
 
-  private finish(entry: Entry, outcome: RenderOutcome): void {
+  private finish(entry: Entry, outcome: ExecutorOutcome): void {
     if (entry.settled) return;
     entry.settled = true;
     if (this.active.get(entry.task.job.id) === entry) this.active.delete(entry.task.job.id);

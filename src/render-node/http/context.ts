@@ -6,7 +6,7 @@ import type { UploadsRepo } from '../store/uploads-repo';
 import type { Storage } from '../disk/storage';
 import type { UrlSigner } from './signing';
 import type { JobRunner } from '../jobs/job-runner';
-import type { NodeCapabilities } from '../plan/render-plan';
+import type { NodeCapabilities } from '../plan/node-capabilities';
 import type { RenderLimits } from '../plan/render-limits';
 import type { ApiKeyInfo } from '../store/keys';
 import type { NodeWorkers } from '../../shared/api';

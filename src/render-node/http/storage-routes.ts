@@ -4,8 +4,8 @@ import { join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance } from 'fastify';
-import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES } from '../../shared/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES, type FileType } from '../../shared/api';
 import { HttpError, forbidden, insufficientStorage, notFound } from './http-error';
 import { serveFile } from './serve-file';
 import { isKeyActive } from '../store/keys';
@@ -13,6 +13,7 @@ import { freeBytes, isDiskFullError } from '../disk/disk-space';
 import { formatBytes } from '../../shared/text';
 import type { NodeContext } from './context';
 import type { SignedQuery } from './signing';
+import type { UploadRecord } from '../store/uploads-repo';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
 import { jobFileParams, signedQuery, uploadParams } from './request-schemas';
 
@@ -51,89 +52,135 @@ export function registerStorageRoutes(app: FastifyInstance, ctx: NodeContext): v
 
     storage.put('/storage/uploads/:slug', { schema: { params: uploadParams, querystring: signedQuery } }, async (request, reply) => {
       const { slug } = request.params;
-      const path = `/storage/uploads/${slug}`;
-      checkSignature(ctx, request.query, 'PUT', path);
+      checkSignature(ctx, request.query, 'PUT', `/storage/uploads/${slug}`);
       const upload = ctx.uploads.get(slug);
       if (!upload) throw notFound(`No upload "${slug}".`);
       if (upload.jobId || upload.receivedAt) throw sealed(slug, upload.jobId);
-      const h = request.headers;
-      if (h['transfer-encoding']) {
-        throw new HttpError(411, 'length_required', 'Chunked transfer encoding is not accepted; send the file with its exact Content-Length.');
-      }
-      const lengthHeader = h['content-length'];
-      if (lengthHeader === undefined || !/^\d+$/.test(lengthHeader)) {
-        throw new HttpError(411, 'length_required', 'Content-Length is required: send the file in one PUT with its exact length.');
-      }
-      const length = Number(lengthHeader);
-      if (length >= MAX_UPLOAD_BYTES) {
-        throw new HttpError(413, 'too_large', `Files must be smaller than 5 GiB (this one is ${length} bytes).`);
-      }
-      if (length === 0) throw new HttpError(400, 'empty_file', 'The file is empty.');
-      const expected = UPLOAD_CONTENT_TYPES[upload.fileType];
-      const contentType = (h['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (contentType !== expected) {
-        throw new HttpError(415, 'content_type_mismatch', `A ${upload.fileType} upload must be sent with Content-Type ${expected} (got ${contentType || 'none'}).`);
-      }
-      const free = await freeBytes(ctx.storage.uploadsDir);
-      if (length + ctx.headroomBytes > free) {
-        throw insufficientStorage(`The render node's disk has ${formatBytes(free)} free, not enough for this ${formatBytes(length)} file. Free space on the node's disk, then send the file again.`);
-      }
-      const temp = join(ctx.storage.uploadsDir, `.part-${slug}-${randomBytes(4).toString('hex')}`);
-      let received = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          received += chunk.length;
-          if (received > length) cb(new HttpError(400, 'length_mismatch', 'More bytes arrived than Content-Length announced.'));
-          else cb(null, chunk);
-        },
-      });
-      try {
-        await pipeline(request.raw, counter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
-        if (received !== length) {
-          throw new HttpError(400, 'length_mismatch', `Received ${received} bytes, Content-Length announced ${length}.`);
-        }
-        await link(temp, ctx.storage.uploadPath(slug));
-      } catch (err) {
-        await rm(temp, { force: true });
-        if (err instanceof HttpError) throw err;
-        if (err instanceof Error && 'code' in err && err.code === 'EEXIST') throw sealed(slug, ctx.uploads.get(slug)?.jobId ?? null);
-        if (isDiskFullError(err)) {
-          request.log.warn({ slug, received, length }, 'upload stopped: the disk is full');
-          throw insufficientStorage(`The render node's disk filled up after ${received} of ${length} bytes of this file. Free space on the node's disk, then send the file again.`);
-        }
-        request.log.warn({ slug, received, length }, 'upload interrupted');
-        throw new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again.`);
-      }
-      await rm(temp, { force: true });
-      try {
-        ctx.uploads.markReceived(slug, length, ctx.now().toISOString());
-      } catch (err) {
-        await rm(ctx.storage.uploadPath(slug), { force: true });
-        throw err;
-      }
-      request.log.info({ slug, bytes: length }, 'upload stored');
+      const length = announcedLength(request, upload);
+      await checkRoomFor(ctx, length);
+      await receiveUpload(ctx, request, slug, length);
       reply.code(200).header('ETag', `"${slug}-${length}"`);
       return reply.send();
     });
 
-    storage.route({ method: ['GET', 'HEAD'], url: '/storage/jobs/:jobId/*', exposeHeadRoute: false, schema: { params: jobFileParams, querystring: signedQuery }, handler: async (request, reply) => {
-      const { jobId } = request.params;
-      const rawPath = request.url.split('?')[0]!;
-      checkSignature(ctx, request.query, 'GET', rawPath);
-      const prefix = `/storage/jobs/${jobId}/`;
-      let relPath: string;
-      try {
-        relPath = rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
-      } catch {
-        throw notFound('No such file.');
-      }
-      const root = resolve(ctx.storage.jobDir(jobId));
-      const file = resolve(root, relPath);
-      if (!file.startsWith(root + sep)) throw notFound('No such file.');
-      const st = await stat(file).catch(() => null);
-      if (!st?.isFile()) throw notFound('No such file (it may have been removed).');
-      await serveFile(request, reply, file);
-      return reply;
-    } });
+    storage.route({
+      method: ['GET', 'HEAD'],
+      url: '/storage/jobs/:jobId/*',
+      exposeHeadRoute: false,
+      schema: { params: jobFileParams, querystring: signedQuery },
+      handler: async (request, reply) => {
+        const rawPath = request.url.split('?')[0]!;
+        checkSignature(ctx, request.query, 'GET', rawPath);
+        await serveFile(request, reply, await jobFileAt(ctx, request.params.jobId, rawPath));
+        return reply;
+      },
+    });
   });
+}
+
+/** The exact size an upload's PUT announces, refused when absent, too large, empty or of the wrong content type. */
+function announcedLength(request: FastifyRequest, upload: Pick<UploadRecord, 'fileType'>): number {
+  const h = request.headers;
+  if (h['transfer-encoding']) {
+    throw new HttpError(411, 'length_required', 'Chunked transfer encoding is not accepted; send the file with its exact Content-Length.');
+  }
+  const lengthHeader = h['content-length'];
+  if (lengthHeader === undefined || !/^\d+$/.test(lengthHeader)) {
+    throw new HttpError(411, 'length_required', 'Content-Length is required: send the file in one PUT with its exact length.');
+  }
+  const length = Number(lengthHeader);
+  if (length >= MAX_UPLOAD_BYTES) {
+    throw new HttpError(413, 'too_large', `Files must be smaller than 5 GiB (this one is ${length} bytes).`);
+  }
+  if (length === 0) throw new HttpError(400, 'empty_file', 'The file is empty.');
+  checkContentType(h['content-type'], upload.fileType);
+  return length;
+}
+
+function checkContentType(header: string | undefined, fileType: FileType): void {
+  const expected = UPLOAD_CONTENT_TYPES[fileType];
+  const contentType = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType !== expected) {
+    throw new HttpError(415, 'content_type_mismatch', `A ${fileType} upload must be sent with Content-Type ${expected} (got ${contentType || 'none'}).`);
+  }
+}
+
+/** Refuses (507) a file the node's disk has no room for, keeping the headroom free. */
+async function checkRoomFor(ctx: NodeContext, length: number): Promise<void> {
+  const free = await freeBytes(ctx.storage.uploadsDir);
+  if (length + ctx.headroomBytes > free) {
+    throw insufficientStorage(`The render node's disk has ${formatBytes(free)} free, not enough for this ${formatBytes(length)} file. Free space on the node's disk, then send the file again.`);
+  }
+}
+
+/**
+ * Stream the request body to a scratch file and link it into place once exactly `length` bytes have
+ * arrived, then mark the upload received. A second PUT racing this one finds the file there (409).
+ */
+async function receiveUpload(ctx: NodeContext, request: FastifyRequest, slug: string, length: number): Promise<void> {
+  const temp = join(ctx.storage.uploadsDir, `.part-${slug}-${randomBytes(4).toString('hex')}`);
+  const counter = new ByteCounter(length);
+  try {
+    await pipeline(request.raw, counter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
+    if (counter.received !== length) {
+      throw new HttpError(400, 'length_mismatch', `Received ${counter.received} bytes, Content-Length announced ${length}.`);
+    }
+    await link(temp, ctx.storage.uploadPath(slug));
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw uploadFailure(ctx, request, err, { slug, received: counter.received, length });
+  }
+  await rm(temp, { force: true });
+  try {
+    ctx.uploads.markReceived(slug, length, ctx.now().toISOString());
+  } catch (err) {
+    await rm(ctx.storage.uploadPath(slug), { force: true });
+    throw err;
+  }
+  request.log.info({ slug, bytes: length }, 'upload stored');
+}
+
+/** A pass-through stream that counts bytes and fails once more than `length` arrive. */
+class ByteCounter extends Transform {
+  received = 0;
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    this.received += chunk.length;
+    if (this.received > this.limit) callback(new HttpError(400, 'length_mismatch', 'More bytes arrived than Content-Length announced.'));
+    else callback(null, chunk);
+  }
+}
+
+/** The error a failed upload answers with: sealed, disk full, or interrupted. */
+function uploadFailure(ctx: NodeContext, request: FastifyRequest, err: unknown, at: { slug: string; received: number; length: number }): Error {
+  const { slug, received, length } = at;
+  if (err instanceof HttpError) return err;
+  if (err instanceof Error && 'code' in err && err.code === 'EEXIST') return sealed(slug, ctx.uploads.get(slug)?.jobId ?? null);
+  if (isDiskFullError(err)) {
+    request.log.warn(at, 'upload stopped: the disk is full');
+    return insufficientStorage(`The render node's disk filled up after ${received} of ${length} bytes of this file. Free space on the node's disk, then send the file again.`);
+  }
+  request.log.warn(at, 'upload interrupted');
+  return new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again.`);
+}
+
+/** The file a signed job file URL names, inside the job's folder; 404 for anything else. */
+async function jobFileAt(ctx: NodeContext, jobId: string, rawPath: string): Promise<string> {
+  const prefix = `/storage/jobs/${jobId}/`;
+  let relPath: string;
+  try {
+    relPath = rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    throw notFound('No such file.');
+  }
+  const root = resolve(ctx.storage.jobDir(jobId));
+  const file = resolve(root, relPath);
+  if (!file.startsWith(root + sep)) throw notFound('No such file.');
+  const st = await stat(file).catch(() => null);
+  if (!st?.isFile()) throw notFound('No such file (it may have been removed).');
+  return file;
 }

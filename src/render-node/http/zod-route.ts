@@ -1,4 +1,4 @@
-import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from './http-error';
 
@@ -7,6 +7,9 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
   serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }
+
+/** A Fastify scope whose routes have zod schemas (see {@link ZodTypeProvider}). */
+export type ZodFastify = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
 const CODES: Record<string, string> = { params: 'invalid_id', querystring: 'invalid_query', body: 'invalid_request', headers: 'invalid_request' };
 

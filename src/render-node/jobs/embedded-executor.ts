@@ -1,5 +1,5 @@
-import type { BlenderRuntime } from './job-runner';
-import type { RenderExecutor, RenderOutcome, RenderTask } from './render-executor';
+import type { BlenderRuntime } from './blender-runtime';
+import type { ExecutorOutcome, RenderExecutor, RenderTask } from './render-executor';
 import { startRender } from '../blender/render';
 
 /** Where the node's own Blender runs: its environment and scratch folder. */
@@ -23,7 +23,7 @@ export class EmbeddedExecutor implements RenderExecutor {
     this.threads = setting.threads ?? null;
   }
 
-  async render(task: RenderTask): Promise<RenderOutcome> {
+  async render(task: RenderTask): Promise<ExecutorOutcome> {
     if (!this.blender) {
       return {
         kind: 'failed',

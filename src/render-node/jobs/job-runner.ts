@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { FailedReason, JobStatus } from '../../shared/api';
+import type { FailedReason } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { Storage } from '../disk/storage';
 import type { DiskReserve } from '../disk/disk-reserve';
@@ -14,16 +14,10 @@ import { runValidateStep } from './validate-step';
 import { finalizeJob } from './finalize-step';
 import type { RenderExecutor } from './render-executor';
 import { EmbeddedExecutor } from './embedded-executor';
+import type { BlenderRuntime } from './blender-runtime';
+import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
 
-/** The Blender the node renders with, and what it can do. */
-export interface BlenderRuntime {
-  path: string;
-  version: string;
-  openImageDenoise: boolean;
-  optix: boolean;
-  eeveeUsable: boolean | null;
-}
-
+/** What the runner needs from the node. */
 export interface JobRunnerOptions {
   jobs: JobsRepo;
   storage: Storage;
@@ -54,9 +48,9 @@ export interface JobRunnerOptions {
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
 
-const ACTIVE: JobStatus[] = ['validating', 'booting', 'rendering', 'finalizing'];
-const RENDER_QUEUE: JobStatus[] = ['booting', 'rendering'];
+/** Disk space kept free beyond what a step is expected to write, unless the node says otherwise. */
 export const DEFAULT_HEADROOM_BYTES = 16 * 1024 * 1024;
+/** How long a render keeps its slot before giving way to another key's, unless the node says otherwise. */
 export const DEFAULT_RENDER_TURN_MS = 60_000;
 const RETRY_MS = 30_000;
 
@@ -106,7 +100,7 @@ export class JobRunner {
    * and their Blender left there), then start queued work. Frames they finished are kept when whole.
    */
   async start(): Promise<void> {
-    for (const job of this.o.jobs.inStatus(ACTIVE)) {
+    for (const job of this.o.jobs.inStatus(RUNNER_STATUSES)) {
       if (job.pid && isBlenderProcessAlive(job.pid, { marker: this.o.storage.jobDir(job.id) })) {
         this.o.log.warn({ jobId: job.id, pid: job.pid }, 'stopping a Blender process left by a previous run');
         await killProcessTree(job.pid);
@@ -172,7 +166,7 @@ export class JobRunner {
       if (idle(job)) this.launch(job, 'validate');
     }
     for (const job of this.o.jobs.inStatus(['finalizing'])) if (idle(job)) this.launch(job, 'finalize');
-    const waiting = this.o.jobs.inStatus(RENDER_QUEUE).filter(idle);
+    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter(idle);
     const byId = new Map(waiting.map((j) => [j.id, j]));
     for (const next of pickRenders(waiting, this.runningRenders(), this.o.concurrency.renders, this.lastStarted)) {
       this.launch(byId.get(next.id)!, 'render');
@@ -185,7 +179,7 @@ export class JobRunner {
 
   /** Whether a running render should give its slot to another key's waiting render now. */
   private shouldGiveWay(jobId: string, work: Work): boolean {
-    const waiting = this.o.jobs.inStatus(RENDER_QUEUE).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id));
+    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id));
     const me = { id: jobId, userId: work.userId, startedAt: work.startedAt };
     return shouldYield(me, waiting, this.runningRenders(), this.now(), this.o.renderTurnMs ?? DEFAULT_RENDER_TURN_MS);
   }
@@ -228,7 +222,7 @@ export class JobRunner {
   private fail(jobId: string, reason: FailedReason): void {
     let moved = false;
     const saved = this.record(() => {
-      moved = this.o.jobs.transition(jobId, ACTIVE, 'failed', { failedReason: reason }, reason.name) !== null;
+      moved = this.o.jobs.transition(jobId, RUNNER_STATUSES, 'failed', { failedReason: reason }, reason.name) !== null;
     });
     if (!saved) {
       this.unrecorded.set(jobId, reason);
@@ -312,7 +306,9 @@ export class JobRunner {
     }
     if (outcome.kind === 'yielded') this.o.log.info({ jobId: job.id }, "render gave its slot to another key's render; it continues later");
     if (outcome.kind !== 'rendered') return;
-    const moved = this.o.jobs.transition(job.id, RENDER_QUEUE, 'finalizing');
+    // A render whose frames were all in place before it began reported none, and is still booting.
+    this.o.jobs.transition(job.id, ['booting'], 'rendering');
+    const moved = this.o.jobs.transition(job.id, ['rendering'], 'finalizing');
     if (moved) await this.finalize(moved, work.abort.signal);
   }
 

@@ -23,8 +23,11 @@ export interface RenderTask {
   onPid: (pid: number) => void;
 }
 
-/** How an executor's render ended. The runner checks the frames itself after `finished`. */
-export type RenderOutcome =
+/**
+ * How an executor's render ended: the process (or the workers) finished, could not start, or were
+ * stopped. The render step checks the frames itself after `finished`.
+ */
+export type ExecutorOutcome =
   | { kind: 'finished'; exitCode: number | null; errorTail: string; error?: string }
   | { kind: 'failed'; reason: FailedReason }
   | { kind: 'stopped' };
@@ -35,7 +38,7 @@ export type RenderOutcome =
  */
 export interface RenderExecutor {
   readonly mode: 'embedded' | 'distributed';
-  render(task: RenderTask): Promise<RenderOutcome>;
+  render(task: RenderTask): Promise<ExecutorOutcome>;
   /** Stop a job's render everywhere it runs (its status is already `canceled` or `failed`). */
   cancel(jobId: string): Promise<void>;
   /** Warnings the analysis of a scene gets from where it will render. */

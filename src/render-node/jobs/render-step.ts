@@ -2,9 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { FailedReason } from '../../shared/api';
+import { formatDuration } from '../../shared/text';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { RenderPlan } from '../plan/render-plan';
-import type { RenderExecutor, RenderOutcome as ExecutorOutcome } from './render-executor';
+import type { ExecutorOutcome, RenderExecutor } from './render-executor';
 import { withoutDirectories } from '../blender/analyze';
 import { acceptFrame, acceptWrittenFrames, removeIncompleteFrames } from './frame-acceptance';
 import { expectedFrameNames } from '../distributed/frame-names';
@@ -28,8 +29,11 @@ export interface RenderStepDeps {
   shouldYield: () => boolean;
 }
 
-/** How one render run ended. */
-export type RenderOutcome =
+/**
+ * How one render run of a job ended, for the runner: every frame is written (on to packaging), the job
+ * failed, the render gave its slot to another key's (it continues later), or it was stopped.
+ */
+export type RenderStepOutcome =
   | { kind: 'rendered' }
   | { kind: 'failed'; reason: FailedReason }
   | { kind: 'yielded' }
@@ -37,16 +41,11 @@ export type RenderOutcome =
 
 type StopCause = { kind: 'yield' } | { kind: 'time' } | { kind: 'rejected'; frame: number; reason: string } | { kind: 'error'; error: unknown };
 
-function formatDuration(ms: number): string {
-  if (ms >= 3600_000) return `${Math.round((ms / 3600_000) * 10) / 10} h`;
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
-}
-
 function timeLimitReason(limitMs: number, done: number, total: number): FailedReason {
   return {
     name: 'TimeLimitExceeded',
     type: 'limit',
-    message: `The render took longer than this render node allows for one job (${formatDuration(limitMs)}); ${done} of ${total} frames were rendered and can be downloaded. Render the other frames in a new job.`,
+    message: `The render took longer than this render node allows for one job (${formatDuration(limitMs / 1000)}); ${done} of ${total} frames were rendered and can be downloaded. Render the other frames in a new job.`,
   };
 }
 
@@ -61,7 +60,7 @@ async function short(dir: string, bytes: number): Promise<boolean> {
  * job's time runs out, when a frame comes out incomplete, or, after a frame, when `shouldYield` says
  * another key's render should have the slot.
  */
-export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal: AbortSignal): Promise<RenderOutcome> {
+export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal: AbortSignal): Promise<RenderStepOutcome> {
   const plan = job.renderPlan;
   if (!plan || !job.sceneFile?.scenePath) throw new Error(`job ${job.id} has no render plan or scene`);
   const scenePath = join(deps.sceneRoot, job.sceneFile.scenePath);
@@ -159,7 +158,7 @@ async function judge(
   plan: RenderPlan,
   result: { exitCode: number | null; errorTail: string; error?: string } | null,
   cause: StopCause | null,
-): Promise<RenderOutcome> {
+): Promise<RenderStepOutcome> {
   const written = new Set(deps.jobs.frames(job.id).map((f) => f.frame));
   const missing = plan.frames.filter((f) => !written.has(f));
   if (missing.length === 0) return { kind: 'rendered' };

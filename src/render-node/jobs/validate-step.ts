@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { BlenderRuntime } from './job-runner';
+import type { BlenderRuntime } from './blender-runtime';
 import { analyzeScene, SceneAnalysisError } from '../blender/analyze';
 import { prepareScene, type ScenePrepareDeps } from '../scene/scene-prepare';
 import { ZipError } from '../scene/zip-extract';

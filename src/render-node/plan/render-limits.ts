@@ -1,4 +1,5 @@
-import type { Adjustment, FinalConfig, RenderPlan } from './render-plan';
+import type { Adjustment } from './adjustment';
+import type { FinalConfig, RenderPlan } from './render-plan';
 
 /** What one render may ask of this node (`node serve` options). */
 export interface RenderLimits {

@@ -1,27 +1,15 @@
 import { z } from 'zod';
-import { parseFrameRanges, sceneFrames } from '../../shared/render';
 import type { RenderConfig, SceneAnalysis } from '../../shared/api';
-import { depthName, formatName } from '../../shared/contract';
+import type { Adjustment } from './adjustment';
+import { adjustCompositorDevice, adjustDenoising, adjustDevice, adjustEngine, adjustGpuCount, checkMemory, type DenoiseChoice } from './device-adjusters';
+import type { NodeCapabilities } from './node-capabilities';
+import { adjustColorManagement, adjustFileSettings, adjustMediaType, adjustOutputFormat, fileNamePatternFrom, type ColorManagementChoice, type FileSettings, type MediaChoice } from './output-adjusters';
+import { chooseCamera, chooseFrames, chooseViewLayer, type PlanRefusal } from './scene-choices';
 
-/** What the node's Blender can do, as far as a render plan cares. */
-export interface NodeCapabilities {
-  cyclesDevices: string[];
-  openImageDenoise: boolean;
-  optix: boolean;
-  viewTransforms: string[];
-  eeveeUsable: boolean | null;
-  totalMemoryBytes: number;
-}
-
-/** One change the node made to what was requested, with the reason. */
-export interface Adjustment {
-  field: string;
-  requested: unknown;
-  used: unknown;
-  reason: string;
-}
-
-/** The instructions the Blender render prelude applies before rendering (stored with the job). */
+/**
+ * The node's plan of a job's render, stored with the job: every setting decided. Blender is handed it
+ * as its BlenderRenderPlan (resources/blender/render.py applies it before rendering).
+ */
 export const renderPlanSchema = z.object({
   frames: z.array(z.number().int()),
   outputDir: z.string(),
@@ -72,208 +60,137 @@ export interface FinalConfig
   adjustments: Adjustment[];
 }
 
-export type PlanResult =
-  | { ok: true; finalConfig: FinalConfig; plan: RenderPlan }
-  | { ok: false; code: string; message: string };
+/** A planned render, or why the node refuses it. */
+export type PlanResult = { ok: true; finalConfig: FinalConfig; plan: RenderPlan } | PlanRefusal;
 
-const VIDEO_FORMATS = new Set(['FFMPEG', 'AVI_JPEG', 'AVI_RAW']);
-const GPU_ONLY_ENGINES = new Set(['BLENDER_EEVEE', 'BLENDER_EEVEE_NEXT', 'BLENDER_WORKBENCH']);
-
-/** The colour depths Blender offers per format, lowest first; formats not listed have 8-bit only. */
-const COLOR_DEPTHS: Record<string, string[]> = {
-  PNG: ['8', '16'],
-  TIFF: ['8', '16'],
-  OPEN_EXR: ['16', '32'],
-  OPEN_EXR_MULTILAYER: ['16', '32'],
-  JPEG2000: ['8', '12', '16'],
-  DPX: ['8', '10', '12', '16'],
-};
-
-/**
- * The colour depth Blender writes a format at when `depth` is asked: `depth` when the format has it,
- * else the format's highest (what Blender keeps when the format is switched: an 8-bit PNG scene
- * rendered as EXR is written as 32-bit float).
- */
-export function fitColorDepth(format: string, depth: string | null | undefined): string | null | undefined {
-  const depths = COLOR_DEPTHS[format] ?? ['8'];
-  if (depth === null || depth === undefined || depths.includes(depth)) return depth;
-  return depths[depths.length - 1];
+/** Where a render's files go. */
+export interface PlanDirs {
+  outputDir: string;
+  compositeOutputDir: string;
+  previewPath?: string;
+  previewDir?: string;
 }
 
-/** A frame file name pattern from a scene's output path: its base name, with `####` for the frame. */
-export function fileNamePatternFrom(outputPath: string): string {
-  const base = outputPath.replace(/\\/g, '/').split('/').pop() ?? '';
-  const clean = base.replace(/[^A-Za-z0-9._#-]/g, '_').replace(/\.+$/, '');
-  if (clean === '' || /^#+$/.test(clean)) return 'frame_####';
-  return clean.includes('#') ? clean : `${clean}####`;
+/** Every setting of a render as the node will use it. */
+interface ChosenSettings {
+  frames: number[];
+  camera: string;
+  viewLayer: string | null;
+  engine: string;
+  device: string;
+  gpuCount: number;
+  compositorDevice: string;
+  denoise: DenoiseChoice;
+  outputFormat: string;
+  media: MediaChoice;
+  colorManagement: ColorManagementChoice;
+  fileSettings: FileSettings;
+  resolution: [number, number];
+  resolutionPercentage: number;
+  samples: number | null;
+  fps: number;
 }
 
 /**
  * Merge a requested render configuration over the scene's analysis into the configuration actually
  * used, recording every adjustment this node has to make, and the plan Blender will follow.
  */
-export function planRender(
-  requested: RenderConfig,
-  analysis: SceneAnalysis,
-  caps: NodeCapabilities,
-  dirs: { outputDir: string; compositeOutputDir: string; previewPath?: string; previewDir?: string },
-): PlanResult {
-  const adjustments: Adjustment[] = [];
-  const adjust = (field: string, req: unknown, used: unknown, reason: string) =>
-    adjustments.push({ field, requested: req, used, reason });
+export function planRender(requested: RenderConfig, analysis: SceneAnalysis, caps: NodeCapabilities, dirs: PlanDirs): PlanResult {
+  const frames = chooseFrames(requested, analysis);
+  if (!frames.ok) return frames;
+  const camera = chooseCamera(requested, analysis);
+  if (!camera.ok) return camera;
+  const viewLayer = chooseViewLayer(requested, analysis);
+  if (!viewLayer.ok) return viewLayer;
 
-  let frames: number[];
-  if (requested.frameRanges && requested.frameRanges.length > 0) {
-    const parsed = parseFrameRanges(requested.frameRanges);
-    if (!parsed.ok) return { ok: false, code: 'invalid_frame_ranges', message: `frameRanges: ${parsed.error}` };
-    frames = parsed.frames;
-  } else {
-    frames = sceneFrames(analysis.frameStart, analysis.frameEnd, analysis.frameStep);
-  }
-  if (frames.length === 0) return { ok: false, code: 'invalid_frame_ranges', message: 'The scene has no frames to render.' };
+  const engine = adjustEngine(requested, analysis, caps);
+  const device = adjustDevice(requested, caps);
+  const gpuCount = adjustGpuCount(requested, device.value);
+  const compositorDevice = adjustCompositorDevice(requested);
+  const denoise = adjustDenoising(requested, analysis, caps);
+  const outputFormat = adjustOutputFormat(requested, analysis);
+  const media = adjustMediaType(requested);
+  const memory = checkMemory(requested, caps);
+  const colorManagement = adjustColorManagement(requested, analysis, caps);
+  const fileSettings = adjustFileSettings(requested, analysis, outputFormat.value);
+  const adjustments = [engine, device, gpuCount, compositorDevice, denoise, outputFormat, media, memory, colorManagement, fileSettings].flatMap((c) => c.adjustments);
 
-  const camera = requested.activeCamera ?? analysis.activeCamera;
-  if (requested.activeCamera && !analysis.cameras.includes(requested.activeCamera)) {
-    return { ok: false, code: 'unknown_camera', message: `The scene has no camera "${requested.activeCamera}" (it has: ${analysis.cameras.join(', ') || 'none'}).` };
-  }
-  if (!camera) return { ok: false, code: 'no_camera', message: 'The scene has no camera to render from; add one or choose activeCamera.' };
-  const layerNames = analysis.viewLayers.map((l) => l.name);
-  if (requested.activeViewLayer && !layerNames.includes(requested.activeViewLayer)) {
-    return { ok: false, code: 'unknown_view_layer', message: `The scene has no view layer "${requested.activeViewLayer}" (it has: ${layerNames.join(', ')}).` };
-  }
+  const chosen: ChosenSettings = {
+    frames: frames.value,
+    camera: camera.value,
+    viewLayer: viewLayer.value,
+    engine: engine.value,
+    device: device.value,
+    gpuCount: gpuCount.value,
+    compositorDevice: compositorDevice.value,
+    denoise: denoise.value,
+    outputFormat: outputFormat.value,
+    media: media.value,
+    colorManagement: colorManagement.value,
+    fileSettings: fileSettings.value,
+    resolution: requested.resolution ?? analysis.resolution,
+    resolutionPercentage: requested.resolutionPercentage ?? analysis.resolutionPercentage,
+    samples: requested.sampleCount ?? analysis.samples,
+    fps: requested.fps ?? analysis.fps,
+  };
+  return { ok: true, finalConfig: finalConfigOf(requested, analysis, chosen, adjustments), plan: renderPlanOf(analysis, chosen, requested, dirs) };
+}
 
-  let engine = requested.renderEngine ?? analysis.engine;
-  if (GPU_ONLY_ENGINES.has(engine) && caps.eeveeUsable === false) {
-    adjust('renderEngine', engine, 'CYCLES', `${engine} needs a GPU display context that this node does not have; rendered with Cycles.`);
-    engine = 'CYCLES';
-  }
+/** The scene's own frame range, written as a frame range. */
+function sceneFrameRange(analysis: SceneAnalysis): string {
+  return `${analysis.frameStart}-${analysis.frameEnd}${analysis.frameStep > 1 ? `/${analysis.frameStep}` : ''}`;
+}
 
-  let device = requested.computeDeviceType ?? 'CPU';
-  if (device === 'NONE') device = 'CPU';
-  if (device !== 'CPU' && !caps.cyclesDevices.includes(device)) {
-    adjust('computeDeviceType', device, 'CPU', `This node has no ${device} device; rendered on the CPU.`);
-    device = 'CPU';
-  }
-  let gpuCount = requested.gpuCount ?? 0;
-  if (device === 'CPU' && gpuCount > 0) {
-    adjust('gpuCount', gpuCount, 0, 'Rendered on the CPU, so no GPU is used.');
-    gpuCount = 0;
-  }
-  let compositorDevice = requested.compositorDevice ?? 'CPU';
-  if (compositorDevice !== 'CPU') {
-    adjust('compositorDevice', compositorDevice, 'CPU', 'This node composites on the CPU.');
-    compositorDevice = 'CPU';
-  }
-
-  let denoisingEnabled = requested.denoisingEnabled ?? analysis.denoisingEnabled;
-  let denoiserType: string | null = requested.denoiserType ?? analysis.denoiser;
-  if (denoisingEnabled) {
-    if (denoiserType === 'OPTIX' && !caps.optix) {
-      if (caps.openImageDenoise) {
-        adjust('denoiserType', 'OPTIX', 'OPENIMAGEDENOISE', 'OptiX is not available on this node; denoised with OpenImageDenoise.');
-        denoiserType = 'OPENIMAGEDENOISE';
-      } else {
-        adjust('denoisingEnabled', true, false, 'This Blender has no denoiser (neither OptiX nor OpenImageDenoise); denoising was switched off.');
-        denoisingEnabled = false;
-      }
-    } else if (denoiserType !== 'OPTIX' && !caps.openImageDenoise) {
-      adjust('denoisingEnabled', true, false, 'This Blender was built without OpenImageDenoise; denoising was switched off.');
-      denoisingEnabled = false;
-    }
-  }
-
-  let outputFormat: string = requested.outputFormat ?? analysis.outputFormat;
-  if (VIDEO_FORMATS.has(outputFormat)) {
-    adjust('outputFormat', outputFormat, 'PNG', 'This node renders image sequences; video formats are written as PNG frames.');
-    outputFormat = 'PNG';
-  }
-  let outputMediaType = requested.outputMediaType ?? 'IMAGE';
-  let videoOutput = requested.videoOutput ?? false;
-  if (outputMediaType === 'VIDEO' || videoOutput) {
-    const reason = 'Video encoding is not offered by this node; frames are delivered as images.';
-    if (outputMediaType === 'VIDEO') adjust('outputMediaType', 'VIDEO', 'IMAGE', reason);
-    if (videoOutput) adjust('videoOutput', true, false, reason);
-    outputMediaType = 'IMAGE';
-    videoOutput = false;
-  }
-  if (requested.minimumRam && requested.minimumRam * 1024 ** 3 > caps.totalMemoryBytes) {
-    adjust('minimumRam', requested.minimumRam, Math.floor(caps.totalMemoryBytes / 1024 ** 3), 'This node has less memory than requested; the render may run out of memory.');
-  }
-
-  let preset = requested.colorManagementPreset;
-  let viewTransform: string | null = null;
-  if (preset === 'aces') {
-    const aces = caps.viewTransforms.find((v) => /aces/i.test(v));
-    if (aces) viewTransform = aces;
-    else {
-      adjust('colorManagementPreset', 'aces', 'default', `This Blender's colour configuration has no ACES view transform; the scene's "${analysis.colorManagement.viewTransform}" was kept.`);
-      preset = 'default';
-    }
-  }
-
-  const outputSettings = { ...analysis.outputSettings, ...(requested.outputSettings ?? {}) };
-  const depth = fitColorDepth(outputFormat, outputSettings.colorDepth);
-  if (depth != null && depth !== outputSettings.colorDepth) {
-    const asked = requested.outputSettings?.colorDepth;
-    if (asked !== undefined) {
-      adjust('outputSettings', requested.outputSettings, { ...outputSettings, colorDepth: depth }, `${formatName(outputFormat)} has no ${asked}-bit colour depth; written at ${depthName(outputFormat, depth)}.`);
-    }
-    outputSettings.colorDepth = depth;
-  }
-  const resolution = requested.resolution ?? analysis.resolution;
-  const resolutionPercentage = requested.resolutionPercentage ?? analysis.resolutionPercentage;
-  const samples = requested.sampleCount ?? analysis.samples;
-  const fps = requested.fps ?? analysis.fps;
-  const viewLayer = requested.activeViewLayer ?? analysis.activeViewLayer;
-
-  const finalConfig: FinalConfig = {
-    colorManagementPreset: preset,
-    frameRanges: requested.frameRanges?.length ? requested.frameRanges : [`${analysis.frameStart}-${analysis.frameEnd}${analysis.frameStep > 1 ? `/${analysis.frameStep}` : ''}`],
+function finalConfigOf(requested: RenderConfig, analysis: SceneAnalysis, chosen: ChosenSettings, adjustments: Adjustment[]): FinalConfig {
+  return {
+    colorManagementPreset: chosen.colorManagement.preset,
+    frameRanges: requested.frameRanges?.length ? requested.frameRanges : [sceneFrameRange(analysis)],
     ...(requested.notes !== undefined ? { notes: requested.notes } : {}),
-    renderEngine: engine,
-    compositorDevice: compositorDevice,
-    computeDeviceType: device,
-    gpuCount,
-    ...(samples !== null ? { sampleCount: samples } : {}),
-    denoisingEnabled,
-    ...(denoiserType ? { denoiserType } : {}),
-    resolution,
-    resolutionPercentage,
-    outputFormat: outputFormat,
-    outputMediaType: outputMediaType,
-    fps,
-    videoOutput,
+    renderEngine: chosen.engine,
+    compositorDevice: chosen.compositorDevice,
+    computeDeviceType: chosen.device,
+    gpuCount: chosen.gpuCount,
+    ...(chosen.samples !== null ? { sampleCount: chosen.samples } : {}),
+    denoisingEnabled: chosen.denoise.enabled,
+    ...(chosen.denoise.denoiser ? { denoiserType: chosen.denoise.denoiser } : {}),
+    resolution: chosen.resolution,
+    resolutionPercentage: chosen.resolutionPercentage,
+    outputFormat: chosen.outputFormat,
+    outputMediaType: chosen.media.outputMediaType,
+    fps: chosen.fps,
+    videoOutput: chosen.media.videoOutput,
     ...(requested.useTiling !== undefined ? { useTiling: requested.useTiling } : {}),
     ...(requested.tileSize !== undefined ? { tileSize: requested.tileSize } : {}),
-    outputSettings: outputSettings,
+    outputSettings: chosen.fileSettings,
     ...(requested.minimumRam !== undefined ? { minimumRam: requested.minimumRam } : {}),
-    activeCamera: camera,
-    ...(viewLayer ? { activeViewLayer: viewLayer } : {}),
+    activeCamera: chosen.camera,
+    ...(chosen.viewLayer ? { activeViewLayer: chosen.viewLayer } : {}),
     adjustments,
   };
+}
 
-  const plan: RenderPlan = {
-    frames,
+function renderPlanOf(analysis: SceneAnalysis, chosen: ChosenSettings, requested: RenderConfig, dirs: PlanDirs): RenderPlan {
+  return {
+    frames: chosen.frames,
     outputDir: dirs.outputDir,
     fileNamePattern: fileNamePatternFrom(analysis.outputPath),
-    outputFormat,
-    outputSettings,
-    engine,
-    samples,
-    resolution,
-    resolutionPercentage,
-    camera,
-    viewLayer,
-    denoise: { enabled: denoisingEnabled, denoiser: denoisingEnabled ? denoiserType : null },
-    device,
+    outputFormat: chosen.outputFormat,
+    outputSettings: chosen.fileSettings,
+    engine: chosen.engine,
+    samples: chosen.samples,
+    resolution: chosen.resolution,
+    resolutionPercentage: chosen.resolutionPercentage,
+    camera: chosen.camera,
+    viewLayer: chosen.viewLayer,
+    denoise: { enabled: chosen.denoise.enabled, denoiser: chosen.denoise.enabled ? chosen.denoise.denoiser : null },
+    device: chosen.device,
     useTiling: requested.useTiling ?? null,
     tileSize: requested.tileSize ?? null,
-    fps,
-    colorManagement: { viewTransform, look: null },
+    fps: chosen.fps,
+    colorManagement: { viewTransform: chosen.colorManagement.viewTransform, look: null },
     compositeOutputDir: dirs.compositeOutputDir,
     previewPath: dirs.previewPath ?? null,
     previewDir: dirs.previewDir ?? null,
     previewMaxSize: 512,
   };
-  return { ok: true, finalConfig, plan };
 }

@@ -16,6 +16,7 @@ import {
 import type { Db } from './db';
 import { parseJsonColumn, parseRow } from './db-rows';
 import { renderPlanSchema, type RenderPlan } from '../plan/render-plan';
+import { assertJobTransition } from '../jobs/job-states';
 
 /** What the node knows of the source file of a job. */
 export const sceneFileSchema = z.object({
@@ -174,15 +175,18 @@ export class JobsRepo {
 
   /**
    * Move a job to `to` only if it is currently in one of `from`, applying `patch` in the same
-   * transaction. Returns the updated job, or null when the job was not in an allowed status.
+   * transaction. Returns the updated job, or null when the job was not in one of `from` (it moved on
+   * meanwhile). Throws a JobTransitionError, before reading the job, when the state machine
+   * (JOB_TRANSITIONS) does not allow a move to `to` from one of `from`.
    */
   transition(id: string, from: readonly JobStatus[], to: JobStatus, patch: JobPatch = {}, detail: string | null = null): JobRecord | null {
+    assertJobTransition(from, to);
     const at = this.now().toISOString();
     const run = this.db.transaction(() => {
       const current = this.get(id);
       if (!current || !from.includes(current.status)) return null;
       this.write(id, { ...patch }, { status: to, updated_at: at });
-      if (current.status !== to) this.recordEvent(id, to, detail, at);
+      this.recordEvent(id, to, detail, at);
       return this.get(id);
     });
     return run();

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { startRender, type RenderPlan } from '../blender/render';
+import { startRender, type BlenderRenderPlan } from '../blender/render';
 import { describeFrames } from '../distributed/chunk-plan';
 import type { ChunkData } from '../distributed/protocol';
 import { acquireFileLock } from '../../node-common/file-lock';
@@ -75,7 +75,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
   signal.addEventListener('abort', onAbort, { once: true });
   const uploads = new Uploads(chunk, ctx, compositeDir, stop);
   try {
-    const plan: RenderPlan = {
+    const plan: BlenderRenderPlan = {
       ...chunk.plan,
       frames: todo,
       outputDir: framesDir,

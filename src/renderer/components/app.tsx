@@ -5,14 +5,14 @@ import { applyTheme } from '../lib/theme';
 import { useAppStore } from '../stores/app-store';
 import { useQueueStore } from '../stores/queue-store';
 import { useSubmissionsStore } from '../stores/submissions-store';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from './common/confirm-dialog';
 import { DropTarget, PickFilesButton } from './drop-target';
-import { JobDetailPanel } from './job-detail-panel';
+import { JobDetailPanel } from './detail/job-detail-panel';
 import { Notifications } from './notifications';
 import { ProfilePicker } from './profile-picker';
-import { QueueView } from './queue-view';
-import { ReviewSheet } from './review-sheet';
-import { SettingsPage } from './settings-page';
+import { QueueView } from './queue/queue-view';
+import { ReviewSheetDialog } from './review/review-sheet-dialog';
+import { SettingsPage } from './settings/settings-page';
 import { StatusBanner } from './status-banner';
 
 /** The whole window: header, state banner, the queue (files on their way included) or settings, detail panel, review sheet. */
@@ -71,7 +71,7 @@ export function App() {
         </main>
         {reviewId && (
           <div className="backdrop">
-            <ReviewSheet key={reviewId} submissionId={reviewId} />
+            <ReviewSheetDialog key={reviewId} submissionId={reviewId} />
           </div>
         )}
         <ConfirmDialog />

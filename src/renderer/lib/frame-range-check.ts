@@ -14,15 +14,11 @@ export function checkFrameRangeText(text: string, sceneDefault: string | null): 
     if (sceneDefault === null) return { ok: true, count: 0, message: "The scene's own frame range.", ranges: [] };
     const parsed = parseFrameRanges([sceneDefault]);
     return parsed.ok
-      ? { ok: true, count: parsed.frames.length, message: `The scene's range (${sceneDefault}): ${plural(parsed.frames.length)}.`, ranges: [] }
+      ? { ok: true, count: parsed.frames.length, message: `The scene's range (${sceneDefault}): ${countOf(parsed.frames.length, 'frame')}.`, ranges: [] }
       : { ok: true, count: 0, message: "The scene's own frame range.", ranges: [] };
   }
   const parsed = parseFrameRanges([trimmed]);
   if (!parsed.ok) return { ok: false, message: parsed.error };
   if (parsed.frames.length > MAX_FRAMES_PER_JOB) return { ok: false, message: `More than ${MAX_FRAMES_PER_JOB} frames.` };
-  return { ok: true, count: parsed.frames.length, message: `${plural(parsed.frames.length)} selected.`, ranges: [trimmed.replace(/\s+/g, '')] };
-}
-
-function plural(count: number): string {
-  return countOf(count, 'frame');
+  return { ok: true, count: parsed.frames.length, message: `${countOf(parsed.frames.length, 'frame')} selected.`, ranges: [trimmed.replace(/\s+/g, '')] };
 }

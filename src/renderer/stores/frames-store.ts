@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { FrameImage, FrameView, JobFrames } from '../../shared/contract';
+import type { FrameImage, FrameView, FrameStripView } from '../../shared/contract';
 import { call } from '../bridge/bridge';
 
 /** A frame's picture as far as the renderer knows: loading, or what the host answered. */
@@ -10,7 +10,7 @@ const IMAGE_CACHE = 400;
 
 interface FramesStore {
   jobId: string | null;
-  frames: JobFrames | null;
+  frames: FrameStripView | null;
   error: string | null;
   /** Pictures by {@link imageKey}. */
   images: Record<string, ImageState>;

@@ -6,7 +6,7 @@ import { type JobCounts, type JobDetail, type JobSummary, JOB_FILTERS } from './
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { FolderCheckView } from './frame-views';
 import type { NodeWorkers } from '../api/workers';
-import type { FrameImage, JobFrames } from './frame-strip-views';
+import type { FrameImage, FrameStripView } from './frame-strip-views';
 import { MAX_FRAME } from '../render/frame-ranges';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
@@ -120,7 +120,7 @@ export const CALLS = {
   'jobs.get': returns<JobDetail>()(byJob),
   'jobs.preview': returns<string | null>()(byJob),
   /** The job's frames for the frame strip and viewer. */
-  'jobs.frames': returns<JobFrames>()(byJob),
+  'jobs.frames': returns<FrameStripView>()(byJob),
   /** One frame's picture (from the job's folder when downloaded, else from the server). */
   'jobs.frameImage': returns<FrameImage>()(byFrame),
   /** Opens a downloaded frame in the computer's image viewer; answers its path. */

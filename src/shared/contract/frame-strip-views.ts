@@ -16,7 +16,7 @@ export interface FrameView {
 }
 
 /** The frames of a job and what the viewer needs to play them. */
-export interface JobFrames {
+export interface FrameStripView {
   jobId: string;
   status: JobStatus;
   frames: FrameView[];

@@ -10,6 +10,6 @@ export * from './bridge';
 export * from './job-query';
 export * from './config-diff';
 export { failedStepTitle } from './failed-step';
-export { type FrameImage, type FrameView, type JobFrames } from './frame-strip-views';
+export { type FrameImage, type FrameView, type FrameStripView } from './frame-strip-views';
 export { depthName, describeOutput, formatName, settingValue } from './setting-labels';
 export { compareSettings } from './settings-comparison';

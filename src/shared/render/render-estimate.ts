@@ -1,3 +1,5 @@
+import { countOf } from '../text/plural';
+
 /** What a render asks of the farm, as far as its time goes. */
 export interface RenderShape {
   frames: number;
@@ -63,10 +65,10 @@ export function estimateRender(target: RenderShape, history: readonly PastRender
   const count = latest.length === 1 ? 'the last render' : `the last ${latest.length} renders`;
   const last = latest[0]!.shape;
   const perFrame = Math.round(latest[0]!.normalizedSeconds / last.frames);
-  const lastWhat = `${last.frames} ${last.frames === 1 ? 'frame' : 'frames'} at ${last.width} × ${last.height}${last.samples !== null ? `, ${last.samples} samples` : ''}`;
+  const lastWhat = `${countOf(last.frames, 'frame')} at ${last.width} × ${last.height}${last.samples !== null ? `, ${last.samples} samples` : ''}`;
   return {
     seconds,
-    basedOn: `Based on ${count} of ${sceneName} on this farm (latest: ${lastWhat}, about ${Math.max(1, perFrame)} s per frame), scaled to ${target.frames} ${target.frames === 1 ? 'frame' : 'frames'} at ${target.width} × ${target.height}${withSamples ? `, ${target.samples} samples` : ''}.`,
+    basedOn: `Based on ${count} of ${sceneName} on this farm (latest: ${lastWhat}, about ${Math.max(1, perFrame)} s per frame), scaled to ${countOf(target.frames, 'frame')} at ${target.width} × ${target.height}${withSamples ? `, ${target.samples} samples` : ''}.`,
     renders: latest.length,
   };
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli';
+import { runCliInProcess } from '../helpers/run-cli-in-process';
 import { readZip, writeTree } from '../../blend/helpers/scene-folder';
 import { SyntheticBlend } from '../../blend/helpers/synthetic-blend';
 
@@ -33,11 +33,11 @@ afterAll(async () => {
 
 describe('renderdrop pack', () => {
   it('lists found, packed and missing files with their sizes and places in the bundle', async () => {
-    const run = await runCli(['pack', scene]);
+    const run = await runCliInProcess(['pack', scene]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^Scene ${scene} \\(Blender 3\\.4, [0-9.]+ KiB\\) -> shot\\.blend$`, 'm'));
-    expect(run.stdout).toMatch(/found\s+image\s+\/\/textures\/grid\.png\s+2\.0 KiB\s+textures\/grid\.png/);
-    expect(run.stdout).toMatch(new RegExp(`found\\s+image\\s+${join(root, 'elsewhere', 'metal.png')}\\s+2\\.0 KiB\\s+_external${join(root, 'elsewhere', 'metal.png')}`));
+    expect(run.stdout).toMatch(new RegExp(`^Scene ${scene} \\(Blender 3\\.4, [0-9.]+ KB\\) -> shot\\.blend$`, 'm'));
+    expect(run.stdout).toMatch(/found\s+image\s+\/\/textures\/grid\.png\s+2\.1 KB\s+textures\/grid\.png/);
+    expect(run.stdout).toMatch(new RegExp(`found\\s+image\\s+${join(root, 'elsewhere', 'metal.png')}\\s+2\\.1 KB\\s+_external${join(root, 'elsewhere', 'metal.png')}`));
     expect(run.stdout).toMatch(/packed\s+image\s+\/\/logo\.png\s+-\s+inside shot\.blend/);
     expect(run.stdout).toMatch(/missing\s+image\s+C:\\tex\\wood\.png/);
     expect(run.stdout).toContain('Missing (1): the farm will render without this file.');
@@ -48,7 +48,7 @@ describe('renderdrop pack', () => {
 
   it('writes the bundle with --out', async () => {
     const out = join(root, 'shot.zip');
-    const run = await runCli(['pack', scene, '--out', out]);
+    const run = await runCliInProcess(['pack', scene, '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Wrote ${out}: 3 files,`);
     expect((await readZip(out)).map((e) => e.name)).toEqual(['shot.blend', `_external${join(root, 'elsewhere', 'metal.png')}`, 'textures/grid.png']);
@@ -56,7 +56,7 @@ describe('renderdrop pack', () => {
 
   it('prints the plan and the bundle as JSON with --json, progress on stderr', async () => {
     const out = join(root, 'json.zip');
-    const run = await runCli(['pack', scene, '--out', out, '--json']);
+    const run = await runCliInProcess(['pack', scene, '--out', out, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.needsPacking).toBe(true);
@@ -67,10 +67,10 @@ describe('renderdrop pack', () => {
   });
 
   it('says clearly when the file is not a .blend or is cut short', async () => {
-    const notes = await runCli(['pack', join(root, 'notes.blend')]);
+    const notes = await runCliInProcess(['pack', join(root, 'notes.blend')]);
     expect(notes.code).toBe(1);
     expect(notes.stderr).toContain(`${join(root, 'notes.blend')} is not a Blender file`);
-    const cut = await runCli(['pack', join(root, 'cut.blend'), '--out', join(root, 'cut.zip')]);
+    const cut = await runCliInProcess(['pack', join(root, 'cut.blend'), '--out', join(root, 'cut.zip')]);
     expect(cut.code).toBe(1);
     expect(cut.stderr).toContain('cut.blend is incomplete');
     expect((await readdir(root)).filter((n) => n.startsWith('cut.zip'))).toEqual([]);

@@ -7,6 +7,7 @@ import { TransferError } from '../../../src/core/errors';
 import { FakeTime } from '../../helpers/fake-time';
 import { HostileServer, serveFile } from '../../helpers/hostile-server';
 import { tempDir } from '../../helpers/scene-files';
+import { untilFileHolds } from '../../helpers/until-file-holds';
 
 let server: HostileServer;
 let dir: string;
@@ -28,7 +29,7 @@ describe('downloadFile after a restart', () => {
     const before = randomBytes(40_000);
     const after = randomBytes(40_000);
     const path = join(dir, 'frame.png');
-    server.next('GET', '/frame.png', serveFile(before, { etag: '"before"', cutAfter: 15_000 }));
+    server.next('GET', '/frame.png', serveFile(before, { etag: '"before"', cutAfter: 15_000, cutWhen: () => untilFileHolds(`${path}.part`, 15_000) }));
     await expect(downloadFile(options(path, { maxAttempts: 1 }))).rejects.toBeInstanceOf(TransferError);
     expect((await readdir(dir)).sort()).toEqual(['frame.png.part', 'frame.png.part.etag']);
 
@@ -44,7 +45,7 @@ describe('downloadFile after a restart', () => {
   it('continues a .part of an unchanged file from where it stopped', async () => {
     const content = randomBytes(40_000);
     const path = join(dir, 'frame.png');
-    server.next('GET', '/frame.png', serveFile(content, { etag: '"same"', cutAfter: 15_000 }));
+    server.next('GET', '/frame.png', serveFile(content, { etag: '"same"', cutAfter: 15_000, cutWhen: () => untilFileHolds(`${path}.part`, 15_000) }));
     await expect(downloadFile(options(path, { maxAttempts: 1 }))).rejects.toBeInstanceOf(TransferError);
     server.route('GET', '/frame.png', serveFile(content, { etag: '"same"' }));
     let fetched = 0;

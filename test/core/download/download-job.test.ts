@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Downloads } from '../../../src/shared/api/downloads';
 import type { Job } from '../../../src/shared/api/job';
-import { downloadJobOutputs, type DownloadProgress } from '../../../src/core/download/download-job';
+import { downloadJobOutputs } from '../../../src/core/download/download-job';
+import type { DownloadProgress } from '../../../src/core/download/download-tally';
 import { AbortError } from '../../../src/core/errors';
 import { FakeTime } from '../../helpers/fake-time';
 import { HostileServer, failWith, serveFile } from '../../helpers/hostile-server';
 import { tempDir } from '../../helpers/scene-files';
+import { untilFileHolds } from '../../helpers/until-file-holds';
 
 const JOB_ID = '0b8f6f4e-1a2b-4c3d-8e9f-001122334455';
 let server: HostileServer;
@@ -66,8 +68,9 @@ describe('downloadJobOutputs', () => {
   it('resumes with Range after connections are cut mid-file', async () => {
     const name = '0001.png';
     const content = files.get(name)!;
-    server.next('GET', `/g1/${name}`, serveFile(content, { cutAfter: 20_000 }));
-    server.next('GET', `/g1/${name}`, serveFile(content, { cutAfter: 10_000 }));
+    const part = join(dir, 'out', 'frames', `${name}.part`);
+    server.next('GET', `/g1/${name}`, serveFile(content, { cutAfter: 20_000, cutWhen: () => untilFileHolds(part, 20_000) }));
+    server.next('GET', `/g1/${name}`, serveFile(content, { cutAfter: 10_000, cutWhen: () => untilFileHolds(part, 30_000) }));
     const events: DownloadProgress[] = [];
     const result = await downloadJobOutputs({ client, jobId: JOB_ID, dir: join(dir, 'out'), sleep: time.sleep, clock: time, onProgress: (p) => events.push(p) });
     expect((await readFile(join(result.dir, 'frames', name))).equals(content)).toBe(true);

@@ -3,12 +3,13 @@ import { ApiClient } from '../../../src/core/api/api-client';
 import { JobTracker } from '../../../src/core/tracking/tracker';
 import { ConnectionService } from '../../../src/host/profiles/connection-service';
 import { HostEvents } from '../../../src/host/app/host-events';
-import { JobList } from '../../../src/host/jobs/job-list';
+import { ProfileJobs } from '../../../src/host/jobs/profile-jobs';
 import { JobSync } from '../../../src/host/jobs/job-sync';
 import { SubmittedJobs } from '../../../src/host/submissions/submitted-jobs';
 import type { AppEvent } from '../../../src/shared/contract/events';
 import { FakeTime } from '../../helpers/fake-time';
 import { startTestNode, type TestNode } from '../../helpers/node';
+import { putJobInStatus } from '../../helpers/job-status';
 
 let node: TestNode | null = null;
 const closers: (() => void)[] = [];
@@ -23,7 +24,7 @@ afterEach(async () => {
 function addJob(t: TestNode, name: string, status: 'created' | 'rendering' | 'completed' = 'created'): string {
   const slug = `sync-test-${name}`;
   const job = t.node.ctx.jobs.create({ userId: 'test', uploadSlug: slug, sceneFile: { fileName: name, fileType: 'blend', size: 1, slug, scenePath: name } });
-  if (status !== 'created') t.node.ctx.jobs.transition(job.id, ['created'], status, { totalFrames: 10, completedFrames: status === 'completed' ? 10 : 0 });
+  if (status !== 'created') putJobInStatus(t.node.ctx, job.id, status, { totalFrames: 10, completedFrames: status === 'completed' ? 10 : 0 });
   return job.id;
 }
 
@@ -43,7 +44,7 @@ async function setup(options: { pageSize?: number } = {}) {
   events.subscribe((event) => seen.push(event));
   const tracker = new JobTracker({ client, clock: time, timers: time.timers });
   const connection = new ConnectionService({ events, clock: time, blocked: null });
-  const jobs = new JobList({ client, profileId: 'p', events, connection, submitted: new SubmittedJobs(), tracker });
+  const jobs = new ProfileJobs({ client, profileId: 'p', events, connection, submitted: new SubmittedJobs(), tracker });
   const sync = new JobSync({ client: counting, jobs, tracker, events, clock: time, timers: time.timers, ...options });
   closers.push(() => sync.close(), () => tracker.stop(), () => jobs.close());
   return { t: node, time, jobs, sync, tracker, seen, lists: () => lists };
@@ -71,7 +72,7 @@ describe('JobSync (the queue kept true to a real node)', () => {
     const { t, jobs, sync } = await setup();
     const id = addJob(t, 'a.blend', 'rendering');
     await jobs.load();
-    t.node.ctx.jobs.transition(id, ['rendering'], 'completed', { completedFrames: 10 });
+    putJobInStatus(t.node.ctx, id, 'completed', { completedFrames: 10 });
     await sync.now();
     expect(jobs.queue.get(id)?.status).toBe('completed');
   });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { mountSmallDisk, requireSmallDisk } from '../../helpers/small-disk';
 import { runBlender } from '../../../src/render-node/blender/run-blender';
-import { bufferByteSource } from '../../../src/node-common/images/byte-source';
+import { bufferBytes } from '../../../src/node-common/images/random-access-bytes';
 import { checkImage, checkImageFile } from '../../../src/node-common/images/image-check';
 
 const blenderPath = requireBlender();
@@ -45,7 +45,7 @@ describe.skipIf(!blenderPath)('image completeness of what Blender writes', () =>
       const bytes = await readFile(join(samples, name));
       expect(await checkImageFile(join(samples, name)), name).toMatchObject({ status: 'complete' });
       for (const n of cutPoints(bytes.length)) {
-        const check = await checkImage(bufferByteSource(bytes.subarray(0, n)), name);
+        const check = await checkImage(bufferBytes(bytes.subarray(0, n)), name);
         expect(check.status, `${name} cut at ${n} of ${bytes.length}`).toBe('incomplete');
       }
     }

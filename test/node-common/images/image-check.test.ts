@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bufferByteSource } from '../../../src/node-common/images/byte-source';
+import { bufferBytes } from '../../../src/node-common/images/random-access-bytes';
 import { checkImage } from '../../../src/node-common/images/image-check';
 
-const check = (bytes: Buffer, name: string) => checkImage(bufferByteSource(bytes), name);
+const check = (bytes: Buffer, name: string) => checkImage(bufferBytes(bytes), name);
 
 describe('checkImage', () => {
   it('finds an empty file incomplete', async () => {

@@ -11,7 +11,7 @@ import {
   toSceneAnalysis,
   type RawAnalysis,
 } from '../../../src/render-node/blender/analyze';
-import type { BlendHeader } from '../../../src/render-node/blender/blend-header';
+import type { BlendFileHead } from '../../../src/blend/reader';
 
 const raw: RawAnalysis = {
   fileVersion: [3, 4, 6],
@@ -50,7 +50,7 @@ const raw: RawAnalysis = {
   warnings: [{ code: 'missing-dependency', message: 'gone', path: '/x.png' }],
 };
 
-const legacy = (versionNumber: number): BlendHeader => ({
+const legacy = (versionNumber: number): BlendFileHead => ({
   compression: 'none',
   format: 'legacy',
   pointerSize: 8,

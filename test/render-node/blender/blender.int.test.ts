@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
-import { analyzeScene, readBlendHeader, SceneAnalysisError } from '../../../src/render-node/blender/analyze';
+import { readBlendFileHead } from '../../../src/blend/reader';
+import { analyzeScene, SceneAnalysisError } from '../../../src/render-node/blender/analyze';
 import { formatDoctorReport, runDoctor } from '../../../src/render-node/blender/doctor';
 import type { RenderEvent } from '../../../src/render-node/blender/event-lines';
 import { makePreview } from '../../../src/render-node/blender/preview';
 import { checkEevee, probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
-import { isBlenderProcessAlive, startRender, type RenderPlan } from '../../../src/render-node/blender/render';
+import { isBlenderProcessAlive, startRender, type BlenderRenderPlan } from '../../../src/render-node/blender/render';
 
 const blender = requireBlender();
 
@@ -122,7 +123,7 @@ describe.skipIf(!blender)('Blender integration', () => {
         usesCompositor: false,
         totalFrames: 3,
       });
-      expect(await readBlendHeader(sample)).toMatchObject({ compression: 'none', format: 'legacy', pointerSize: 8, version: analysis.savedWithBlender });
+      expect(await readBlendFileHead(sample)).toMatchObject({ compression: 'none', format: 'legacy', pointerSize: 8, version: analysis.savedWithBlender });
       expect(analysis.colorManagement.displayDevice).toBe('sRGB');
       expect(analysis.colorManagement.availableViewTransforms).toEqual(info.viewTransforms);
       expect(analysis.colorManagement.availableViewTransforms).toContain(analysis.colorManagement.viewTransform);
@@ -172,7 +173,7 @@ describe.skipIf(!blender)('Blender integration', () => {
 
     it('reads a compressed scene (zstd, the header says nothing until Blender opens it)', async () => {
       const scenePath = await makeSampleScene(join(work, 'compressed'), { compress: true });
-      expect(await readBlendHeader(scenePath)).toMatchObject({ compression: 'zstd', version: null });
+      expect(await readBlendFileHead(scenePath)).toMatchObject({ compression: 'zstd', version: null });
       const analysis = await analyzeScene({ blenderPath, scenePath, nodeBlenderVersion: info.version, timeoutMs: 60_000 });
       expect(analysis).toMatchObject({ engine: 'CYCLES', resolution: [64, 36], savedWithNewerBlender: false });
     });
@@ -200,7 +201,7 @@ describe.skipIf(!blender)('Blender integration', () => {
     let outDir: string;
     let scene: string;
 
-    async function render(plan: RenderPlan) {
+    async function render(plan: BlenderRenderPlan) {
       const events: RenderEvent[] = [];
       const handle = startRender({ blenderPath, scenePath: scene, sceneRoot: dirname(scene), plan, onEvent: (e) => events.push(e) });
       const result = await handle.done;
@@ -213,7 +214,7 @@ describe.skipIf(!blender)('Blender integration', () => {
     });
 
     it('renders chosen frames with the requested overrides', async () => {
-      const plan: RenderPlan = {
+      const plan: BlenderRenderPlan = {
         frames: [1, 3],
         outputDir: outDir,
         outputFormat: 'JPEG',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireDataLock } from '../../../src/render-node/disk/data-lock';
+import { deadPid } from '../../helpers/dead-pid';
 import { startTestNode } from '../../helpers/node';
 
 describe('data folder lock', () => {
@@ -19,8 +19,7 @@ describe('data folder lock', () => {
 
   it('takes over the lock of a node that died', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rd-lock-'));
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: Number(dead), host: hostname(), token: 'dead0000' }));
+    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead0000' }));
     const lock = await acquireDataLock(dir);
     expect(existsSync(lock.path)).toBe(true);
     lock.release();
@@ -29,8 +28,7 @@ describe('data folder lock', () => {
 
   it('leaves alone a fresh lock another node took while this one was taking over a dead one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rd-lock-'));
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: Number(dead), host: hostname(), token: 'dead0000' }));
+    await writeFile(join(dir, 'node.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), token: 'dead0000' }));
     const [a, b] = await Promise.allSettled([acquireDataLock(dir), acquireDataLock(dir)]);
     const held = [a, b].filter((r) => r.status === 'fulfilled');
     expect(held).toHaveLength(1);
@@ -40,6 +38,9 @@ describe('data folder lock', () => {
   it('takes over an unreadable lock file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rd-lock-'));
     await writeFile(join(dir, 'node.lock'), '{"pid":');
-    (await acquireDataLock(dir)).release();
+    const lock = await acquireDataLock(dir);
+    expect(JSON.parse(await readFile(lock.path, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    lock.release();
+    expect(existsSync(lock.path)).toBe(false);
   });
 });

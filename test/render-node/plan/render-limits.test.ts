@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleAnalysis } from '../../fixtures/analysis';
 import { blendBytes } from '../../helpers/scene-files';
 import { startTestNode, uploadBytes, type TestNode } from '../../helpers/node';
+import { putJobInStatus } from '../../helpers/job-status';
 import { applyRenderLimits, DEFAULT_RENDER_LIMITS, renderedSize } from '../../../src/render-node/plan/render-limits';
 import { planRender } from '../../../src/render-node/plan/render-plan';
 import { parseByteSize, parseDuration, parsePixelCount } from '../../../src/render-node/plan/limit-options';
@@ -72,7 +73,7 @@ describe('render requests over the limits (real node, no Blender)', () => {
   async function validatedJob(): Promise<string> {
     const slug = await uploadBytes(t, 'limits.blend', blendBytes(4096));
     const job = (await t.call('POST', '/jobs', { slug })).json;
-    t.node.ctx.jobs.transition(job.id, ['created'], 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
+    putJobInStatus(t.node.ctx, job.id, 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
     return job.id;
   }
   const render = (id: string, config: Record<string, unknown>) =>

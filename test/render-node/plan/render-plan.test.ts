@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderConfig, SceneAnalysis } from '../../../src/shared/api';
-import { fileNamePatternFrom, planRender, type NodeCapabilities, type PlanResult } from '../../../src/render-node/plan/render-plan';
+import { planRender, type PlanResult } from '../../../src/render-node/plan/render-plan';
+import type { NodeCapabilities } from '../../../src/render-node/plan/node-capabilities';
+import { fileNamePatternFrom } from '../../../src/render-node/plan/output-adjusters';
 
 function analysis(overrides: Partial<SceneAnalysis> = {}): SceneAnalysis {
   return {

@@ -1,7 +1,8 @@
 import { type JobDetail, describeOutput } from '../../../shared/contract';
 import { isPlainRecord } from '../../../shared/plain-record';
 import { command } from '../../lib/command';
-import { formatDuration, secondsBetween } from '../../lib/format';
+import { formatDuration } from '../../../shared/text';
+import { secondsBetween } from '../../lib/job-times';
 
 /** What the job delivers: format and depth as rendered (final settings), else as the scene sets them. */
 function outputOf(detail: JobDetail): string | null {

@@ -1,6 +1,6 @@
 import type { JobDetail } from '../../../shared/contract';
 import { command } from '../../lib/command';
-import { formatBytes } from '../../lib/format';
+import { countOf, formatBytes } from '../../../shared/text';
 
 const STATE_WORDS = { downloaded: 'on this computer', partial: 'partly downloaded', missing: 'not downloaded' } as const;
 
@@ -13,7 +13,7 @@ export function DetailOutputs(props: { detail: JobDetail }) {
     <section aria-label="Output files">
       <h3>Output files</h3>
       <p>
-        {here} of {outputs.length} {outputs.length === 1 ? 'file' : 'files'} on this computer.
+        {here} of {countOf(outputs.length, 'file')} on this computer.
       </p>
       <details>
         <summary>List the files</summary>

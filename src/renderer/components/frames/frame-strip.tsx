@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import type { FrameView, JobFrames } from '../../../shared/contract';
+import type { FrameView, FrameStripView } from '../../../shared/contract';
+import { countOf } from '../../../shared/text';
 import { useFramesStore } from '../../stores/frames-store';
 import { useFrameImage } from './use-frame-image';
 
@@ -37,7 +38,7 @@ function FrameTile(props: { jobId: string; frame: FrameView; formatName: string 
 }
 
 /** The job's frames as a grid of thumbnails: rendered ones as pictures, pending and missing ones marked. */
-export function FrameStrip(props: { frames: JobFrames; fileName: string; rendered: number; active: boolean }) {
+export function FrameStrip(props: { frames: FrameStripView; fileName: string; rendered: number; active: boolean }) {
   const { frames } = props;
   const done = frames.frames.filter((f) => f.state === 'done').length;
   const missing = frames.frames.filter((f) => f.state === 'missing').length;
@@ -48,7 +49,7 @@ export function FrameStrip(props: { frames: JobFrames; fileName: string; rendere
       <p className="muted frames-count">
         {props.active && done === 0
           ? `${props.rendered} of ${total} rendered. Each frame shows here when the farm offers it; the last one rendered is shown above.`
-          : `${done} of ${total} ${total === 1 ? 'frame' : 'frames'} to view${missing > 0 ? `, ${missing} missing` : ''}.`}
+          : `${done} of ${countOf(total, 'frame')} to view${missing > 0 ? `, ${missing} missing` : ''}.`}
       </p>
       {frames.frames.length > 0 && (
         <ul className="frame-grid" aria-label={`Frames of ${props.fileName}`}>

@@ -1,0 +1,35 @@
+import { takeChangedFile } from './changed-file';
+import { ensureBundle } from './pack-step';
+import { sentFile } from './sent-file';
+import type { StepContext } from '../step-context';
+
+/**
+ * `packed` / `upload-target` -> `uploaded`: asks for an upload target (recorded before the bytes go)
+ * and streams the bundle to it, or the file itself when there is none (checked again first when it
+ * changed since it was added); a fresh target when the URL expired. Records the slug that holds the
+ * bytes.
+ */
+export async function uploadStep(ctx: StepContext): Promise<void> {
+  if (ctx.record().bundle === null) await takeChangedFile(ctx);
+  else await ensureBundle(ctx);
+  const sent = sentFile(ctx.record());
+  const request = { fileName: sent.name, fileType: sent.fileType };
+  const target = await ctx.client.createUpload(request, ctx.call);
+  await ctx.save({ step: 'upload-target', slug: target.slug, uploadExpiresAt: target.expiresAt });
+  const result = await ctx.upload({
+    filePath: sent.path,
+    size: sent.size,
+    fileType: sent.fileType,
+    target,
+    refreshTarget: async () => {
+      const fresh = await ctx.client.createUpload(request, ctx.call);
+      await ctx.save({ slug: fresh.slug, uploadExpiresAt: fresh.expiresAt });
+      ctx.emit('notice', { message: 'The upload URL expired; continuing with a fresh one.' });
+      return fresh;
+    },
+    onProgress: (progress) => ctx.emit('upload', progress),
+    clock: ctx.clock,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  await ctx.save({ step: 'uploaded', slug: result.target.slug, uploadExpiresAt: null });
+}

@@ -1,0 +1,39 @@
+import type { NamespaceHandlers } from '../namespace-handlers';
+import type { ActiveSession } from '../profiles/active-session';
+import type { OpenPath } from './open-path';
+
+/** What the job calls need. */
+export interface JobHandlerDeps {
+  sessions: ActiveSession;
+  /** Opens a file or folder with the computer's default app. */
+  openPath: OpenPath;
+}
+
+/** The `jobs.*` calls: the queue, one job's details and frames, cancel, download, check and render again. */
+export function jobHandlers({ sessions, openPath }: JobHandlerDeps): NamespaceHandlers<'jobs'> {
+  const services = () => sessions.services();
+  return {
+    'jobs.list': async (query) => (await sessions.active()).jobs(query),
+    'jobs.get': async ({ jobId }) => (await services()).details.detail(jobId),
+    'jobs.preview': async ({ jobId }) => (await services()).details.preview(jobId),
+    'jobs.frames': async ({ jobId }) => (await services()).frameStrip.frames(jobId),
+    'jobs.frameImage': async ({ jobId, frame }) => (await services()).frameStrip.image(jobId, frame),
+    'jobs.openFrame': async ({ jobId, frame }) => {
+      const path = await (await services()).frameStrip.pathOf(jobId, frame);
+      await openPath(path);
+      return path;
+    },
+    'jobs.refresh': async () => (await sessions.active()).reload(),
+    'jobs.sync': async () => (await sessions.active()).sync(),
+    'jobs.cancel': async ({ jobId }) => (await sessions.active()).cancel(jobId),
+    'jobs.download': async ({ jobId }) => (await services()).downloads.download(jobId),
+    'jobs.openFolder': async ({ jobId }) => {
+      const dir = await (await services()).downloads.ensureJobDir(jobId);
+      await openPath(dir);
+      return dir;
+    },
+    'jobs.submitAgain': async ({ jobId }) => (await services()).submissions.submitAgain(jobId),
+    'jobs.verifyFolder': async ({ jobId }) => (await services()).frames.verifyFolder(jobId),
+    'jobs.renderMissing': async ({ jobId }) => (await services()).frames.renderMissing(jobId),
+  };
+}

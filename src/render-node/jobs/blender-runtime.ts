@@ -1,0 +1,8 @@
+/** The Blender the node renders with, and what it can do. */
+export interface BlenderRuntime {
+  path: string;
+  version: string;
+  openImageDenoise: boolean;
+  optix: boolean;
+  eeveeUsable: boolean | null;
+}

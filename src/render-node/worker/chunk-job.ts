@@ -1,0 +1,139 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { BlenderInfo } from '../blender/probe';
+import { routeChunk } from '../distributed/blender-versions';
+import { describeFrames } from '../distributed/chunk-plan';
+import { chunkDataSchema, JOB_KEY_TTL_SECONDS, MAX_FAILURES_PER_WORKER, redisKeys, type ChunkData } from '../distributed/protocol';
+import { liveWorkers } from '../distributed/worker-registry';
+import { renderChunk, type ChunkContext, type ChunkResult } from './chunk-renderer';
+import { NodeClient } from './node-client';
+import type { SceneCache } from './scene-cache';
+import type { WorkerStatus } from './worker-status';
+
+/** The worker is stopping: its chunk goes back to the queue for another worker. */
+export class WorkerStopping extends Error {
+  override readonly name = 'WorkerStopping';
+}
+
+/** What processing a chunk needs from its worker. */
+export interface ChunkJobDeps {
+  name: string;
+  blender: BlenderInfo;
+  threads: number | null;
+  /** Folder for the chunks' scratch folders. */
+  workDir: string;
+  scenes: SceneCache;
+  redis: Redis;
+  status: WorkerStatus;
+  log: Logger;
+  onRedisError: (error: Error) => void;
+}
+
+/** How a chunk ended, with the worker that took it. */
+export type ChunkOutcome = ChunkResult & { worker: string };
+
+/**
+ * The BullMQ processor of a worker: reads a chunk, skips it when its job was canceled, hands it over
+ * (delays it) when another worker should take it, else renders it; a failure is counted per worker
+ * in Redis and rethrown with the worker's name and the frames.
+ */
+export function createChunkProcessor(deps: ChunkJobDeps): (job: Job, token?: string) => Promise<ChunkOutcome> {
+  return async (job, token) => {
+    const chunk = readChunk(job.data, deps.name);
+    const stoppedResult = { outcome: 'stopped' as const, rendered: 0, worker: deps.name, timings: { startedAt: Date.now(), blenderStartedAt: null, blenderEndedAt: null, endedAt: Date.now() } };
+    if (await deps.redis.exists(redisKeys.canceled(chunk.jobId))) return stoppedResult;
+    if ((await routeFor(deps, chunk)) === 'hand-over') {
+      deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, needs: chunk.minBlender }, 'handing a chunk over to another worker');
+      await job.moveToDelayed(Date.now() + 1000 + Math.floor(Math.random() * 1000), token);
+      throw new DelayedError();
+    }
+    return renderTaken(deps, job, token, chunk);
+  };
+}
+
+function readChunk(data: unknown, name: string): ChunkData {
+  const parsed = chunkDataSchema.safeParse(data);
+  if (!parsed.success) throw new UnrecoverableError(`Worker "${name}" cannot read this chunk (${parsed.error.issues[0]?.message ?? 'bad data'}); it was made by another Renderdrop version.`);
+  return parsed.data;
+}
+
+/** Whether this worker renders the chunk or hands it over: to a worker with a newer Blender, or after failing its job too often. */
+async function routeFor(deps: ChunkJobDeps, chunk: ChunkData): Promise<ReturnType<typeof routeChunk>> {
+  const [workers, failures] = await Promise.all([liveWorkers(deps.redis), deps.redis.hgetall(redisKeys.failures(chunk.jobId))]);
+  return routeChunk({
+    minimum: chunk.minBlender,
+    self: { name: deps.name, blenderVersion: deps.blender.version },
+    others: workers,
+    failures: Object.fromEntries(Object.entries(failures).map(([worker, n]) => [worker, Number(n)])),
+    maxFailures: MAX_FAILURES_PER_WORKER,
+  });
+}
+
+/** Render a chunk this worker has taken; when the worker stops meanwhile, the chunk goes back to the queue. */
+async function renderTaken(deps: ChunkJobDeps, job: Job, token: string | undefined, chunk: ChunkData): Promise<ChunkOutcome> {
+  const abort = new AbortController();
+  deps.status.current = { jobId: chunk.jobId, frames: chunk.frames, frame: null, abort };
+  void deps.status.report();
+  deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, frames: describeFrames(chunk.frames) }, 'rendering a chunk');
+  try {
+    const result = await renderChunk(chunk, chunkContext(deps, job, chunk), abort.signal);
+    if (abort.signal.reason instanceof WorkerStopping) await requeue(job, token);
+    return { ...result, worker: deps.name };
+  } catch (err) {
+    if (err instanceof DelayedError) throw err;
+    if (abort.signal.reason instanceof WorkerStopping) await requeue(job, token);
+    throw await chunkFailure(deps, chunk, err);
+  } finally {
+    deps.status.current = null;
+    void deps.status.report();
+  }
+}
+
+function chunkContext(deps: ChunkJobDeps, job: Job, chunk: ChunkData): ChunkContext {
+  const { status } = deps;
+  return {
+    name: deps.name,
+    blenderPath: deps.blender.path,
+    threads: deps.threads,
+    workDir: deps.workDir,
+    scenes: deps.scenes,
+    client: new NodeClient(publishedNodeUrl(deps.redis, chunk.node)),
+    onRendering: () => void job.updateProgress({ stage: 'rendering' }).catch(() => {}),
+    onFrameStarted: (frame) => {
+      if (status.current) status.current.frame = frame;
+    },
+    onFrameDelivered: () => {
+      status.framesRendered++;
+      void status.report();
+    },
+  };
+}
+
+/** The address the node of a workspace published in Redis, read when it is needed. */
+function publishedNodeUrl(redis: Redis, workspaceId: string): () => Promise<string> {
+  return async () => {
+    const url = await redis.get(redisKeys.nodeUrl(workspaceId));
+    if (!url) throw new Error('the node has not published its address in Redis');
+    return url;
+  };
+}
+
+/** Put the chunk back in the queue at once, for another worker. */
+async function requeue(job: Job, token: string | undefined): Promise<never> {
+  await job.moveToDelayed(Date.now(), token);
+  throw new DelayedError();
+}
+
+/** Count the failure against this worker in Redis and word it with the worker's name and the frames. */
+async function chunkFailure(deps: ChunkJobDeps, chunk: ChunkData, err: unknown): Promise<Error> {
+  await deps.redis
+    .multi()
+    .hincrby(redisKeys.failures(chunk.jobId), deps.name, 1)
+    .expire(redisKeys.failures(chunk.jobId), JOB_KEY_TTL_SECONDS)
+    .exec()
+    .catch(deps.onRedisError);
+  const message = err instanceof Error ? err.message : String(err);
+  deps.log.warn({ jobId: chunk.jobId, chunk: chunk.index, err: message }, 'chunk failed');
+  return new Error(message.startsWith(`Worker "`) ? message : `Worker "${deps.name}" could not render frames ${describeFrames(chunk.frames)}: ${message}`, { cause: err });
+}

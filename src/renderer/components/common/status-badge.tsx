@@ -1,0 +1,25 @@
+import type { JobStatus } from '../../../shared/api';
+
+const LABELS: Record<JobStatus, string> = {
+  created: 'Created',
+  validating: 'Validating',
+  validated: 'Needs review',
+  debugging: 'Debugging',
+  rendering: 'Rendering',
+  finalizing: 'Finalizing',
+  completed: 'Completed',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  booting: 'Starting',
+  suspended: 'Suspended',
+};
+
+/** A job's status as a coloured badge with words (colour is never the only signal). */
+export function StatusBadge(props: { status: JobStatus }) {
+  return <span className={`badge badge-${props.status}`}>{LABELS[props.status]}</span>;
+}
+
+/** The words of a status. */
+export function statusLabel(status: JobStatus): string {
+  return LABELS[status];
+}

@@ -1,0 +1,173 @@
+import { memo, useEffect, useState, type CSSProperties, type Ref } from 'react';
+import { isActiveStatus, needsReview } from '../../../shared/api';
+import type { JobSummary, SubmissionView } from '../../../shared/contract';
+import { etaFromFrameRate } from '../../../shared/render';
+import { command } from '../../lib/command';
+import { countOf, formatDuration, percent } from '../../../shared/text';
+import { formatWhen, secondsBetween } from '../../lib/job-times';
+import { cancelJob, submitAgain } from '../../lib/job-actions';
+import { useDetailStore } from '../../stores/detail-store';
+import { usePreviewsStore } from '../../stores/previews-store';
+import { useQueueStore } from '../../stores/queue-store';
+import { useSubmissionsStore } from '../../stores/submissions-store';
+import { MiddleEllipsis } from '../common/middle-ellipsis';
+import { ProgressBar } from '../common/progress-bar';
+import { RowMenu, type RowAction } from './row-menu';
+import { StatusBadge } from '../common/status-badge';
+
+/** What every queue row is given by the list. */
+export interface RowPlacement {
+  index: number;
+  /** Whether Tab reaches this row (one row of the list at a time). */
+  tabbable: boolean;
+  style: CSSProperties;
+  measure: Ref<HTMLDivElement>;
+}
+
+/** Opens a job's details and marks its row selected. */
+export function openJob(jobId: string): void {
+  useQueueStore.getState().select(jobId);
+  void useDetailStore.getState().open(jobId);
+}
+
+/** One job in the queue: thumbnail, name and what tells it apart, status, progress, time, actions. */
+export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submission: SubmissionView | null; selected: boolean; now: number; place: RowPlacement }) {
+  const { job, place } = props;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const active = isActiveStatus(job.status);
+  const value = job.status === 'completed' ? 100 : percent(job.completedFrames, job.totalFrames);
+  const { primary, all } = jobActions(job, props.submission);
+  return (
+    <div
+      role="listitem"
+      aria-label={job.fileName}
+      className={`row ${props.selected ? 'row-selected' : ''}`}
+      data-status={job.status}
+      data-row-index={place.index}
+      data-index={place.index}
+      data-job-id={job.id}
+      tabIndex={place.tabbable ? 0 : -1}
+      ref={place.measure}
+      style={{ ...place.style, zIndex: menuOpen ? 2 : undefined }}
+    >
+      <Thumbnail job={job} />
+      <div className="row-name-cell">
+        <button type="button" className="row-name" tabIndex={-1} onClick={() => openJob(job.id)} aria-label={`Details of ${job.fileName}`}>
+          <MiddleEllipsis text={job.fileName} />
+        </button>
+        <span className="row-meta">
+          {formatWhen(job.createdAt, props.now)}
+          {job.totalFrames > 0 && ` · ${countOf(job.totalFrames, 'frame')}`}
+          {' · '}
+          <span title={`Job ${job.id}`}>{job.id.slice(0, 8)}</span>
+        </span>
+      </div>
+      <div className="row-status">
+        <StatusBadge status={job.status} />
+        {job.warnings.length > 0 && (
+          <span className="warning-mark" role="img" aria-label={`Warnings: ${job.warnings.join(', ')}`} title={`Warnings: ${job.warnings.join(', ')}`}>
+            ⚠
+          </span>
+        )}
+      </div>
+      <div className="row-progress">
+        <ProgressBar value={value} label={`Progress of ${job.fileName}`} text={framesText(job)} tone={job.status === 'failed' ? 'error' : job.status === 'completed' ? 'done' : 'normal'} />
+        <span className="row-sub">{progressLine(job)}</span>
+      </div>
+      <div className="row-time">
+        <TimeCell job={job} now={props.now} active={active} />
+      </div>
+      <div className="row-actions">
+        {primary ? (
+          <button type="button" className="row-primary" onClick={primary.run} aria-label={primary.accessibleName ?? `${primary.label} ${job.fileName}`}>
+            {primary.label}
+          </button>
+        ) : (
+          <span className="row-primary" />
+        )}
+        <RowMenu actions={all} name={job.fileName} onOpenChange={setMenuOpen} />
+      </div>
+    </div>
+  );
+});
+
+function Thumbnail(props: { job: JobSummary }) {
+  const { job } = props;
+  const thumbnail = usePreviewsStore((s) => s.byJob[job.id]);
+  const key = job.previewKey;
+  useEffect(() => {
+    if (key !== null) usePreviewsStore.getState().want(job.id, key);
+  }, [job.id, key]);
+  return (
+    <div className="row-thumb" data-testid="row-thumb">
+      {thumbnail?.url ? <img src={thumbnail.url} alt={`Latest frame of ${job.fileName}`} /> : <span className="row-thumb-empty" aria-hidden="true" />}
+    </div>
+  );
+}
+
+function TimeCell(props: { job: JobSummary; now: number; active: boolean }) {
+  const { job, now } = props;
+  const spent = secondsBetween(job.startedAt, job.endedAt, now);
+  const eta = job.status === 'rendering' ? etaFromFrameRate(job.startedAt, now, job.completedFrames, job.totalFrames) : null;
+  if (job.estimate && job.startedAt === null) {
+    return (
+      <span className="row-estimate" title={job.estimate.basedOn}>
+        about {formatDuration(job.estimate.seconds)}
+        <span className="row-sub">estimate</span>
+      </span>
+    );
+  }
+  return (
+    <>
+      <span title="Time spent rendering">{spent === null ? '–' : formatDuration(spent)}</span>
+      {eta !== null && <span className="row-sub">{formatDuration(eta)} left</span>}
+      {props.active && eta === null && job.status === 'rendering' && <span className="row-sub">estimating</span>}
+      {!props.active && downloadText(job) !== '' && <span className="row-sub">{downloadText(job)}</span>}
+    </>
+  );
+}
+
+function framesText(job: JobSummary): string {
+  if (job.totalFrames > 0) return `${job.completedFrames} of ${job.totalFrames} frames`;
+  return isActiveStatus(job.status) ? 'waiting for frames' : 'no frames';
+}
+
+/** The line under the bar: frames done, or that they are awaited. */
+function progressLine(job: JobSummary): string {
+  if (job.totalFrames > 0) return `${job.completedFrames} / ${job.totalFrames} frames`;
+  return isActiveStatus(job.status) ? 'waiting for frames' : '';
+}
+
+function downloadText(job: JobSummary): string {
+  const d = job.download;
+  switch (d.state) {
+    case 'downloading':
+      return `Downloading ${d.filesDone}/${d.filesTotal || '?'}`;
+    case 'queued':
+      return job.status === 'completed' ? 'Download waits' : '';
+    case 'done':
+      return 'Downloaded';
+    case 'failed':
+      return 'Download failed';
+    default:
+      return '';
+  }
+}
+
+/** The actions of a job's row: the one shown as a button when there is room, and every one for the menu. */
+function jobActions(job: JobSummary, submission: SubmissionView | null): { primary: RowAction | null; all: RowAction[] } {
+  const active = isActiveStatus(job.status);
+  const all: RowAction[] = [];
+  if (submission?.phase === 'review') all.push({ id: 'review', label: 'Review', run: () => useSubmissionsStore.getState().openReview(submission.id) });
+  if (active || needsReview(job.status)) all.push({ id: 'cancel', label: 'Cancel', run: () => void cancelJob(job) });
+  if (job.download.state === 'done') all.push({ id: 'open', label: 'Open folder', run: () => void command('jobs.openFolder', { jobId: job.id }, { what: 'open the folder' }) });
+  if (job.status === 'completed' || job.status === 'canceled') {
+    all.push({ id: 'download', label: job.download.state === 'none' ? 'Download' : 'Download again', run: () => void command('jobs.download', { jobId: job.id }, { what: 'download the outputs' }) });
+  }
+  if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', accessibleName: `Submit ${job.fileName} again`, run: () => void submitAgain(job) });
+  all.push({ id: 'details', label: 'Details', run: () => openJob(job.id) });
+  // A finished render's folder comes first; after a failure or a cancel, sending it again does.
+  const order = job.status === 'completed' ? ['review', 'cancel', 'open', 'download', 'again'] : ['review', 'cancel', 'again', 'open', 'download'];
+  const primary = order.map((id) => all.find((a) => a.id === id)).find((a) => a !== undefined) ?? null;
+  return { primary, all };
+}

@@ -1,0 +1,38 @@
+import { foldSearch, type JobCounts, type JobFilter, type JobSummary } from '../../../shared/contract';
+import { queueItems, type QueueItem } from '../../lib/queue-items';
+import { selectVisibleQueue } from '../../stores/queue-selectors';
+import { useQueueStore } from '../../stores/queue-store';
+import { useSubmissionsStore } from '../../stores/submissions-store';
+
+/** The queue as shown: its rows under the chip and search, and what the tools above it show. */
+export interface QueueShown {
+  items: QueueItem[];
+  jobs: JobSummary[];
+  counts: JobCounts;
+  filter: JobFilter;
+  search: string;
+  selectedId: string | null;
+  /** Whether the first list of jobs has arrived. */
+  loaded: boolean;
+}
+
+/**
+ * The rows of the queue: files on their way (under the chips that show them) and jobs, matching the
+ * chip and the search.
+ */
+export function useQueueItems(): QueueShown {
+  const version = useQueueStore((s) => s.version);
+  const byId = useQueueStore((s) => s.byId);
+  const filter = useQueueStore((s) => s.filter);
+  const search = useQueueStore((s) => s.search);
+  const selectedId = useQueueStore((s) => s.selectedId);
+  const loaded = useQueueStore((s) => s.loaded);
+  const dropped = useSubmissionsStore((s) => s.dropped);
+  const submissionsById = useSubmissionsStore((s) => s.byId);
+  const { jobs, counts } = selectVisibleQueue({ byId, version, filter, search });
+  const folded = foldSearch(search);
+  const showOnTheWay = filter === 'all' || filter === 'active';
+  const submissions = Object.values(submissionsById).filter((s) => foldSearch(s.fileName).includes(folded));
+  const items = queueItems(showOnTheWay ? dropped.filter((d) => foldSearch(d.name).includes(folded)) : [], showOnTheWay ? submissions : [], jobs);
+  return { items, jobs, counts, filter, search, selectedId, loaded };
+}

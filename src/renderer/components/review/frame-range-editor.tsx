@@ -1,0 +1,27 @@
+import { useId } from 'react';
+import { checkFrameRangeText } from '../../lib/frame-range-check';
+
+/** The frame range field of the review sheet, checked as the artist types. */
+export function FrameRangeEditor(props: { value: string; sceneRange: string | null; onChange: (value: string) => void }) {
+  const id = useId();
+  const check = checkFrameRangeText(props.value, props.sceneRange);
+  return (
+    <div className="field">
+      <label htmlFor={id}>Frames</label>
+      <input
+        id={id}
+        type="text"
+        value={props.value}
+        placeholder={props.sceneRange ?? '1-250'}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={!check.ok}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <p id={`${id}-hint`} className={check.ok ? 'hint' : 'hint hint-error'} role={check.ok ? undefined : 'alert'}>
+        {check.ok ? check.message : `${check.message} Use 12, 1-10 or 1-10/2, separated by commas.`}
+      </p>
+    </div>
+  );
+}

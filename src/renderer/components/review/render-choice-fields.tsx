@@ -1,0 +1,57 @@
+import { OUTPUT_FORMATS } from '../../../shared/api';
+import type { ReviewSheet as ReviewData } from '../../../shared/contract';
+import type { ReviewForm } from '../../lib/review-form';
+import { FormField } from './form-field';
+
+/** The overrides chosen from a list: camera, view layer, colour preset and output format. */
+export function RenderChoiceFields(props: { analysis: ReviewData['analysis']; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void }) {
+  const { analysis: a, form, set } = props;
+  return (
+    <>
+      <FormField label="Camera">
+        {(id) => (
+          <select id={id} value={form.camera} onChange={(e) => set({ camera: e.target.value })}>
+            <option value="">Scene camera</option>
+            {(a?.cameras ?? []).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="View layer">
+        {(id) => (
+          <select id={id} value={form.viewLayer} onChange={(e) => set({ viewLayer: e.target.value })}>
+            <option value="">Scene view layer</option>
+            {(a?.viewLayers ?? []).map((v) => (
+              <option key={v.name} value={v.name}>
+                {v.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="Colour preset">
+        {(id) => (
+          <select id={id} value={form.preset} onChange={(e) => set({ preset: e.target.value as ReviewForm['preset'] })}>
+            <option value="default">Default</option>
+            <option value="aces">ACES</option>
+          </select>
+        )}
+      </FormField>
+      <FormField label="Output format">
+        {(id) => (
+          <select id={id} value={form.outputFormat} onChange={(e) => set({ outputFormat: e.target.value })}>
+            <option value="">Scene format</option>
+            {OUTPUT_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import type { ReviewSheet as ReviewData } from '../../../shared/contract';
+import { formatDuration } from '../../../shared/text';
+import type { ReviewForm } from '../../lib/review-form';
+import { DetectedSettings } from './detected-settings';
+import { RenderOverridesForm } from './render-overrides-form';
+import { SceneWarnings } from './scene-warnings';
+
+/**
+ * One scene of the review: what validation detected, its warnings, the render estimate when there is
+ * one, and the overrides form (submitted by the dialog's footer button through `formId`).
+ */
+export function ReviewScene(props: { data: ReviewData; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void }) {
+  const { data } = props;
+  return (
+    <>
+      {data.fromEarlierJob && <p className="hint">Settings of the render you are sending again. Change them or start as they are.</p>}
+      {data.fromLastTime && <p className="hint">Settings from the last render of this scene.</p>}
+      {data.estimate && (
+        <p className="estimate" data-testid="render-estimate">
+          About {formatDuration(data.estimate.seconds)} to render, based on {data.estimate.basedOn}.
+        </p>
+      )}
+      <DetectedSettings analysis={data.analysis} />
+      <SceneWarnings warnings={data.warnings} />
+      <RenderOverridesForm analysis={data.analysis} form={props.form} onChange={props.onChange} formId={props.formId} onSubmit={props.onSubmit} />
+    </>
+  );
+}
