@@ -6,11 +6,13 @@ import { planRender } from '../plan/render-plan';
 import { admitRender } from '../plan/render-admission';
 import { apiJobFor, loadJob } from './api-request';
 import type { JobRecord } from '../store/jobs-repo';
+import { statusesLeadingTo } from '../jobs/job-states';
 import type { NodeContext } from './context';
 import { cancelBody, jobParams, renderBody, validateBody } from './request-schemas';
 import type { ZodFastify } from './zod-route';
 
-const CANCELABLE = ['created', 'validating', 'validated', 'booting', 'rendering', 'finalizing', 'debugging', 'suspended'] as const;
+/** Every status a job may be canceled from, read from the node's state table. */
+const CANCELABLE = statusesLeadingTo('canceled');
 
 /** Moving a job along: validate it, render it, cancel it. */
 export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void {
