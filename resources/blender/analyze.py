@@ -122,7 +122,8 @@ def collect_images(c):
 
 def collect_libraries(c):
     for library in bpy.data.libraries:
-        c.add("library", library.name, library.filepath, library.parent, packed=library.packed_file is not None)
+        # Relative to the opened .blend, indirect libraries too (see rd_confine.resolve).
+        c.add("library", library.name, library.filepath, None, packed=library.packed_file is not None)
 
 
 def collect_caches(c, blend_name):

@@ -24,7 +24,12 @@ NOT_UPLOADED = ".renderdrop-not-uploaded"
 def resolve(stored, library=None):
     """Absolute, normalised path of a stored path, or None when it cannot be resolved here.
 
-    Relative paths (//...) are relative to the .blend, or to the library file the data came from.
+    Relative paths (//...) are relative to the .blend, or to the library file the data came from. The
+    path of a library itself is relative to the opened .blend: once Blender has loaded the file it
+    rewrites every library's path, indirect ones too, relative to the opened file (the stored
+    `//trees/tree.blend` of a library linked by `//../assets/forest.blend` reads
+    `//../assets/trees/tree.blend`), so a library's path is resolved with library=None, never against
+    `library.parent`.
     """
     if not stored:
         return None
@@ -134,7 +139,9 @@ def _confine_datablocks(c):
 
 def _confine_libraries(c):
     for library in list(bpy.data.libraries):
-        if library.packed_file is None and c.path(library, "filepath", "library", library.name, library.parent):
+        # Blender keeps the path of every library it loaded, indirect ones too, relative to the opened
+        # file, never to `library.parent` (see resolve()).
+        if library.packed_file is None and c.path(library, "filepath", "library", library.name):
             # Removing the library removes everything linked from it, so none of it renders.
             bpy.data.libraries.remove(library)
 

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
@@ -13,6 +14,7 @@ import { appHandlers } from './app/app-handlers';
 import { AppPreferences } from './app/app-preferences';
 import { appViews } from './app/app-views';
 import { HostEvents } from './app/host-events';
+import { fileHandlers } from './files/file-handlers';
 import { DEFAULT_NODE_SETTINGS } from './app/this-computer-settings';
 import { jobHandlers } from './jobs/job-handlers';
 import { systemOpenPath, type OpenPath } from './jobs/open-path';
@@ -44,7 +46,7 @@ export interface HostOptions {
   localNode?: boolean;
   /** Port the local node takes when free (default 8787, where the CLI's "This computer" looks). */
   localNodePort?: number;
-  /** Default download root when the setting is empty (default `~/Renderdrop`). */
+  /** The artist's home folder: the default download root's parent (`~/Renderdrop`) and the file browser's root. */
   home?: string;
   openPath?: OpenPath;
   doctor?: () => Promise<DoctorReport>;
@@ -143,6 +145,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       },
     }),
     ...jobHandlers({ sessions, openPath: options.openPath ?? systemOpenPath }),
+    ...fileHandlers({ home: options.home ?? homedir(), prefs }),
   };
   return appHost({ handlers, events, staged, node, sessions });
 }

@@ -118,11 +118,14 @@ describe('job output', () => {
 });
 
 describe('submission lines', () => {
-  const base: SubmissionLineState = { name: 'shot.blend', phase: 'starting', jobId: null, status: null, pack: null, upload: null, frames: null, download: null };
+  const base: SubmissionLineState = { name: 'shot.blend', phase: 'starting', jobId: null, status: null, pack: null, bundle: null, upload: null, frames: null, download: null };
 
   it('say what each submission is doing', () => {
     expect(formatSubmissionLine({ ...base, phase: 'uploading', upload: { bytes: MB, total: 2 * MB, rate: MB, etaSeconds: 1, done: false } }, { nameWidth: 12, bar: false })).toBe(
       'shot.blend    uploading     50%  1.0 MB of 2.0 MB  1.0 MB/s  1 s left',
+    );
+    expect(formatSubmissionLine({ ...base, phase: 'uploading', bundle: { files: 12, bytes: 48.2 * 1000 * 1000 }, upload: { bytes: MB, total: 2 * MB, rate: MB, etaSeconds: 1, done: false } }, { nameWidth: 12, bar: false })).toBe(
+      'shot.blend    uploading    with 12 files (48.2 MB)   50%  1.0 MB of 2.0 MB  1.0 MB/s  1 s left',
     );
     const pack = { bytesDone: MB, bytesTotal: 4 * MB, filesDone: 3, filesTotal: 14, entry: 'textures/grid.png', done: false };
     expect(formatSubmissionLine({ ...base, phase: 'packing', pack }, { nameWidth: 12, bar: false })).toBe('shot.blend    packing       25%  3/14 files  1.0 MB of 4.0 MB  textures/grid.png');

@@ -158,7 +158,15 @@ describe('host: packing a dropped scene', () => {
     expect(held.payload.packing).toEqual({
       files: 3,
       bytes: expect.any(Number),
-      missing: [{ kind: 'image', owner: 'Gone', path: join(root, 'proj', 'textures', 'missing.png'), reason: 'not on this computer' }],
+      missing: [
+        {
+          kind: 'image',
+          owner: 'Gone',
+          path: join(root, 'proj', 'textures', 'missing.png'),
+          reason: 'not on this computer',
+          advice: 'Put the file back at that path, or relink it in Blender (File > External Data > Find Missing Files) and save the scene.',
+        },
+      ],
     });
     await h.value('submissions.discard', { submissionId: id });
     await h.waitFor(viewOf(id, 'discarded'));
@@ -190,7 +198,7 @@ describe('host: packing a dropped scene', () => {
     expect([...fake.uploads.values()]).toMatchObject([{ fileName: 'shot.zip', fileType: 'zip' }]);
     const sheet = await h.value('submissions.review', { submissionId: id });
     expect(sheet.warnings).toEqual([
-      { code: 'missing-dependency', path: join(root, 'proj', 'textures', 'missing.png'), message: `The image "Gone" uses ${join(root, 'proj', 'textures', 'missing.png')}: not on this computer. The farm renders without it.` },
+      { code: 'missing-dependency', path: join(root, 'proj', 'textures', 'missing.png'), message: `The image "Gone" uses ${join(root, 'proj', 'textures', 'missing.png')}: not on this computer. The farm renders without it. Put the file back at that path, or relink it in Blender (File > External Data > Find Missing Files) and save the scene.` },
     ]);
   });
 
@@ -201,7 +209,7 @@ describe('host: packing a dropped scene', () => {
     const [result] = await h.value('submissions.submit', { files: [{ token }] });
     if (!result?.ok) throw new Error(`submit failed: ${JSON.stringify(result)}`);
     const held = await h.waitFor(viewOf(result.submissionId, 'missing-files'));
-    const alone = 'not sent: only the dropped scene reached Renderdrop, not the folder around it';
+    const alone = 'could not be checked: the browser sent only the scene, not the folder around it';
     expect(held.payload.packing?.missing.map((m) => [m.path, m.reason])).toEqual([
       ['//textures/grid.png', alone],
       ['//../shared/stamp.png', alone],

@@ -173,7 +173,7 @@ export class BlendFile {
   }
 
   private view(def: SdnaStruct, block: number, data: Buffer, base: number): StructView {
-    const { littleEndian, pointerSize } = this.index.header;
-    return new StructView(def, block, data, base, this.index.dataOffset[block]!, { littleEndian, pointerSize, sdna: this.sdna });
+    const { littleEndian, pointerSize, version } = this.index.header;
+    return new StructView(def, block, data, base, this.index.dataOffset[block]!, { littleEndian, pointerSize, version, sdna: this.sdna });
   }
 }

@@ -1,3 +1,4 @@
+import { renamedField } from './dna-renames';
 import type { Sdna, SdnaField, SdnaStruct } from './sdna';
 
 /** Where a field lies in the decompressed .blend, to patch it in a copy. */
@@ -11,6 +12,8 @@ export interface ReadContext {
   littleEndian: boolean;
   pointerSize: 4 | 8;
   sdna: Sdna;
+  /** Blender version that wrote the file (304 for 3.4): which meaning a field name had there. */
+  version: number;
 }
 
 /** Deepest chain of first members followed to find an inherited field. */
@@ -18,9 +21,10 @@ const MAX_BASE_DEPTH = 4;
 
 /**
  * Typed access to one struct inside a block's data, through the file's own SDNA: fields are found by
- * name, so the same code reads files of different Blender versions. A field missing from the struct is
- * looked up in its first member when that is a struct (how Blender's structs extend a base, e.g.
- * `OceanModifierData.modifier.next`). Getters return null (pointers 0n) for fields the file lacks.
+ * the name Blender's code gives them now, whatever name the file stores them under (see
+ * `dna-renames.ts`), so the same code reads files of different Blender versions. A field missing from
+ * the struct is looked up in its first member when that is a struct (how Blender's structs extend a
+ * base, e.g. `OceanModifierData.modifier.next`). Getters return null (pointers 0n) for fields the file lacks.
  */
 export class StructView {
   constructor(
@@ -40,6 +44,7 @@ export class StructView {
     return this.dataOffset + this.base;
   }
 
+  /** Whether this struct (or its base) has the field Blender's code calls `name`. */
   has(name: string): boolean {
     return this.find(name) !== null;
   }
@@ -49,7 +54,7 @@ export class StructView {
     let def: SdnaStruct | undefined = this.def;
     let base = this.base;
     for (let depth = 0; def && depth <= MAX_BASE_DEPTH; depth++) {
-      const field = def.field(name);
+      const field = renamedField(def, name, this.order.version);
       if (field) return { field, base };
       const first = def.fields[0];
       if (!first || first.isPointer || first.elements !== 1) return null;
@@ -57,11 +62,6 @@ export class StructView {
       base += first.offset;
     }
     return null;
-  }
-
-  /** The first of `names` this struct has as its own field (fields renamed across versions). */
-  pick(...names: string[]): string | null {
-    return names.find((n) => this.def.field(n) !== undefined) ?? null;
   }
 
   /** An integer or float field (the first element of an array), or null when absent. */

@@ -18,7 +18,7 @@ export async function nodeTreePaths(file: BlendFile, tree: StructView, owner: st
     const kind = NODE_STORAGE.get(file.structOf(block)?.name ?? '');
     if (!kind) continue;
     const storage = await file.struct(block);
-    const ref = storage && fixedReference(storage, ['filepath'], { kind, owner });
+    const ref = storage && fixedReference(storage, 'filepath', { kind, owner });
     if (ref) out.push(ref);
   }
   return out;

@@ -22,15 +22,15 @@ export async function objectPaths(file: BlendFile, object: StructView, owner: st
   for (const modifier of await file.list(object, 'modifiers')) {
     const type = file.structOf(modifier.block)?.name;
     if (type === 'MeshCacheModifierData') {
-      push(fixedReference(modifier, ['filepath'], { kind: 'mesh-cache', owner }));
+      push(fixedReference(modifier, 'filepath', { kind: 'mesh-cache', owner }));
     } else if (type === 'OceanModifierData') {
-      push(fixedReference(modifier, ['cachepath'], { kind: 'ocean-cache', owner, shape: 'directory' }));
+      push(fixedReference(modifier, 'cachepath', { kind: 'ocean-cache', owner, shape: 'directory' }));
     } else if (type === 'FluidModifierData') {
       const domain = ((modifier.number('type') ?? 0) & MOD_FLUID_TYPE_DOMAIN) !== 0 ? await file.follow(modifier, 'domain') : null;
-      if (domain) push(fixedReference(domain, ['cache_directory'], { kind: 'fluid-cache', owner, shape: 'directory' }));
+      if (domain) push(fixedReference(domain, 'cache_directory', { kind: 'fluid-cache', owner, shape: 'directory' }));
     } else if (type === 'FluidsimModifierData') {
       const settings = await file.follow(modifier, 'fss');
-      if (settings) push(fixedReference(settings, ['surfdataPath'], { kind: 'fluid-cache', owner, shape: 'directory' }));
+      if (settings) push(fixedReference(settings, 'surfdataPath', { kind: 'fluid-cache', owner, shape: 'directory' }));
     } else if (type === 'ClothModifierData') {
       out.push(...(await pointCachePaths(file, modifier, owner)));
     }
@@ -48,7 +48,7 @@ async function pointCachePaths(file: BlendFile, holder: StructView, owner: strin
     const flag = cache.number('flag') ?? 0;
     if ((flag & PTCACHE_DISK_CACHE) === 0) continue;
     const shape = (flag & PTCACHE_EXTERNAL) !== 0 ? 'directory' : 'blendcache';
-    const ref = fixedReference(cache, ['path'], { kind: 'point-cache', owner, shape });
+    const ref = fixedReference(cache, 'path', { kind: 'point-cache', owner, shape });
     if (ref) out.push(ref);
   }
   return out;

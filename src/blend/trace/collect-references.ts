@@ -47,26 +47,26 @@ const NODE_TREE_OWNERS = new Set(['MA', 'WO', 'LA', 'TE', 'SC', 'LS']);
 
 const COLLECTORS: Record<string, Collector> = {
   IM: imagePaths,
-  LI: async (_file, id, owner) => single(fixedReference(id, ['filepath', 'name'], { kind: 'library', owner, packed: id.pointer('packedfile') !== 0n })),
-  SO: async (_file, id, owner) => single(fixedReference(id, ['filepath', 'name'], { kind: 'sound', owner, packed: id.pointer('packedfile') !== 0n })),
+  LI: async (_file, id, owner) => single(fixedReference(id, 'filepath', { kind: 'library', owner, packed: id.pointer('packedfile') !== 0n })),
+  SO: async (_file, id, owner) => single(fixedReference(id, 'filepath', { kind: 'sound', owner, packed: id.pointer('packedfile') !== 0n })),
   MC: async (_file, id, owner) => {
     const shape = id.number('source') === MOVIECLIP_SOURCE_SEQUENCE ? 'sequence' : 'file';
-    return single(fixedReference(id, ['filepath', 'name'], { kind: 'movie-clip', owner, shape }));
+    return single(fixedReference(id, 'filepath', { kind: 'movie-clip', owner, shape }));
   },
   VF: async (_file, id, owner) => {
-    const ref = fixedReference(id, ['filepath', 'name'], { kind: 'font', owner, packed: id.pointer('packedfile') !== 0n });
+    const ref = fixedReference(id, 'filepath', { kind: 'font', owner, packed: id.pointer('packedfile') !== 0n });
     return ref && ref.stored !== BUILTIN_FONT ? [ref] : [];
   },
-  CF: async (_file, id, owner) => single(fixedReference(id, ['filepath'], { kind: 'cache-file', owner, shape: id.number('is_sequence') ? 'sequence' : 'file' })),
+  CF: async (_file, id, owner) => single(fixedReference(id, 'filepath', { kind: 'cache-file', owner, shape: id.number('is_sequence') ? 'sequence' : 'file' })),
   VO: async (_file, id, owner) =>
-    single(fixedReference(id, ['filepath'], { kind: 'volume', owner, packed: id.pointer('packedfile') !== 0n, shape: id.number('is_sequence') ? 'sequence' : 'file' })),
+    single(fixedReference(id, 'filepath', { kind: 'volume', owner, packed: id.pointer('packedfile') !== 0n, shape: id.number('is_sequence') ? 'sequence' : 'file' })),
   TX: textPath,
   ME: meshPath,
   OB: objectPaths,
   SC: sequencerPaths,
   NT: (file, id, owner) => nodeTreePaths(file, id, owner),
   BR: async (_file, id, owner) => {
-    const ref = fixedReference(id, ['icon_filepath'], { kind: 'brush-icon', owner, required: false });
+    const ref = fixedReference(id, 'icon_filepath', { kind: 'brush-icon', owner, required: false });
     return ref && ref.stored !== '' ? [ref] : [];
   },
 };
@@ -78,26 +78,24 @@ async function imagePaths(file: BlendFile, image: StructView, owner: string): Pr
   if (!shape) return [];
   const packed = image.pointer('packedfile') !== 0n || (await file.list(image, 'packedfiles')).length > 0;
   const tiles = shape === 'udim' ? (await file.list(image, 'tiles')).map((tile) => tile.number('tile_number') ?? 1001) : undefined;
-  const ref = fixedReference(image, ['filepath', 'name'], { kind: 'image', owner, shape, packed, ...(tiles ? { tiles } : {}) });
+  const ref = fixedReference(image, 'filepath', { kind: 'image', owner, shape, packed, ...(tiles ? { tiles } : {}) });
   return ref && ref.stored !== '' ? [ref] : [];
 }
 
 async function textPath(file: BlendFile, text: StructView, owner: string): Promise<PathReference[]> {
-  const field = text.pick('filepath', 'name');
-  const block = field ? file.blockOf(text, field) : -1;
+  const block = file.blockOf(text, 'filepath');
   if (block < 0) return [];
   const slot = { type: 'block' as const, headerOffset: file.index.headerOffset[block]!, dataOffset: file.index.dataOffset[block]!, size: file.index.length[block]! };
   return [{ kind: 'text', owner, stored: await file.blockString(block), packed: false, shape: 'file', required: true, slot }];
 }
 
 async function meshPath(file: BlendFile, mesh: StructView, owner: string): Promise<PathReference[]> {
-  const corners = mesh.pick('ldata', 'corner_data');
-  const data = corners ? file.embedded(mesh, corners) : null;
+  const data = file.embedded(mesh, 'corner_data');
   const external = data ? await file.follow(data, 'external') : null;
-  return single(external && fixedReference(external, ['filepath', 'filename'], { kind: 'multires-displacement', owner }));
+  return single(external && fixedReference(external, 'filepath', { kind: 'multires-displacement', owner }));
 }
 
 async function weakReference(file: BlendFile, header: StructView, owner: string): Promise<PathReference[]> {
   const weak = await file.follow(header, 'library_weak_reference');
-  return single(weak && fixedReference(weak, ['library_filepath'], { kind: 'asset-source', owner, required: false }));
+  return single(weak && fixedReference(weak, 'library_filepath', { kind: 'asset-source', owner, required: false }));
 }

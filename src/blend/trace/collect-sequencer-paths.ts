@@ -40,10 +40,9 @@ async function visit(file: BlendFile, holder: StructView, listField: string, own
 async function stripPaths(file: BlendFile, strip: StructView, owner: string, out: PathReference[]): Promise<void> {
   const type = strip.number('type');
   if (type !== SEQ_TYPE_IMAGE && type !== SEQ_TYPE_MOVIE && type !== SEQ_TYPE_SOUND_RAM) return;
-  const dataField = strip.pick('strip', 'data');
-  const data = dataField ? await file.follow(strip, dataField) : null;
-  const location = data?.location('dir');
-  const folder = data?.string('dir');
+  const data = await file.follow(strip, 'data');
+  const location = data?.location('dirpath');
+  const folder = data?.string('dirpath');
   if (!data || !location || folder === null || folder === undefined) return;
   const name = stripOwner(strip, owner);
   const elementsBlock = file.blockOf(data, 'stripdata');
@@ -54,7 +53,7 @@ async function stripPaths(file: BlendFile, strip: StructView, owner: string, out
     return;
   }
   for (const element of files) {
-    const fileName = element.string('name') ?? '';
+    const fileName = element.string('filename') ?? '';
     out.push(reference(name, joinFolderFile(folder, fileName), { type: 'folder', offset: location.offset, size: location.size, file: fileName }));
   }
 }

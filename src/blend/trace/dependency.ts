@@ -28,6 +28,11 @@ export interface Dependency {
   files: FoundFile[];
   /** Bytes of those files. */
   size: number;
+  /**
+   * Files of a numbered sequence or UDIM image that are not on this disk although the rest is: frames
+   * missing between its first and last frame, tiles the image lists but the disk lacks (paths on this disk).
+   */
+  absent?: string[];
   /** What is wrong, said for the artist; null when found or packed. */
   problem: string | null;
   /** Where the path is stored in the holder, to point a copy elsewhere. */

@@ -1,7 +1,6 @@
 import type { PathKind, PathReference, PathShape } from './path-reference';
 import type { StructView } from '../reader/struct-view';
 
-
 /** Options of {@link fixedReference}. */
 export interface ReferenceOptions {
   kind: PathKind;
@@ -13,14 +12,12 @@ export interface ReferenceOptions {
 }
 
 /**
- * The reference of a fixed-size path field (the first of `fields` the struct has), or null when the
- * struct has none of them.
+ * The reference of a fixed-size path field, named as Blender's code names it now (the reader finds the
+ * field holding it in the file's own layout), or null when the struct has no such field.
  */
-export function fixedReference(view: StructView, fields: string[], options: ReferenceOptions): PathReference | null {
-  const name = view.pick(...fields);
-  if (!name) return null;
-  const stored = view.string(name);
-  const location = view.location(name);
+export function fixedReference(view: StructView, field: string, options: ReferenceOptions): PathReference | null {
+  const stored = view.string(field);
+  const location = view.location(field);
   if (stored === null || !location) return null;
   return {
     kind: options.kind,

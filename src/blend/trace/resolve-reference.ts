@@ -3,7 +3,7 @@ import type { Dependency, DependencyStatus } from './dependency';
 import { filesUnder, matchingFiles, probePath, type FoundFile } from './disk-probe';
 import { describeReference } from './describe-reference';
 import type { PathReference } from './path-reference';
-import { framePattern, storedBaseName, storedPathTarget, udimFileNames, type PathPlatform } from './stored-path';
+import { frameHoles, framePattern, storedBaseName, storedPathTarget, udimFileNames, type PathPlatform } from './stored-path';
 
 /** Options of {@link resolveReference}. */
 export interface ResolveOptions {
@@ -21,6 +21,7 @@ interface Outcome {
   resolved: string | null;
   files: FoundFile[];
   detail?: string;
+  absent?: string[];
 }
 
 /** What is on disk for one path of the .blend at `holder`. */
@@ -39,6 +40,7 @@ export async function resolveReference(ref: PathReference, holder: string, optio
     files: outcome.files,
     size: outcome.files.reduce((sum, f) => sum + f.size, 0),
     status: outcome.status,
+    ...(outcome.absent && outcome.absent.length > 0 ? { absent: outcome.absent } : {}),
   };
   return { ...base, problem: describeReference(base, outcome.detail) };
 }
@@ -64,10 +66,12 @@ async function locateAt(ref: PathReference, path: string, options: ResolveOption
   const probe = await probePath(path);
   if (probe.status === 'file' && ref.shape === 'file') return { status: 'found', resolved: path, files: [probe.file] };
   const name = storedBaseName(ref.stored);
-  const pattern = name.includes('#') ? framePattern(name, 'hash') : ref.shape === 'sequence' ? framePattern(name, 'digits') : null;
-  if (pattern) {
+  const placeholder = name.includes('#') ? 'hash' : ref.shape === 'sequence' ? 'digits' : null;
+  const pattern = placeholder ? framePattern(name, placeholder) : null;
+  if (pattern && placeholder) {
     const files = await matchingFiles(dirname(path), pattern);
-    if (files.length > 0) return { status: 'found', resolved: path, files };
+    const absent = frameHoles(name, placeholder, files.map((f) => basename(f.path))).map((hole) => join(dirname(path), hole));
+    if (files.length > 0) return { status: 'found', resolved: path, files, absent };
   }
   if (probe.status === 'file') return { status: 'found', resolved: path, files: [probe.file] };
   if (probe.status === 'directory') return { status: 'not-a-file', resolved: path, files: [], detail: 'folder' };
@@ -79,13 +83,15 @@ async function locateAt(ref: PathReference, path: string, options: ResolveOption
 async function udim(path: string, tiles: readonly number[]): Promise<Outcome> {
   const dir = dirname(path);
   const files: FoundFile[] = [];
+  const absent: string[] = [];
   let unreadable: string | undefined;
   for (const name of udimFileNames(basename(path), tiles)) {
     const probe = await probePath(join(dir, name));
     if (probe.status === 'file') files.push(probe.file);
     else if (probe.status === 'unreadable') unreadable ??= probe.reason;
+    else if (probe.status === 'missing') absent.push(join(dir, name));
   }
-  if (files.length > 0) return { status: 'found', resolved: path, files };
+  if (files.length > 0) return { status: 'found', resolved: path, files, absent };
   if (unreadable) return { status: 'unreadable', resolved: path, files, detail: unreadable };
   return { status: 'missing', resolved: path, files };
 }

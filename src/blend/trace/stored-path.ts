@@ -69,6 +69,31 @@ export function framePattern(fileName: string, placeholder: 'hash' | 'digits'): 
   return new RegExp(`^${escape(match[1]!)}\\d{${match[2]!.length},}${escape(match[3]!)}$`);
 }
 
+/** Longest run of frames a sequence is checked for holes over; wider ranges are not checked. */
+const HOLE_RANGE_LIMIT = 100_000;
+
+/**
+ * The file names missing between the lowest and highest frame of a numbered file name's sequence, given
+ * the names found on disk (as `framePattern` matches them), at most `limit` of them. Frames are padded
+ * to the width of the name's own run.
+ */
+export function frameHoles(fileName: string, placeholder: 'hash' | 'digits', found: readonly string[], limit = 1000): string[] {
+  const match = placeholder === 'hash' ? /^(.*?)(#+)([^#]*)$/.exec(fileName) : /^(.*?)(\d+)(\D*)$/.exec(fileName);
+  if (!match) return [];
+  const [, prefix, run, suffix] = match as unknown as [string, string, string, string];
+  const frames = new Set(found.map((name) => Number(name.slice(prefix.length, name.length - suffix.length))).filter(Number.isSafeInteger));
+  if (frames.size < 2) return [];
+  const sorted = [...frames].sort((a, b) => a - b);
+  const first = sorted[0]!;
+  const last = sorted[sorted.length - 1]!;
+  if (last - first > HOLE_RANGE_LIMIT) return [];
+  const holes: string[] = [];
+  for (let frame = first + 1; frame < last && holes.length < limit; frame++) {
+    if (!frames.has(frame)) holes.push(`${prefix}${String(frame).padStart(run.length, '0')}${suffix}`);
+  }
+  return holes;
+}
+
 /**
  * The file name of each UDIM tile: `<UDIM>` becomes the tile number (1001...), `<UVTILE>` becomes
  * `u1_v1`...; a name without a token but with a tile number in it (older files) has that number replaced.

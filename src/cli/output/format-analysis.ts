@@ -14,8 +14,8 @@ export interface AnalysisSummaryInput {
   /** `job.analysis` as the server sent it; read defensively (other servers may use another shape). */
   analysis: unknown;
   renderConfig: RenderConfig;
-  /** Said after each missing file (default: pack it into the .blend or send a .zip with it). */
-  missingAdvice?: string;
+  /** Said after each missing file, or worked out from its path (default: pack it into the .blend or send a .zip with it). */
+  missingAdvice?: MissingAdvice;
 }
 
 /** The summary's parts: label/value rows and warnings, each a line a person can act on. */
@@ -25,6 +25,9 @@ export interface AnalysisSummary {
   /** Frames the render will produce, when known. */
   frameCount: number | null;
 }
+
+/** What to say after a missing file: one sentence for all, or one worked out from the path the analysis names. */
+export type MissingAdvice = string | ((path: string) => string);
 
 /** Server warnings the summary words itself (see choiceWarnings). */
 const CHOICE_WARNING_CODES: ReadonlySet<string> = new Set(['no-active-camera', 'no-view-layer-for-render']);
@@ -44,7 +47,7 @@ const ENGINE_NAMES: Record<string, string> = {
  * stored in the scene; a missing camera or view layer names those there are and the option that
  * chooses one).
  */
-export function summarizeAnalysis(analysis: unknown, config: RenderConfig, missingAdvice = DEFAULT_ADVICE): AnalysisSummary {
+export function summarizeAnalysis(analysis: unknown, config: RenderConfig, missingAdvice: MissingAdvice = DEFAULT_ADVICE): AnalysisSummary {
   const a = record(analysis);
   const rows: [string, string][] = [];
   const engineCode = text(a.engine);
@@ -171,37 +174,59 @@ function describeOutput(a: Record<string, unknown>, config: RenderConfig): strin
   return overridden(shown, config.outputFormat && sceneFormat && sceneFormat !== config.outputFormat ? sceneFormat : null);
 }
 
-function describeWarnings(a: Record<string, unknown>, advice: string): string[] {
+/** Every warning once: a file named missing by a warning and by its dependency entry, or by two warnings, is told once. */
+function describeWarnings(a: Record<string, unknown>, advice: MissingAdvice): string[] {
   const dependencies = Array.isArray(a.dependencies) ? a.dependencies.map(record) : [];
   const byResolved = new Map(dependencies.flatMap((d) => [[text(d.resolvedPath), d], [text(d.path), d]]));
   const out: string[] = [];
   const covered = new Set<Record<string, unknown>>();
+  const told = new Set<string>();
+  const tellMissing = (dependency: Record<string, unknown>, resolved: string | null) => {
+    covered.add(dependency);
+    const key = text(dependency.path) ?? resolved ?? '';
+    if (told.has(key)) return;
+    told.add(key);
+    out.push(missingLine(dependency, resolved, advice));
+  };
   for (const warning of Array.isArray(a.warnings) ? a.warnings.map(record) : []) {
     if (CHOICE_WARNING_CODES.has(text(warning.code) ?? '')) continue;
     const path = text(warning.path);
     const dependency = path ? byResolved.get(path) : undefined;
     if (text(warning.code) === 'missing-dependency' && dependency) {
-      covered.add(dependency);
-      out.push(missingLine(dependency, path!, advice));
+      tellMissing(dependency, path);
       continue;
+    }
+    if (text(warning.code) === 'missing-dependency' && path !== null) {
+      if (told.has(path)) continue;
+      told.add(path);
     }
     const message = text(warning.message) ?? text(warning.code) ?? 'Warning without a message.';
     out.push(path && !message.includes(path) ? `${message} (${path})` : message);
   }
+  const toldKeys = new Set([...told].map(numberedKey));
   for (const dependency of dependencies) {
-    if (dependency.exists === false && dependency.packed !== true && !covered.has(dependency)) out.push(missingLine(dependency, text(dependency.resolvedPath), advice));
+    if (dependency.exists !== false || dependency.packed === true || covered.has(dependency)) continue;
+    const path = text(dependency.path) ?? '';
+    if (/<UDIM>|<UVTILE>|#/.test(path) && toldKeys.has(numberedKey(path))) continue;
+    tellMissing(dependency, text(dependency.resolvedPath));
   }
   return out;
 }
 
-function missingLine(dependency: Record<string, unknown>, resolved: string | null, advice: string): string {
+function missingLine(dependency: Record<string, unknown>, resolved: string | null, advice: MissingAdvice): string {
   const kind = text(dependency.kind) ?? 'file';
   const name = text(dependency.name);
   const stored = text(dependency.path);
   const where = stored ?? resolved ?? 'an unknown path';
   const missingFile = resolved ? lastSegment(resolved) : null;
   const detail = missingFile && stored && lastSegment(stored) !== missingFile ? ` (${missingFile})` : '';
-  return `Missing ${kind}${name ? ` "${name}"` : ''}: ${where}${detail}. ${advice}`;
+  const said = typeof advice === 'string' ? advice : advice(where);
+  return `Missing ${kind}${name ? ` "${name}"` : ''}: ${where}${detail}. ${said}`;
+}
+
+/** A path with frame numbers, `#` runs and tile tokens made the same for every frame or tile of it. */
+function numberedKey(path: string): string {
+  return path.replace(/<UDIM>|<UVTILE>/g, '*').replace(/u\d+_v\d+/g, '*').replace(/#+|\d+/g, '*');
 }
 
 function lastSegment(path: string): string {

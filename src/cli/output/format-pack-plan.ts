@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/pack';
 import { KIND_LABELS } from '../../blend/trace';
+import { missingFiles, missingSentence, summarizePlan } from '../../core/packing';
 import { countOf, formatBytes } from '../../shared/text';
+import { formatMissingFiles } from './format-packing';
 import { formatTable } from './table';
 
 const STATUS_WORDS: Record<PlannedDependency['status'], string> = {
@@ -34,7 +36,8 @@ function size(dep: PlannedDependency): string {
 
 /**
  * The plan of a bundle as lines for a terminal: each .blend with its paths (status, kind, path as
- * stored, size, place in the bundle), then what is missing and why, then notes and the bundle's size.
+ * stored, size, place in the bundle), then every missing file once by its path on this disk (frames
+ * missing from a sequence too) with why and what to do, then notes and the bundle's size.
  */
 export function formatPackPlan(plan: BundlePlan): string[] {
   const lines: string[] = [];
@@ -49,9 +52,10 @@ export function formatPackPlan(plan: BundlePlan): string[] {
     const rows = [['STATUS', 'KIND', 'PATH IN THE SCENE', 'SIZE', 'IN THE BUNDLE'], ...deps.map((d) => [STATUS_WORDS[d.status], KIND_LABELS[d.kind], d.stored, size(d), where(d, blend.entry)])];
     lines.push(...formatTable(rows, ['left', 'left', 'left', 'right', 'left']).map((line) => `  ${line}`));
   });
-  if (plan.missing.length > 0) {
-    lines.push('', `Missing (${plan.missing.length}): the farm will render without ${plan.missing.length === 1 ? 'this file' : 'these files'}.`);
-    for (const dep of plan.missing) lines.push(`  ${dep.problem ?? dep.stored}`);
+  const missing = missingFiles(summarizePlan(plan), 'disk');
+  if (missing.length > 0) {
+    lines.push('', `Missing (${missing.length}): the farm will render without ${missing.length === 1 ? 'this file' : 'these files'}.`);
+    lines.push(...formatMissingFiles(missing));
   }
   const other = plan.dependencies.filter((d) => !plan.missing.includes(d) && d.problem !== null);
   if (plan.notes.length > 0 || other.length > 0) {
@@ -60,6 +64,11 @@ export function formatPackPlan(plan: BundlePlan): string[] {
   }
   lines.push('', bundleSummary(plan));
   return lines;
+}
+
+/** Every file the farm will not have, once each, as one sentence each (for `pack --json`). */
+export function packWarnings(plan: BundlePlan): string[] {
+  return missingFiles(summarizePlan(plan), 'disk').map(missingSentence);
 }
 
 /** One line: how many files and bytes travel, or that the scene needs nothing beside it. */

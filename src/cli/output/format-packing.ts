@@ -1,19 +1,26 @@
-import { describeMissing, missingPlaces, type PackSummary } from '../../core/packing';
+import { type MissingFile, missingFiles, type PackSummary } from '../../core/packing';
 import { countOf, formatBytes } from '../../shared/text';
 
 /**
  * What travels with a scene and what the farm will not have, printed before anything is uploaded:
- * the bundle's files and size, then every missing file by its path on this disk, with what uses it
- * and why it is missing.
+ * the bundle's files and size, then every missing file once by its path on this disk, with what uses
+ * it and why it is missing, then what to do about them.
  */
 export function formatPackingSummary(name: string, summary: PackSummary): string[] {
   const lines: string[] = [];
   if (summary.bundled) lines.push(`${name}: ${countOf(summary.files, 'file')}, ${formatBytes(summary.bytes)} travel with the scene.`);
-  const missing = missingPlaces(summary).map((place) => describeMissing(place, 'disk'));
+  const missing = missingFiles(summary, 'disk');
   if (missing.length > 0) {
     const count = missing.length === 1 ? '1 file it uses is' : `${missing.length} files it uses are`;
     lines.push(`${name}: ${count} missing; the farm renders without ${missing.length === 1 ? 'it' : 'them'}:`);
-    lines.push(...missing.map((file) => `  ${file.path} (${file.kind} "${file.owner}": ${file.reason})`));
+    lines.push(...formatMissingFiles(missing));
   }
   return lines;
+}
+
+/** Missing files as indented lines (path, what uses it, why), then each distinct piece of advice once. */
+export function formatMissingFiles(missing: readonly MissingFile[]): string[] {
+  const lines = missing.map((file) => `  ${file.path} (${[`${file.kind} "${file.owner}"`, ...(file.also ?? [])].join(', ')}: ${file.reason})`);
+  const advice = [...new Set(missing.map((file) => file.advice))];
+  return [...lines, ...advice.map((line) => `  ${line}`)];
 }

@@ -3,6 +3,7 @@ import type { DownloadProgress } from '../../core/download';
 import type { LifecyclePhase } from '../../core/lifecycle';
 import type { TransferProgress } from '../../core/transfer';
 import type { JobStatus } from '../../shared/api';
+import { countOf, formatBytes } from '../../shared/text';
 import { formatDownload, formatFrameProgress, formatPack, formatTransfer } from '../output/format-progress';
 import { safeText } from '../output/safe-text';
 
@@ -14,6 +15,8 @@ export interface SubmissionLineState {
   jobId: string | null;
   status: JobStatus | null;
   pack: PackProgress | null;
+  /** The bundle being uploaded instead of the scene alone: its files and size on the wire. */
+  bundle: { files: number; bytes: number } | null;
   upload: TransferProgress | null;
   frames: { completedFrames: number; totalFrames: number } | null;
   download: DownloadProgress | null;
@@ -30,7 +33,7 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
     case 'packing':
       return join(name, 'packing', state.pack ? formatPack(state.pack, { bar: options.bar }) : '');
     case 'uploading':
-      return join(name, 'uploading', state.upload ? formatTransfer(state.upload, { bar: options.bar }) : '');
+      return join(name, 'uploading', state.bundle ? `with ${countOf(state.bundle.files, 'file')} (${formatBytes(state.bundle.bytes)})` : '', state.upload ? formatTransfer(state.upload, { bar: options.bar }) : '');
     case 'choosing-scene':
       return join(name, 'waiting', 'for the scene of the zip to be chosen');
     case 'creating':

@@ -1,13 +1,15 @@
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { ApiClient } from '../../core/api';
 import { isAbort, serializeError, SubmissionBusyError } from '../../core/errors';
 import { type SubmissionJournal, isFinished, reached, type SubmissionRecord } from '../../core/journal';
 import { type RenderProposal, awaitsDecision, lifecyclePhase, scenesToChooseFrom, SubmissionLifecycle, type ClaimedSubmission, trackerWaiter, type WaitForJob } from '../../core/lifecycle';
-import { analysisForArtist } from '../../core/packing';
+import { analysisForArtist, missingFiles } from '../../core/packing';
 import { JobTracker } from '../../core/tracking';
 import { countOf, formatBytes, formatDuration } from '../../shared/text';
 import { type Job, JOB_STATUS_TABLE, type JobStatus, type RenderConfig } from '../../shared/api';
 import { UsageError } from '../cli-errors';
-import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
+import { formatAnalysisSummary, type MissingAdvice, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentReasonsOf } from '../output/format-jobs';
 import { formatPackingSummary } from '../output/format-packing';
 import { formatTrackerRetry } from '../output/format-progress';
@@ -165,7 +167,7 @@ export class SubmissionRunner {
 
   #track(submission: ClaimedSubmission | null, record: SubmissionRecord): Tracked {
     const tracked: Tracked = this.#tracked.get(record.id) ?? {
-      line: { name: record.file.name, phase: 'starting', jobId: record.jobId, status: null, pack: null, upload: null, frames: null, download: null },
+      line: { name: record.file.name, phase: 'starting', jobId: record.jobId, status: null, pack: null, bundle: null, upload: null, frames: null, download: null },
       jobStatus: null,
       downloadedFiles: null,
       packStartedAt: null,
@@ -176,6 +178,7 @@ export class SubmissionRunner {
     this.#tracked.set(record.id, tracked);
     const { line } = tracked;
     line.phase = lifecyclePhase(record);
+    line.bundle = bundleOf(record);
     this.#show(record.id, tracked, true);
     if (!submission) return tracked;
     submission.on('pack', (progress) => {
@@ -193,9 +196,11 @@ export class SubmissionRunner {
     });
     submission.on('step', ({ record: current }) => {
       this.#showPacking(current, tracked);
+      line.bundle = bundleOf(current);
       if (current.step === 'uploaded' && current.ending === null && tracked.uploadStartedAt !== null) {
         const seconds = (Date.now() - tracked.uploadStartedAt) / 1000;
-        this.#o.display.print(statusLine(this.#name(line.name), 'uploaded', `${formatBytes(current.file.size)} in ${formatDuration(seconds)}`));
+        const what = line.bundle ? `${countOf(line.bundle.files, 'file')}, ${formatBytes(line.bundle.bytes)}` : formatBytes(current.file.size);
+        this.#o.display.print(statusLine(this.#name(line.name), 'uploaded', `${what} in ${formatDuration(seconds)}`));
       }
       line.jobId = current.jobId;
       const phase = lifecyclePhase(current);
@@ -346,12 +351,38 @@ export class SubmissionRunner {
   }
 }
 
-/** What to do about a file the farm reports missing, given how the scene was sent. */
-function missingAdvice(record: SubmissionRecord): string {
-  if (record.packing !== null) return 'The farm renders without it.';
+/**
+ * What to do about a file the farm reports missing, given how the scene was sent: for a packed scene,
+ * what fixes that very file (it did not travel because it is not on this computer, or is a Windows
+ * path...); for a .blend sent alone, sending it packed only when the file is on this computer.
+ */
+function missingAdvice(record: SubmissionRecord): MissingAdvice {
+  if (record.packing !== null) {
+    const files = missingFiles(record.packing, 'disk');
+    return (path) => `The farm renders without it. ${files.find((file) => file.path === path)?.advice ?? ''}`.trim();
+  }
   if (record.file.fileType === 'zip') return 'Add it to the .zip and submit again.';
-  if (!record.pack) return 'Submit without --no-pack to send it with the scene.';
-  return 'Pack it into the .blend or send a .zip with it.';
+  const sceneDir = dirname(record.file.path);
+  return (path) => {
+    if (!existsOnDisk(path, sceneDir)) return 'It is not on this computer either: put it back, or relink it in Blender (File > External Data > Find Missing Files), then submit again.';
+    return record.pack ? 'Pack it into the .blend (File > External Data > Pack Resources) or send a .zip with it.' : 'Submit without --no-pack to send it with the scene.';
+  };
+}
+
+/** Whether a path a scene stores (`//` relative to the scene's folder, or absolute) is a file on this disk. */
+function existsOnDisk(stored: string, sceneDir: string): boolean {
+  const path = stored.startsWith('//') ? resolvePath(sceneDir, stored.slice(2)) : isAbsolute(stored) ? stored : null;
+  if (path === null) return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The bundle a record uploads instead of the scene alone (its files and zip size), or null. */
+function bundleOf(record: SubmissionRecord): SubmissionLineState['bundle'] {
+  return record.bundle && record.packing ? { files: record.packing.files, bytes: record.bundle.size } : null;
 }
 
 function phaseOfJob(status: JobStatus, current: SubmissionLineState['phase']): SubmissionLineState['phase'] {

@@ -2,7 +2,7 @@ import { join, dirname, posix } from 'node:path';
 import { z } from 'zod';
 import { analysisWarningSchema, sceneDependencySchema, type AnalysisWarning, type SceneDependency } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
-import { describeMissing, lastSegment, missingSentence, type ArtistPaths } from './missing-files';
+import { describeMissing, isAbsent, lastSegment, missingSentence, type ArtistPaths } from './missing-files';
 import type { FarmPlace, PackSummary } from './pack-summary';
 
 /** The parts of a farm's scene analysis that name files. */
@@ -28,20 +28,28 @@ interface Match {
 export function findingsForArtist(findings: FarmFindings, summary: PackSummary | null, paths: ArtistPaths): FarmFindings {
   if (summary === null) return findings;
   const warnings: AnalysisWarning[] = [];
+  const told = new Set<string>();
+  const tell = (warning: AnalysisWarning) => {
+    if (warning.code === 'missing-dependency' && warning.path !== undefined) {
+      if (told.has(warning.path)) return;
+      told.add(warning.path);
+    }
+    warnings.push(warning);
+  };
   for (const warning of findings.warnings) {
     if (warning.code !== 'missing-dependency' || warning.path === undefined) {
-      warnings.push(warning);
+      tell(warning);
       continue;
     }
     const match = matchPlace(warning.path, findings.dependencies, summary.places);
-    if (match?.place.travels) continue;
+    if (match?.place.travels && (match.name === null || !isAbsent(match.place, match.name))) continue;
     if (match) {
       const file = describeMissing(match.place, paths, match.name);
-      warnings.push({ ...warning, path: file.path, message: missingSentence(file) });
+      tell({ ...warning, path: file.path, message: missingSentence(file) });
       continue;
     }
     const moved = relocated(warning.path, findings.dependencies, summary.places, paths);
-    warnings.push(moved === null ? warning : { ...warning, path: moved, message: warning.message.split(warning.path).join(moved) });
+    tell(moved === null ? warning : { ...warning, path: moved, message: warning.message.split(warning.path).join(moved) });
   }
   const dependencies = findings.dependencies.map((dependency): SceneDependency => {
     const match = matchPlace(dependency.path, findings.dependencies, summary.places);

@@ -1,4 +1,4 @@
 /** What other layers use of core/packing: the room's public surface. */
 export { analysisForArtist } from './farm-findings';
-export { type ArtistPaths, describeMissing } from './missing-files';
-export { missingPlaces, type PackSummary } from './pack-summary';
+export { type ArtistPaths, describeMissing, type MissingFile, missingFiles, missingSentence } from './missing-files';
+export { missingPlaces, type PackSummary, summarizePlan } from './pack-summary';

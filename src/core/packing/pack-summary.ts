@@ -28,6 +28,8 @@ export const farmPlaceSchema = z.object({
   travels: z.boolean(),
   /** Why it is missing on the farm, when the render needs it and it does not travel. */
   missing: z.enum(MISSING_REASONS).nullable(),
+  /** Frames or tiles of a numbered place that travels which are not on this disk (the artist's paths). */
+  absent: z.array(z.string()).optional(),
 });
 export type FarmPlace = z.infer<typeof farmPlaceSchema>;
 
@@ -67,14 +69,15 @@ export function summarizePlan(plan: BundlePlan): PackSummary {
         numbered: dep.shape === 'sequence' || dep.shape === 'udim',
         travels,
         missing: !travels && isMissing(dep) ? (REASONS[dep.status] ?? null) : null,
+        ...(travels && dep.absent && dep.absent.length > 0 ? { absent: dep.absent } : {}),
       };
     });
   return { fingerprint: plan.fingerprint, bundled: needsPacking(plan), files: plan.entries.length, bytes: plan.totalBytes, places };
 }
 
-/** The places of a summary that are missing on the farm. */
+/** The places of a summary that are missing on the farm, or that travel with frames or tiles missing. */
 export function missingPlaces(summary: PackSummary | null): FarmPlace[] {
-  return summary?.places.filter((p) => p.missing !== null) ?? [];
+  return summary?.places.filter((p) => p.missing !== null || (p.absent?.length ?? 0) > 0) ?? [];
 }
 
 /**

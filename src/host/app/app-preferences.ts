@@ -25,6 +25,8 @@ const preferencesSchema = z.object({
   thisComputer: nodeSettingsSchema.nullable().catch(null).default(null),
   /** Last render settings per scene file name (lower case), most recent last. */
   scenes: z.record(z.string(), z.unknown()).catch({}),
+  /** The folder the file browser showed last. */
+  lastFolder: z.string().min(1).max(4096).nullable().catch(null).default(null),
 });
 
 /**
@@ -36,6 +38,7 @@ export class AppPreferences {
   #theme: Theme;
   #thisComputer: StoredNodeSettings | null;
   #scenes: Map<string, RenderConfig>;
+  #lastFolder: string | null;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(configDir: string) {
@@ -47,9 +50,10 @@ export class AppPreferences {
       raw = {};
     }
     const parsed = preferencesSchema.safeParse(raw);
-    const data = parsed.success ? parsed.data : { theme: 'dark' as const, scenes: {}, thisComputer: null };
+    const data = parsed.success ? parsed.data : { theme: 'dark' as const, scenes: {}, thisComputer: null, lastFolder: null };
     this.#theme = data.theme;
     this.#thisComputer = data.thisComputer;
+    this.#lastFolder = data.lastFolder;
     this.#scenes = new Map();
     for (const [name, config] of Object.entries(data.scenes)) {
       const checked = renderConfigSchema.safeParse(config);
@@ -76,6 +80,16 @@ export class AppPreferences {
     await this.#save();
   }
 
+  /** The folder the file browser showed last, or null. */
+  get lastFolder(): string | null {
+    return this.#lastFolder;
+  }
+
+  async setLastFolder(path: string): Promise<void> {
+    this.#lastFolder = path;
+    await this.#save();
+  }
+
   /** The settings last used to render this scene, or null. */
   lastSettings(fileName: string): RenderConfig | null {
     return this.#scenes.get(fileName.toLowerCase()) ?? null;
@@ -91,7 +105,7 @@ export class AppPreferences {
   }
 
   #save(): Promise<void> {
-    const content = `${JSON.stringify({ theme: this.#theme, ...(this.#thisComputer ? { thisComputer: this.#thisComputer } : {}), scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
+    const content = `${JSON.stringify({ theme: this.#theme, ...(this.#thisComputer ? { thisComputer: this.#thisComputer } : {}), ...(this.#lastFolder ? { lastFolder: this.#lastFolder } : {}), scenes: Object.fromEntries(this.#scenes) }, null, 2)}\n`;
     const write = this.#writing
       .catch(() => undefined)
       .then(async () => {

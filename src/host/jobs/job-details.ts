@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../../core/api';
+import { analysisForArtist } from '../../core/packing';
 import { planOutputs, resolveInside } from '../../core/download';
 import { timelineOf } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
@@ -8,6 +9,7 @@ import { fetchPreview } from './fetch-preview';
 import type { JobDownloads } from './job-downloads';
 import type { ProfileJobs } from './profile-jobs';
 import { readAnalysis } from '../submissions/review-defaults';
+import type { SubmittedJobs } from '../submissions/submitted-jobs';
 
 const PREVIEW_LIMIT = 8 * 1024 * 1024;
 
@@ -16,11 +18,15 @@ export class JobDetails {
   readonly #client: ApiClient;
   readonly #jobs: ProfileJobs;
   readonly #downloads: JobDownloads;
+  readonly #submitted: Pick<SubmittedJobs, 'get'>;
+  readonly #isStaged: (path: string) => boolean;
 
-  constructor(deps: { client: ApiClient; jobs: ProfileJobs; downloads: JobDownloads }) {
+  constructor(deps: { client: ApiClient; jobs: ProfileJobs; downloads: JobDownloads; submitted: Pick<SubmittedJobs, 'get'>; isStaged: (path: string) => boolean }) {
     this.#client = deps.client;
     this.#jobs = deps.jobs;
     this.#downloads = deps.downloads;
+    this.#submitted = deps.submitted;
+    this.#isStaged = deps.isStaged;
   }
 
   /** The job detail panel's data (the queue is updated with what the server said). */
@@ -31,7 +37,7 @@ export class JobDetails {
     const final = isPlainRecord(job.finalConfig) ? job.finalConfig : null;
     return {
       summary,
-      analysis: readAnalysis(job.analysis),
+      analysis: readAnalysis(this.#artistAnalysis(jobId, job.analysis)),
       requestedConfig: requested,
       finalConfig: final,
       differences: diffConfigs(requested, final),
@@ -46,6 +52,13 @@ export class JobDetails {
     const job = await this.#client.getJob(jobId);
     if (typeof job.previewUrl !== 'string' || job.previewUrl === '') return null;
     return fetchPreview(job.previewUrl, PREVIEW_LIMIT);
+  }
+
+  /** The farm's analysis with packed files named as the artist knows them (never by their place in the bundle). */
+  #artistAnalysis(jobId: string, analysis: unknown): unknown {
+    const record = this.#submitted.get(jobId);
+    if (!record) return analysis;
+    return analysisForArtist(analysis, record.packing, this.#isStaged(record.file.path) ? 'stored' : 'disk');
   }
 
   async #outputs(jobId: string): Promise<OutputFileView[]> {

@@ -1,3 +1,4 @@
+import type { PackSummary } from '../../core/packing';
 import { type FailedReason, type Job, progressOf, sceneFileNameOf, timelineOf, isTerminalStatus } from '../../shared/api';
 import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract';
 import type { RenderEstimate } from '../../shared/render';
@@ -55,7 +56,7 @@ const STARTED = new Set(['booting', 'rendering']);
  */
 export function toJobSummary(
   job: Job,
-  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean; estimate?: RenderEstimate | null },
+  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean; estimate?: RenderEstimate | null; packing?: PackSummary | null },
 ): JobSummary {
   const timeline = timelineOf(job);
   const previous = extra.previous ?? null;
@@ -81,7 +82,7 @@ export function toJobSummary(
     canSubmitAgain: extra.canSubmitAgain ?? previous?.canSubmitAgain ?? false,
     hasPreview,
     previewKey: hasPreview ? `${job.status}:${completedFrames}:${job.updatedAt}` : null,
-    warnings: warningWordsOf(job.analysis),
+    warnings: warningWordsOf(job.analysis, extra.packing ?? null),
     estimate: extra.estimate ?? null,
   };
 }

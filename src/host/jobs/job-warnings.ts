@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { analysisForArtist, type PackSummary } from '../../core/packing';
 
 const warningsSchema = z.looseObject({ warnings: z.array(z.looseObject({ code: z.string() })) });
 
@@ -13,10 +14,11 @@ const WORDS: Record<string, string> = {
 
 /**
  * What a job's analysis warned about, in a few words each, once per kind (another server's codes
- * read as "a warning from the farm"). Empty when the analysis has no warnings or cannot be read.
+ * read as "a warning from the farm"). With the pack summary of the submission that sent it, files that
+ * travelled in the bundle are not counted missing. Empty when the analysis has no warnings or cannot be read.
  */
-export function warningWordsOf(analysis: unknown): string[] {
-  const parsed = warningsSchema.safeParse(analysis);
+export function warningWordsOf(analysis: unknown, packing: PackSummary | null = null): string[] {
+  const parsed = warningsSchema.safeParse(analysisForArtist(analysis, packing, 'disk'));
   if (!parsed.success) return [];
   return [...new Set(parsed.data.warnings.map((w) => WORDS[w.code] ?? 'a warning from the farm'))];
 }

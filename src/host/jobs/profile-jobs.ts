@@ -102,6 +102,7 @@ export class ProfileJobs {
       previous,
       download: download ?? previous?.download ?? (record ? recordDownload(record) : NO_DOWNLOAD),
       canSubmitAgain: record !== null,
+      packing: record?.packing ?? null,
     });
   }
 

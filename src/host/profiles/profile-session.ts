@@ -74,7 +74,7 @@ export class ProfileSession {
       jobs,
       frameStrip: new JobFrameStrip({ client, downloads }),
       downloads,
-      details: new JobDetails({ client, jobs, downloads }),
+      details: new JobDetails({ client, jobs, downloads, submitted: this.#submitted, isStaged: deps.isStaged }),
       submissions,
       frames: new JobFolderRepair({ client, journal: deps.journal, downloads, submitted: this.#submitted, start: (record) => submissions.startRecorded(record), isStaged: deps.isStaged }),
     };

@@ -4,6 +4,7 @@ import { analysisForArtist } from '../../core/packing';
 import type { ReviewSheet } from '../../shared/contract';
 import type { AppPreferences } from '../app/app-preferences';
 import type { ProfileJobs } from '../jobs/profile-jobs';
+import { sceneFilesOf, warningsForArtist } from '../files/unchecked-files';
 import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
 
 /** A submission waiting for review, as the review sheet needs it. */
@@ -30,10 +31,11 @@ export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, dep
     jobId: proposal.job.id,
     fileName: record.file.name,
     analysis,
-    warnings: analysis?.warnings ?? [],
+    warnings: warningsForArtist(analysis?.warnings ?? [], waiting.paths),
     defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
     fromLastTime: recorded === null && remembered !== null,
     fromEarlierJob: waiting.again && recorded !== null,
+    ...(record.packing ? { files: sceneFilesOf(record.packing, waiting.paths) } : {}),
     estimate: deps.jobs.summarise(proposal.job).estimate,
   };
 }

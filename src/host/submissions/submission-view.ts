@@ -3,6 +3,7 @@ import { lifecyclePhase, scenesToChooseFrom } from '../../core/lifecycle';
 import { describeMissing, type ArtistPaths, missingPlaces } from '../../core/packing';
 import type { SerializedError } from '../../shared/client-error';
 import type { PackingView, SubmissionPhase, SubmissionView } from '../../shared/contract';
+import { markUnchecked } from '../files/unchecked-files';
 
 /** What the host knows of one submission besides its journal record. */
 export interface SubmissionState {
@@ -43,7 +44,7 @@ export function phaseOf(state: SubmissionState): SubmissionPhase {
 export function packingView(record: SubmissionRecord, paths: ArtistPaths): PackingView | null {
   const summary = record.packing;
   if (summary === null) return null;
-  return { files: summary.files, bytes: summary.bytes, missing: missingPlaces(summary).map((place) => describeMissing(place, paths)) };
+  return { files: summary.files, bytes: summary.bytes, missing: markUnchecked(missingPlaces(summary).map((place) => describeMissing(place, paths)), paths) };
 }
 
 /** The submission as the UI sees it. */
@@ -63,5 +64,6 @@ export function toSubmissionView(state: SubmissionState): SubmissionView {
     canRetry: !ended && state.error !== null && state.error.kind !== 'preflight' && !state.running,
     scenes: ended ? null : scenesToChooseFrom(record),
     packing: packingView(record, state.paths),
+    bytesOnly: state.paths === 'stored',
   };
 }

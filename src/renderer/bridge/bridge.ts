@@ -21,6 +21,20 @@ export function useTransport(next: RenderdropBridge): void {
   transport = next;
 }
 
+/**
+ * How scene files are picked: the system's own dialog where the transport can tell a picked file's
+ * path (the desktop app), else Renderdrop's file browser, which lists this computer's folders through
+ * the back end (browser mode).
+ */
+export function filePicker(): 'native' | 'browser' {
+  return current().pathForFile ? 'native' : 'browser';
+}
+
+/** The path of a dropped file or folder where the transport can tell it (the desktop app), else null. */
+export function pathForFile(file: File): string | null {
+  return current().pathForFile?.(file) ?? null;
+}
+
 /** Calls the back end; never throws (errors come back as values). */
 export function call<K extends CallName>(name: K, request: CallRequest<K>): Promise<Result<CallResponse<K>>> {
   return current().call(name, request);

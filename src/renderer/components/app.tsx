@@ -7,6 +7,7 @@ import { useQueueStore } from '../stores/queue-store';
 import { useSubmissionsStore } from '../stores/submissions-store';
 import { ConfirmDialog } from './common/confirm-dialog';
 import { DropTarget, PickFilesButton } from './drop-target';
+import { FileBrowser } from './files/file-browser-dialog';
 import { JobDetailPanel } from './detail/job-detail-panel';
 import { Notifications } from './notifications';
 import { ProfilePicker } from './profile-picker';
@@ -74,6 +75,7 @@ export function App() {
             <ReviewSheetDialog key={reviewId} submissionId={reviewId} />
           </div>
         )}
+        <FileBrowser />
         <ConfirmDialog />
         <Notifications />
       </div>

@@ -7,6 +7,7 @@ import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission
 import type { FolderCheckView } from './frame-views';
 import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, FrameStripView } from './frame-strip-views';
+import type { FolderView } from './file-views';
 import { MAX_FRAME } from '../render/frame-ranges';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
@@ -113,6 +114,12 @@ export const CALLS = {
   'submissions.continue': returns<SubmissionView>()(bySubmission),
   'submissions.retry': returns<SubmissionView>()(bySubmission),
   'submissions.dismiss': returns<boolean>()(bySubmission),
+
+  /**
+   * A folder under the artist's home folder for the file browser (default: the last folder listed, else
+   * home); a path outside home, after symlinks and `..`, is refused. Scenes it lists are submitted by path.
+   */
+  'files.list': returns<FolderView>()(z.object({ path: z.string().min(1).max(4096).optional(), hidden: z.boolean().optional() }).strict()),
 
   'scenes.lastSettings': returns<RenderConfig | null>()(z.object({ fileName: z.string().min(1).max(1000) }).strict()),
 

@@ -3,6 +3,7 @@ export * from './app-state';
 export * from './job-views';
 export * from './frame-views';
 export * from './submission-views';
+export * from './file-views';
 export * from './calls';
 export * from './events';
 export * from './dispatch';

@@ -32,6 +32,11 @@ export interface SubmissionView {
   scenes: string[] | null;
   /** What travels with a .blend and what is missing, known before upload (null until known, and for a file sent as it is). */
   packing: PackingView | null;
+  /**
+   * Only the file's bytes reached Renderdrop (a scene dropped in the browser), not the folder around it:
+   * files it uses by a relative path could not be checked.
+   */
+  bytesOnly?: boolean;
 }
 
 /** What travels with a dropped scene, and what the farm will not have. */
@@ -52,6 +57,20 @@ export interface MissingFileView {
   path: string;
   /** Why it will be missing, in a few words ("not on this computer"). */
   reason: string;
+  /** It could not be looked for (the scene came without its folder): it may well be on the disk. */
+  unchecked?: boolean;
+}
+
+/** The files a scene uses, as the review tells them: found on this computer, truly gone, or not checked. */
+export interface SceneFilesView {
+  /** Files found on this computer that travel with the scene (the scene not counted). */
+  found: number;
+  /** Files looked for on this computer and not there. */
+  gone: number;
+  /** Files that could not be looked for: only the scene's bytes reached Renderdrop. */
+  unchecked: number;
+  /** Whether only the scene's bytes reached Renderdrop (a scene dropped in the browser). */
+  bytesOnly: boolean;
 }
 
 /** Progress of packing a scene, of an upload or of a download. */
@@ -87,6 +106,8 @@ export interface ReviewSheet {
   fromLastTime: boolean;
   /** Whether `defaults` are the settings of the job sent again ("Submit again"). */
   fromEarlierJob?: boolean;
+  /** The files the scene uses, when Renderdrop traced them before sending (absent for a zip). */
+  files?: SceneFilesView;
   /** The render time at the scene's own settings, from earlier renders of the same scene on this profile; null without any. */
   estimate: RenderEstimate | null;
 }

@@ -1,7 +1,14 @@
 /**
- * Small .blend files built in memory for unit tests: a real header (both forms), block headers for
- * 4- or 8-byte pointers in either byte order, a real SDNA with a few structs (ID, Image, Library,
- * ImageTile, PackedFile, ListBase) and Image/Library data-blocks pointing at paths.
+ * Small .blend files built in memory for unit tests: a real header (both forms, any version), block
+ * headers for 4- or 8-byte pointers in either byte order, a real SDNA with a few structs (ID, Image,
+ * Library, bSound, Text, ImageTile, PackedFile, ListBase) laid out as the Blender version the file
+ * claims wrote them, and Image/Library/Sound/Text data-blocks pointing at paths.
+ *
+ * Layouts by version, as Blender writes them (its structure description keeps the names fields had
+ * before a rename): the path Blender reads is always `name`; beside it `Library` holds the absolute
+ * runtime copy in `filepath` before 2.93 and in `filepath_abs` from 2.93 to 4.x, and none from 5.0 (the
+ * copy lives outside the file's structs). From 4.2 the data blocks of different data-blocks reuse the
+ * same addresses (Blender keeps them unique within one data-block only).
  */
 
 export interface SyntheticOptions {
@@ -9,59 +16,105 @@ export interface SyntheticOptions {
   littleEndian?: boolean;
   /** 0: `BLENDER-v304` header; 1: `BLENDER17-01v0500` header with 32-byte block headers. */
   format?: 0 | 1;
+  /** Blender version the file claims to be saved by (279, 304, 402...): its header and struct layout. 304 by default, 500 with format 1. */
+  version?: number;
 }
+
+/** The struct layouts Blender wrote over the years, as this writer lays them out. */
+export const LAYOUTS: [string, SyntheticOptions][] = [
+  ['2.79 (4-byte pointers, big-endian)', { version: 279, pointerSize: 4, littleEndian: false }],
+  ['2.79', { version: 279 }],
+  ['2.80', { version: 280 }],
+  ['2.93', { version: 293 }],
+  ['3.4', { version: 304 }],
+  ['4.2 (addresses reused across data-blocks)', { version: 402 }],
+  ['5.0 (17-byte header, no runtime copy)', { format: 1 }],
+];
 
 interface FieldDef {
   type: string;
   name: string;
 }
 
+interface StructDef {
+  type: string;
+  fields: FieldDef[];
+}
+
 const BASIC_SIZES: Record<string, number> = { char: 1, short: 2, int: 4, void: 0 };
 
-const STRUCTS: { type: string; fields: FieldDef[] }[] = [
-  { type: 'ListBase', fields: [{ type: 'void', name: '*first' }, { type: 'void', name: '*last' }] },
-  {
-    type: 'ID',
-    fields: [
-      { type: 'void', name: '*next' },
-      { type: 'void', name: '*prev' },
-      { type: 'Library', name: '*lib' },
-      { type: 'char', name: 'name[66]' },
-      { type: 'short', name: 'flag' },
-    ],
-  },
-  { type: 'PackedFile', fields: [{ type: 'int', name: 'size' }, { type: 'int', name: 'seek' }, { type: 'void', name: '*data' }] },
-  { type: 'ImageTile', fields: [{ type: 'ImageTile', name: '*next' }, { type: 'ImageTile', name: '*prev' }, { type: 'int', name: 'tile_number' }, { type: 'int', name: '_pad' }] },
-  {
-    type: 'Image',
-    fields: [
-      { type: 'ID', name: 'id' },
-      { type: 'char', name: 'name[1024]' },
-      { type: 'short', name: 'source' },
-      { type: 'short', name: 'flag' },
-      { type: 'PackedFile', name: '*packedfile' },
-      { type: 'ListBase', name: 'packedfiles' },
-      { type: 'ListBase', name: 'tiles' },
-    ],
-  },
-  { type: 'Library', fields: [{ type: 'ID', name: 'id' }, { type: 'char', name: 'name[1024]' }, { type: 'PackedFile', name: '*packedfile' }] },
-];
+/** Blender version from which `Library` keeps its runtime copy in `filepath_abs` (before: `filepath`). */
+const RUNTIME_COPY_RENAMED = 293;
+/** Blender version from which the runtime copy is no longer in the file's `Library`. */
+const RUNTIME_COPY_GONE = 500;
+/** Blender version from which data blocks of different data-blocks share addresses. */
+const ADDRESSES_PER_ID = 402;
+
+/** The `Library` struct of a file of `version`. */
+function libraryStruct(version: number): StructDef {
+  const id = { type: 'ID', name: 'id' };
+  const name = { type: 'char', name: 'name[1024]' };
+  const packed = { type: 'PackedFile', name: '*packedfile' };
+  if (version >= RUNTIME_COPY_GONE) return { type: 'Library', fields: [id, name, packed, { type: 'void', name: '*runtime' }] };
+  const runtime = { type: 'char', name: version >= RUNTIME_COPY_RENAMED ? 'filepath_abs[1024]' : 'filepath[1024]' };
+  return { type: 'Library', fields: [id, { type: 'void', name: '*filedata' }, name, runtime, { type: 'Library', name: '*parent' }, packed] };
+}
+
+/** Every struct of a file of `version`. */
+function structsOf(version: number): StructDef[] {
+  return [
+    { type: 'ListBase', fields: [{ type: 'void', name: '*first' }, { type: 'void', name: '*last' }] },
+    {
+      type: 'ID',
+      fields: [
+        { type: 'void', name: '*next' },
+        { type: 'void', name: '*prev' },
+        { type: 'Library', name: '*lib' },
+        { type: 'char', name: 'name[66]' },
+        { type: 'short', name: 'flag' },
+      ],
+    },
+    { type: 'PackedFile', fields: [{ type: 'int', name: 'size' }, { type: 'int', name: 'seek' }, { type: 'void', name: '*data' }] },
+    { type: 'ImageTile', fields: [{ type: 'ImageTile', name: '*next' }, { type: 'ImageTile', name: '*prev' }, { type: 'int', name: 'tile_number' }, { type: 'int', name: '_pad' }] },
+    {
+      type: 'Image',
+      fields: [
+        { type: 'ID', name: 'id' },
+        { type: 'char', name: 'name[1024]' },
+        { type: 'short', name: 'source' },
+        { type: 'short', name: 'flag' },
+        { type: 'PackedFile', name: '*packedfile' },
+        { type: 'ListBase', name: 'packedfiles' },
+        { type: 'ListBase', name: 'tiles' },
+      ],
+    },
+    libraryStruct(version),
+    { type: 'bSound', fields: [{ type: 'ID', name: 'id' }, { type: 'char', name: 'name[1024]' }, { type: 'PackedFile', name: '*packedfile' }] },
+    { type: 'Text', fields: [{ type: 'ID', name: 'id' }, { type: 'char', name: '*name' }, { type: 'int', name: 'flags' }, { type: 'int', name: '_pad' }] },
+  ];
+}
 
 /** A .blend under construction. */
 export class SyntheticBlend {
   readonly pointerSize: 4 | 8;
   readonly littleEndian: boolean;
   readonly format: 0 | 1;
+  readonly version: number;
+  private readonly structs: StructDef[];
   private readonly blocks: { code: string; struct: string | null; data: Buffer; old: bigint }[] = [];
   private nextPointer = 0x1000n;
+  /** Next address of a data block inside the current data-block, when addresses are per data-block. */
+  private nextDataPointer = 0n;
   private readonly sizes = new Map<string, number>();
 
   constructor(options: SyntheticOptions = {}) {
     this.pointerSize = options.format === 1 ? 8 : (options.pointerSize ?? 8);
     this.littleEndian = options.format === 1 ? true : (options.littleEndian ?? true);
     this.format = options.format ?? 0;
+    this.version = options.version ?? (this.format === 1 ? 500 : 304);
+    this.structs = structsOf(this.version);
     for (const [type, size] of Object.entries(BASIC_SIZES)) this.sizes.set(type, size);
-    for (const s of STRUCTS) this.sizes.set(s.type, s.fields.reduce((sum, f) => sum + this.fieldSize(f), 0));
+    for (const s of this.structs) this.sizes.set(s.type, s.fields.reduce((sum, f) => sum + this.fieldSize(f), 0));
   }
 
   /** An image data-block; `source` 1 = file, 2 = sequence, 6 = UDIM tiles. Returns its address. */
@@ -92,12 +145,44 @@ export class SyntheticBlend {
     return address;
   }
 
-  /** A library data-block pointing at another .blend. */
-  addLibrary(options: { name: string; path: string }): bigint {
+  /**
+   * A library data-block pointing at another .blend. `absolute` is the runtime copy the saving Blender
+   * wrote beside the path (the absolute path on its machine), in layouts that have one.
+   */
+  addLibrary(options: { name: string; path: string; absolute?: string }): bigint {
     const data = this.structBuffer('Library');
     this.writeId(data, 'LI' + options.name, 0n);
     this.writeString(data, this.offsetOf('Library', 'name'), options.path);
+    const runtime = this.runtimeCopyField();
+    if (runtime) this.writeString(data, this.offsetOf('Library', runtime), options.absolute ?? `/home/artist/projects/${options.name}`);
     return this.push('LI', 'Library', data);
+  }
+
+  /** The field of `Library` holding the runtime copy of its path in this file's layout, or null. */
+  runtimeCopyField(): 'filepath' | 'filepath_abs' | null {
+    if (this.version >= RUNTIME_COPY_GONE) return null;
+    return this.version >= RUNTIME_COPY_RENAMED ? 'filepath_abs' : 'filepath';
+  }
+
+  /** A sound data-block. */
+  addSound(options: { name: string; path: string; packed?: boolean }): bigint {
+    const data = this.structBuffer('bSound');
+    this.writeId(data, 'SO' + options.name, 0n);
+    this.writeString(data, this.offsetOf('bSound', 'name'), options.path);
+    const address = this.push('SO', 'bSound', data);
+    if (options.packed) this.writePointer(data, this.offsetOf('bSound', 'packedfile'), this.push('DATA', 'PackedFile', this.structBuffer('PackedFile')));
+    return address;
+  }
+
+  /** A text data-block saved as an outside file: its path in a block of its own. */
+  addText(options: { name: string; path: string }): bigint {
+    const data = this.structBuffer('Text');
+    this.writeId(data, 'TX' + options.name, 0n);
+    const address = this.push('TX', 'Text', data);
+    const text = Buffer.alloc((Buffer.byteLength(options.path) + 1 + 3) & ~3);
+    this.writeString(text, 0, options.path);
+    this.writePointer(data, this.offsetOf('Text', 'name'), this.push('DATA', null, text));
+    return address;
   }
 
   /** The whole file. */
@@ -113,7 +198,7 @@ export class SyntheticBlend {
   /** Offset of a top-level field of one of the synthetic structs. */
   offsetOf(struct: string, field: string): number {
     let offset = 0;
-    for (const f of STRUCTS.find((s) => s.type === struct)!.fields) {
+    for (const f of this.structs.find((s) => s.type === struct)!.fields) {
       if (f.name.replace(/^\*+/, '').replace(/\[.*$/, '') === field) return offset;
       offset += this.fieldSize(f);
     }
@@ -130,9 +215,17 @@ export class SyntheticBlend {
     return Buffer.alloc(this.sizes.get(type)!);
   }
 
-  private push(code: string, struct: string, data: Buffer): bigint {
-    const old = this.nextPointer;
-    this.nextPointer += 0x1000n;
+  private push(code: string, struct: string | null, data: Buffer): bigint {
+    let old = this.nextPointer;
+    if (code !== 'DATA') {
+      this.nextPointer += 0x1000n;
+      this.nextDataPointer = 0x10_0000n;
+    } else if (this.version >= ADDRESSES_PER_ID) {
+      old = this.nextDataPointer;
+      this.nextDataPointer += 0x1000n;
+    } else {
+      this.nextPointer += 0x1000n;
+    }
     this.blocks.push({ code: code.padEnd(4, '\0'), struct, data, old });
     return old;
   }
@@ -160,12 +253,12 @@ export class SyntheticBlend {
   }
 
   private header(): Buffer {
-    if (this.format === 1) return Buffer.from('BLENDER17-01v0500', 'latin1');
-    return Buffer.from(`BLENDER${this.pointerSize === 4 ? '_' : '-'}${this.littleEndian ? 'v' : 'V'}304`, 'latin1');
+    if (this.format === 1) return Buffer.from(`BLENDER17-01v${String(this.version).padStart(4, '0')}`, 'latin1');
+    return Buffer.from(`BLENDER${this.pointerSize === 4 ? '_' : '-'}${this.littleEndian ? 'v' : 'V'}${this.version}`, 'latin1');
   }
 
   private structIndex(type: string): number {
-    return STRUCTS.findIndex((s) => s.type === type);
+    return this.structs.findIndex((s) => s.type === type);
   }
 
   private blockHeader(code: string, struct: string | null, length: number, old: bigint, count: number): Buffer {
@@ -192,8 +285,8 @@ export class SyntheticBlend {
 
   private sdna(): Buffer {
     const le = this.littleEndian;
-    const names = [...new Set(STRUCTS.flatMap((s) => s.fields.map((f) => f.name)))];
-    const types = [...Object.keys(BASIC_SIZES), ...STRUCTS.map((s) => s.type)];
+    const names = [...new Set(this.structs.flatMap((s) => s.fields.map((f) => f.name)))];
+    const types = [...Object.keys(BASIC_SIZES), ...this.structs.map((s) => s.type)];
     const parts: Buffer[] = [];
     const int32 = (v: number) => {
       const b = Buffer.alloc(4);
@@ -217,8 +310,8 @@ export class SyntheticBlend {
     pad();
     parts.push(Buffer.from('TLEN', 'latin1'), ...types.map((t) => int16(this.sizes.get(t)!)));
     pad();
-    parts.push(Buffer.from('STRC', 'latin1'), int32(STRUCTS.length));
-    for (const s of STRUCTS) {
+    parts.push(Buffer.from('STRC', 'latin1'), int32(this.structs.length));
+    for (const s of this.structs) {
       parts.push(int16(types.indexOf(s.type)), int16(s.fields.length));
       for (const f of s.fields) parts.push(int16(types.indexOf(f.type)), int16(names.indexOf(f.name)));
     }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ describe('renderdrop pack', () => {
     expect(run.stdout).toMatch(/packed\s+image\s+\/\/logo\.png\s+-\s+inside shot\.blend/);
     expect(run.stdout).toMatch(/missing\s+image\s+C:\\tex\\wood\.png/);
     expect(run.stdout).toContain('Missing (1): the farm will render without this file.');
-    expect(run.stdout).toContain('The image "Wood" in shot.blend uses C:\\tex\\wood.png, a Windows path from another computer');
+    expect(run.stdout).toContain('  C:\\tex\\wood.png (image "Wood": a Windows path from another computer)\n  Relink it in Blender, or make the paths relative');
     expect(run.stdout).toContain('Bundle: 3 files,');
     expect(run.stdout).toContain('Nothing was written; add --out <bundle.zip> to write the bundle.');
   });
@@ -63,7 +63,28 @@ describe('renderdrop pack', () => {
     expect(result.plan.entries.map((e: { name: string }) => e.name)).toHaveLength(3);
     expect(result.plan.missing).toEqual([expect.objectContaining({ stored: 'C:\\tex\\wood.png', status: 'other-system' })]);
     expect(result.bundle).toMatchObject({ path: out, entries: 3 });
+    expect(result.warnings).toEqual([expect.stringMatching(/^The image "Wood" uses C:\\tex\\wood\.png: a Windows path from another computer\. /)]);
     expect(run.stderr).toMatch(/packing\s+100%\s+3\/3 files/);
+  });
+
+  it('says in one line when --out names a folder that does not exist or an existing folder, as a usage error', async () => {
+    const nowhere = join(root, 'no-such-folder', 'shot.zip');
+    const missing = await runCliInProcess(['pack', scene, '--out', nowhere]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')[0]).toBe(`renderdrop: --out ${nowhere}: the folder ${join(root, 'no-such-folder')} does not exist. Create it first, or choose another place for the bundle.`);
+    const folder = await runCliInProcess(['pack', scene, '--out', join(root, 'proj')]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`--out ${join(root, 'proj')} is a folder; give the path of the zip to write`);
+    for (const run of [missing, folder]) expect(run.stderr).not.toMatch(/\n\s+at |ENOENT|EISDIR|Unexpected error/);
+  });
+
+  it('refuses a .blend1 backup as submit does, and never packs the backups beside the scene', async () => {
+    await writeTree(root, { 'proj/shot.blend1': await readFile(scene) });
+    const backup = await runCliInProcess(['pack', join(root, 'proj', 'shot.blend1')]);
+    expect(backup.code).toBe(1);
+    expect(backup.stderr).toContain('shot.blend1 is a backup Blender keeps beside a scene, not a .blend or .zip file.');
+    const run = await runCliInProcess(['pack', scene, '--json']);
+    expect(JSON.parse(run.stdout).plan.entries.map((e: { name: string }) => e.name)).not.toContain('shot.blend1');
   });
 
   it('says clearly when the file is not a .blend or is cut short', async () => {

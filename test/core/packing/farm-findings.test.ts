@@ -80,7 +80,7 @@ describe('findingsForArtist', () => {
       join(proj, 'libtex', 'gone.png'),
       'newer-blender',
     ]);
-    expect(warnings[0]!.message).toBe(`The image "Gone" uses ${join(proj, 'textures', 'missing.png')}: not on this computer. The farm renders without it.`);
+    expect(warnings[0]!.message).toBe(`The image "Gone" uses ${join(proj, 'textures', 'missing.png')}: not on this computer. The farm renders without it. Put the file back at that path, or relink it in Blender (File > External Data > Find Missing Files) and save the scene.`);
     expect(warnings[3]!.message).toMatch(/a Windows path from another computer/);
     expect(warnings[5]).toEqual({ code: 'newer-blender', message: 'Saved with a newer Blender.' });
     for (const w of warnings) expect(`${w.path} ${w.message}`).not.toMatch(/_external|_libraries/);

@@ -27,4 +27,25 @@ describe('reportSeveredAsStored', () => {
     ]);
     expect(reportSeveredAsStored(analysis, [])).toBe(analysis);
   });
+
+  it('knows a severed library of a library by its numbered folder, as Blender shows it relative to the scene', () => {
+    const asHolderStores = '//../../.renderdrop-not-uploaded/1/rock.blend';
+    const asBlenderShows = '//../../../.renderdrop-not-uploaded/1/rock.blend';
+    const analysis = sampleAnalysis({
+      dependencies: [
+        { kind: 'library', name: 'rock.blend', path: asBlenderShows, resolvedPath: null, packed: false, exists: false },
+        { kind: 'library', name: 'other.blend', path: '//.renderdrop-not-uploaded/x/other.blend', resolvedPath: null, packed: false, exists: false },
+      ],
+      warnings: [{ code: 'missing-dependency', message: `Library "rock.blend" uses ${asBlenderShows}, outside the uploaded files.`, path: asBlenderShows }],
+    });
+    const severed = [
+      { holder: '/job/a/scene.blend', kind: 'library' as const, owner: 'sky.blend', stored: '/srv/sky.blend', replacement: '//../.renderdrop-not-uploaded/0/sky.blend' },
+      { holder: '/job/assets/env/forest.blend', kind: 'library' as const, owner: 'rock.blend', stored: '//../../../props/rock.blend', replacement: asHolderStores },
+    ];
+    const reported = reportSeveredAsStored(analysis, severed);
+    expect(reported.dependencies.map((d) => d.path)).toEqual(['//../../../props/rock.blend', '//.renderdrop-not-uploaded/x/other.blend']);
+    expect(reported.warnings).toEqual([
+      { code: 'missing-dependency', message: 'Library "rock.blend" uses //../../../props/rock.blend, outside the uploaded files.', path: '//../../../props/rock.blend' },
+    ]);
+  });
 });

@@ -1,6 +1,37 @@
-import type { PackingView, SubmissionView } from '../../../shared/contract';
+import type { PackingView, SceneFilesView, SubmissionView } from '../../../shared/contract';
 import { command } from '../../lib/command';
-import { formatBytes } from '../../../shared/text';
+import { useFileBrowserStore } from '../../stores/file-browser-store';
+import { countOf, formatBytes } from '../../../shared/text';
+
+/**
+ * What the review knows of the files a scene uses: how many were found on this computer and travel,
+ * how many are truly gone, or (a scene dropped in the browser) that they could not be checked, with the
+ * way to open the scene from disk instead.
+ */
+export function SceneFilesLine(props: { files: SceneFilesView | undefined; submissionId: string; fileName: string }) {
+  const files = props.files;
+  if (!files) return null;
+  if (files.bytesOnly && files.unchecked > 0) {
+    return (
+      <div className="scene-files" data-testid="scene-files">
+        <p className="hint">
+          The browser sent only this scene: {countOf(files.unchecked, 'file')} it uses could not be checked, and the farm renders without {files.unchecked === 1 ? 'it' : 'them'}.
+        </p>
+        <button type="button" onClick={() => useFileBrowserStore.getState().show({ replaces: props.submissionId, note: `Find ${props.fileName} in its folder: Renderdrop sends it with the files it uses.` })}>
+          Open it from disk instead
+        </button>
+      </div>
+    );
+  }
+  if (files.found === 0 && files.gone === 0) return null;
+  const found = files.found > 0 ? `${countOf(files.found, 'file')} found on this computer ${files.found === 1 ? 'travels' : 'travel'} with the scene.` : '';
+  const gone = files.gone > 0 ? `${countOf(files.gone, 'file')} it uses ${files.gone === 1 ? 'is' : 'are'} not on this computer (see below).` : '';
+  return (
+    <p className="hint scene-files" data-testid="scene-files">
+      {[found, gone].filter(Boolean).join(' ')}
+    </p>
+  );
+}
 
 /** "14 files, 320 MB travel with the scene", or nothing when the scene needs no other file. */
 export function PackingLine(props: { packing: PackingView | null }) {
@@ -20,10 +51,18 @@ export function PackingLine(props: { packing: PackingView | null }) {
 export function MissingFilesChoice(props: { submission: SubmissionView }) {
   const s = props.submission;
   const missing = s.packing?.missing ?? [];
+  const unchecked = missing.filter((file) => file.unchecked).length;
   const count = missing.length === 1 ? '1 file it uses is missing' : `${missing.length} files it uses are missing`;
   return (
     <div className="missing-files">
-      <p className="hint">{count}; the farm would render without {missing.length === 1 ? 'it' : 'them'}.</p>
+      {s.bytesOnly && unchecked > 0 ? (
+        <p className="hint">
+          The browser sent only this scene, not the folder around it, so {unchecked === 1 ? 'a file it uses' : `${unchecked} files it uses`} could not be checked: {unchecked === 1 ? 'it' : 'they'} may
+          well be on this computer. Open the scene from disk to send it with its files.
+        </p>
+      ) : (
+        <p className="hint">{count}; the farm would render without {missing.length === 1 ? 'it' : 'them'}.</p>
+      )}
       <ul className="missing-list" aria-label={`Missing files of ${s.fileName}`}>
         {missing.map((file, index) => (
           <li key={`${file.path}-${index}`}>
@@ -35,7 +74,12 @@ export function MissingFilesChoice(props: { submission: SubmissionView }) {
         ))}
       </ul>
       <div className="actions">
-        <button type="button" className="primary" onClick={() => void command('submissions.continue', { submissionId: s.id }, { what: `send ${s.fileName}` })}>
+        {s.bytesOnly && unchecked > 0 && (
+          <button type="button" className="primary" onClick={() => useFileBrowserStore.getState().show({ replaces: s.id, note: `Find ${s.fileName} in its folder: Renderdrop sends it with the files it uses.` })}>
+            Open it from disk instead
+          </button>
+        )}
+        <button type="button" className={s.bytesOnly && unchecked > 0 ? '' : 'primary'} onClick={() => void command('submissions.continue', { submissionId: s.id }, { what: `send ${s.fileName}` })}>
           Continue anyway
         </button>
         <button type="button" onClick={() => void command('submissions.discard', { submissionId: s.id }, { what: `cancel ${s.fileName}` })}>

@@ -2,6 +2,7 @@ import type { ReviewSheet as ReviewData } from '../../../shared/contract';
 import { formatDuration } from '../../../shared/text';
 import type { ReviewForm } from '../../lib/review-form';
 import { DetectedSettings } from './detected-settings';
+import { SceneFilesLine } from './packing-summary';
 import { RenderOverridesForm } from './render-overrides-form';
 import { SceneWarnings } from './scene-warnings';
 
@@ -21,6 +22,7 @@ export function ReviewScene(props: { data: ReviewData; form: ReviewForm; onChang
         </p>
       )}
       <DetectedSettings analysis={data.analysis} />
+      <SceneFilesLine files={data.files} submissionId={data.submissionId} fileName={data.fileName} />
       <SceneWarnings warnings={data.warnings} />
       <RenderOverridesForm analysis={data.analysis} form={props.form} onChange={props.onChange} formId={props.formId} onSubmit={props.onSubmit} />
     </>
