@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const distributed = await startTestNode({ blender, logger, distributed: { redis: { url: redis.url }, chunkSize } });
   onCleanup(() => distributed.stop());
   const workers = await Promise.all(
-    ['w1', 'w2'].map((name) => startWorkerProcess({ redis: redis.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath, threads: 1 })),
+    ['w1', 'w2'].map((name) => startWorkerProcess({ redis: redis.url, node: distributed.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath, threads: 1 })),
   );
   onCleanup(() => Promise.all(workers.map((w) => stopWorker(w))));
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null });

@@ -15,6 +15,7 @@ import { AppPreferences } from './app/app-preferences';
 import { appViews } from './app/app-views';
 import { HostEvents } from './app/host-events';
 import { fileHandlers } from './files/file-handlers';
+import { homeConfinedHandlers } from './files/page-handlers';
 import { DEFAULT_NODE_SETTINGS } from './app/this-computer-settings';
 import { jobHandlers } from './jobs/job-handlers';
 import { systemOpenPath, type OpenPath } from './jobs/open-path';
@@ -60,6 +61,12 @@ export interface HostOptions {
 /** The app's back end: the contract's handlers, its events, and what browser mode adds. */
 export interface AppHost {
   handlers: ContractHandlers;
+  /**
+   * The handlers browser mode serves its page: the same calls, but a path on disk the page names (a
+   * scene, the download folder) must be inside the artist's home folder. Transports that trust their
+   * caller (the desktop app's IPC, in-process callers) use `handlers`.
+   */
+  pageHandlers: ContractHandlers;
   subscribe(listener: (event: AppEvent) => void): () => void;
   /** Streams a dropped file into the host (browser mode); the token goes to `submissions.submit`. */
   stageUpload(fileName: string, source: Readable): Promise<{ token: string; size: number }>;
@@ -131,6 +138,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
   });
   await sessions.switch();
 
+  const home = options.home ?? homedir();
   const handlers: ContractHandlers = {
     ...appHandlers({ views, store, prefs, node, env, clock, ...(options.doctor ? { doctor: options.doctor } : {}) }),
     ...profileHandlers({ store, secrets, backendFor, views, sessions }),
@@ -145,9 +153,9 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       },
     }),
     ...jobHandlers({ sessions, openPath: options.openPath ?? systemOpenPath }),
-    ...fileHandlers({ home: options.home ?? homedir(), prefs }),
+    ...fileHandlers({ home, prefs }),
   };
-  return appHost({ handlers, events, staged, node, sessions });
+  return appHost({ handlers, pageHandlers: homeConfinedHandlers(handlers, home), events, staged, node, sessions });
 }
 
 /** Starts the render node of "This computer" unless told not to; a node that fails to start leaves why. */
@@ -173,10 +181,11 @@ async function startThisComputer(
 }
 
 /** The host as transports see it: the handlers, the events, browser mode's uploads, and closing. */
-function appHost(parts: { handlers: ContractHandlers; events: HostEvents; staged: StagedFiles; node: LocalNode | null; sessions: ActiveSession }): AppHost {
+function appHost(parts: { handlers: ContractHandlers; pageHandlers: ContractHandlers; events: HostEvents; staged: StagedFiles; node: LocalNode | null; sessions: ActiveSession }): AppHost {
   const { events, staged, node, sessions } = parts;
   return {
     handlers: parts.handlers,
+    pageHandlers: parts.pageHandlers,
     subscribe: (listener) => events.subscribe(listener),
     stageUpload: async (fileName, source) => {
       const { token, size } = await staged.stage(fileName, source);

@@ -29,7 +29,7 @@ import { DistributedExecutor, type DistributedOptions } from './distributed/dist
 import { ChunksRepo } from './distributed/chunks-repo';
 import { ChunkIntake } from './distributed/chunk-intake';
 import { registerChunkRoutes } from './distributed/chunk-routes';
-import { workerFacingUrl } from './distributed/node-address';
+import { loadNodeWorkerSecret } from './distributed/worker-secret';
 
 /** How to run a render node. */
 export interface RenderNodeOptions {
@@ -105,8 +105,6 @@ export async function detectBlender(opts: { blenderPath?: string; env?: NodeJS.P
 interface NodeAddresses {
   /** The base of the links the node hands out when no request says where it was reached. */
   listenUrl: string;
-  /** The address render workers are told to reach the node at. */
-  workerUrl: string;
 }
 
 /** The parts of a node that do its work, on its opened data folder. */
@@ -135,15 +133,16 @@ interface NodeBasis {
 }
 
 /** Build a render node on a data folder: database, storage, routes, job runner, webhooks. */
-export async function createRenderNode(options: RenderNodeOptions): Promise<RenderNode> {
+export async function createRenderNode(given: RenderNodeOptions): Promise<RenderNode> {
+  const options = await withWorkerSecret(given);
+  if (options.distributed) await checkRedis(options.distributed.redis);
   const log = options.logger ?? createLogger({ level: options.logLevel ?? 'info' });
   const now = options.now ?? (() => new Date());
-  if (options.distributed) await checkRedis(options.distributed.redis);
   const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
   const data = await openNodeData(options.dataDir, now(), options.reserveBytes);
   data.reserve.ensure();
   const startUrl = options.publicUrl ?? 'http://127.0.0.1';
-  const basis: NodeBasis = { options, log, now, blender, data, addresses: { listenUrl: startUrl, workerUrl: startUrl } };
+  const basis: NodeBasis = { options, log, now, blender, data, addresses: { listenUrl: startUrl } };
   const parts = buildParts(basis);
   const ctx = nodeContext(basis, parts);
   const app = createHttpApp(log);
@@ -152,8 +151,15 @@ export async function createRenderNode(options: RenderNodeOptions): Promise<Rend
   return { app, ctx, blender, webhooks: parts.webhooks, listen, close, workers: () => ctx.workers() };
 }
 
+/** In distributed mode, the options with the worker secret (given, else read from the data folder). */
+async function withWorkerSecret(options: RenderNodeOptions): Promise<RenderNodeOptions> {
+  if (!options.distributed) return options;
+  const workerSecret = await loadNodeWorkerSecret(options.dataDir, options.distributed.workerSecret);
+  return { ...options, distributed: { ...options.distributed, workerSecret } };
+}
+
 function buildParts(basis: NodeBasis): NodeParts {
-  const { options, log, now, data, addresses } = basis;
+  const { options, log, now, data } = basis;
   const { db, storage } = data;
   const limits: RenderLimits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
   const headroomBytes = options.headroomBytes ?? DEFAULT_HEADROOM_BYTES;
@@ -165,7 +171,7 @@ function buildParts(basis: NodeBasis): NodeParts {
   const downloadUrlTtlMs = options.downloadUrlTtlMs ?? 6 * 3600_000;
   const chunks = new ChunksRepo(db);
   const distributed = options.distributed
-    ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), nodeUrl: () => addresses.workerUrl, log, now })
+    ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), log, now })
     : null;
   const partsSoFar = { workspaceId: ws, jobs, uploads, chunks, signer, webhooks, distributed, limits, headroomBytes, downloadUrlTtlMs };
   return { ...partsSoFar, runner: createJobRunner(basis, partsSoFar) };
@@ -241,8 +247,8 @@ async function registerRoutes(app: FastifyInstance, ctx: NodeContext, basis: Nod
   registerApiRoutes(app, ctx, await createRequestLimiter(app, options.rateLimit ?? DEFAULT_RATE_LIMIT));
   registerStorageRoutes(app, ctx);
   if (parts.distributed) {
-    const intake = new ChunkIntake({ executor: parts.distributed, jobs: parts.jobs, chunks: parts.chunks, storage: data.storage, uploadPath: (slug) => data.storage.uploadPath(slug) });
-    registerChunkRoutes(app, { signer: parts.signer, intake, now });
+    const intake = new ChunkIntake({ executor: parts.distributed, jobs: parts.jobs, chunks: parts.chunks, storage: data.storage, uploadPath: (slug) => data.storage.uploadPath(slug), headroomBytes: parts.headroomBytes });
+    registerChunkRoutes(app, { signer: parts.signer, keys: parts.distributed.workerKeys, intake, now });
   }
 }
 
@@ -275,7 +281,6 @@ function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts)
       const actualPort = typeof address === 'object' && address ? address.port : port;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       addresses.listenUrl = options.publicUrl ?? `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${actualPort}`;
-      addresses.workerUrl = workerFacingUrl({ publicUrl: options.publicUrl, host, port: actualPort });
       cleanupTimer = setInterval(() => void clean(false).catch((err: unknown) => log.warn({ err }, 'upload clean-up failed')), 3600_000);
       cleanupTimer.unref();
       await parts.runner.start();

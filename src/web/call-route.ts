@@ -5,8 +5,9 @@ import { dispatchCall } from '../shared/contract';
 import { errorBody, sendError } from './web-errors';
 
 /**
- * `POST /api/call/<name>`: one call of the contract, its JSON body checked with the call's schema.
- * JSON is the only body the server parses (an empty body is `{}`).
+ * `POST /api/call/<name>`: one call of the contract, its JSON body checked with the call's schema, run
+ * by the host's page handlers (a path on disk must be in the artist's home folder). JSON is the only
+ * body the server parses (an empty body is `{}`).
  */
 export function registerCalls(app: FastifyInstance, host: AppHost): void {
   app.removeAllContentTypeParsers();
@@ -23,6 +24,6 @@ export function registerCalls(app: FastifyInstance, host: AppHost): void {
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
       return sendError(reply, 415, errorBody('contract', 'content-type', 'Calls must be sent as application/json.'));
     }
-    return dispatchCall(host.handlers, request.params.name, request.body ?? {}, serializeError);
+    return dispatchCall(host.pageHandlers, request.params.name, request.body ?? {}, serializeError);
   });
 }

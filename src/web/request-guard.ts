@@ -8,6 +8,21 @@ export interface GuardedRequest {
   host: string | undefined;
   origin: string | undefined;
   cookie: string | undefined;
+  /** `Sec-Fetch-Site`, which browsers send on every request. */
+  fetchSite: string | undefined;
+  /** The page secret header's value. */
+  pageSecret: string | undefined;
+}
+
+/** What a request must bring: nothing (the login link), the cookie (the page and its assets), or both the cookie and the page's secret (`/api/`). */
+export type GuardNeeds = 'nothing' | 'cookie' | 'cookie-and-secret';
+
+/** The secrets a request is checked against. */
+export interface GuardOptions {
+  port: number;
+  session: string;
+  pageSecret: string;
+  needs: GuardNeeds;
 }
 
 /** Why a request is refused, or null when it may pass. */
@@ -37,21 +52,26 @@ export function sameSecret(a: string, b: string): boolean {
 
 /**
  * Checks Host (no DNS rebinding: only 127.0.0.1 and localhost on our port), Origin (when a browser
- * sends one, it must be ours) and, unless `needsSession` is false, the session cookie.
+ * sends one, it must be ours), then what `needs` asks: the session cookie, and for the API also
+ * `Sec-Fetch-Site: same-origin` (when the browser sends it) and the page's secret header. The cookie
+ * alone never reaches the API: another server on 127.0.0.1 receives it too.
  */
-export function checkRequest(request: GuardedRequest, options: { port: number; session: string | null; needsSession: boolean }): GuardVerdict {
+export function checkRequest(request: GuardedRequest, options: GuardOptions): GuardVerdict {
   const hosts = allowedHosts(options.port);
   if (!request.host || !hosts.has(request.host.toLowerCase())) {
     return { status: 421, reason: 'This server only answers on 127.0.0.1 and localhost.' };
   }
+  const foreign = { status: 403, reason: 'Requests from other sites are refused.' } as const;
   if (request.origin !== undefined) {
     const origin = request.origin.toLowerCase();
-    if (![...hosts].some((h) => origin === `http://${h}`)) return { status: 403, reason: 'Requests from other sites are refused.' };
+    if (![...hosts].some((h) => origin === `http://${h}`)) return foreign;
   }
-  if (!options.needsSession) return null;
+  if (options.needs === 'nothing') return null;
+  if (options.needs === 'cookie-and-secret' && request.fetchSite !== undefined && request.fetchSite !== 'same-origin') return foreign;
   const presented = readSessionCookie(request.cookie);
-  if (!options.session || !presented || !sameSecret(presented, options.session)) {
+  if (!presented || !sameSecret(presented, options.session)) {
     return { status: 401, reason: 'Open the link that `renderdrop web` printed (it carries a one-time token).' };
   }
-  return null;
+  if (options.needs === 'cookie' || (request.pageSecret !== undefined && sameSecret(request.pageSecret, options.pageSecret))) return null;
+  return { status: 401, reason: 'Only the Renderdrop tab opened from the printed link may do this: the session cookie alone is not enough.' };
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppHost } from '../host/host';
 import { registerCalls } from './call-route';
@@ -26,10 +28,10 @@ export interface WebServerOptions {
 export interface WebServer {
   /** `http://127.0.0.1:PORT` */
   url: string;
-  /** The link to open once: it trades the one-time token for a session cookie. */
+  /** The link to open once: it trades the one-time token for the session cookie and the page's secret. */
   loginUrl: string;
   port: number;
-  /** Resolves once the token has been traded for the session cookie. */
+  /** Resolves once the token has been traded for the session. */
   tokenUsed: Promise<void>;
   close(): Promise<void>;
 }
@@ -49,18 +51,23 @@ const SECURITY_HEADERS: Record<string, string> = {
  * Serves the built renderer and the app contract on 127.0.0.1 with Fastify: `POST /api/call/<name>`
  * (JSON, checked with the contract's schemas), `GET /api/events` (server-sent events) and
  * `PUT /api/upload?name=` (a dropped file's raw bytes, answered with a token). The printed link's
- * token is good once: it is traded for an HttpOnly, SameSite=Strict session cookie. Requests with
- * another Host or Origin, or without the cookie, are refused. Every error, Fastify's own included,
- * is answered in one shape: `{ "ok": false, "error": { "kind", "code", "message" } }`.
+ * token is good once: it is traded for an HttpOnly, SameSite=Strict session cookie and the app's page
+ * carrying a second secret in its body. Requests with another Host or Origin, or without the cookie,
+ * are refused; the API also wants the page's secret in a header, since every server on 127.0.0.1
+ * receives the cookie. Calls naming a path on disk take only paths in the artist's home folder
+ * (`host.pageHandlers`). Every error, Fastify's own included, is answered in one shape:
+ * `{ "ok": false, "error": { "kind", "code", "message" } }`.
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const session = randomBytes(32).toString('base64url');
+  const pageSecret = randomBytes(32).toString('base64url');
   const streams = new Set<ServerResponse>();
   let port = 0;
 
   const app = createFastify();
-  const tokenUsed = guardRequests(app, { token, session, port: () => port });
+  const appPage = () => readFile(join(options.staticDir, 'index.html'), 'utf8').catch(() => null);
+  const tokenUsed = guardRequests(app, { token, session, pageSecret, port: () => port, appPage });
   registerCalls(app, options.host);
   registerEventStream(app, options.host, { keepAliveSeconds: options.keepAliveSeconds ?? 15, streams, headers: SECURITY_HEADERS });
   await registerUploads(app, options.host);

@@ -47,6 +47,12 @@ describe('node workers output', () => {
     ]);
   });
 
+  it('says why a worker whose disk is full takes no chunks', () => {
+    const reason = 'Disk full: frame 3 was cut short while being written, and 2.1 MB is free. It takes no chunks until it has 69.2 MB free.';
+    const lines = formatWorkers({ mode: 'distributed', redis: 'redis://h:6379', chunks: { waiting: 1, active: 0, delayed: 0 }, workers: [worker({ state: 'disk-full', reason })] }, now);
+    expect(lines.at(-1)).toBe(`render-01  box1  4.2.3    CPU,CUDA  2 s ago        12  ${reason}`);
+  });
+
   it('says what to do when there are no workers, or the node renders itself', () => {
     expect(formatWorkers({ mode: 'distributed', redis: 'redis://h:6379', chunks: { waiting: 2, active: 0, delayed: 0 }, workers: [] }, now)).toEqual([
       '0 render workers on redis://h:6379; chunks: 2 waiting, 0 rendering, 0 to retry.',

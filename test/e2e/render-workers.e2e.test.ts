@@ -3,9 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { requireRedis, startRedis, type TestRedis } from '../helpers/redis';
+import { freePort, requireRedis, startRedis, type TestRedis } from '../helpers/redis';
 import { tempDir } from '../helpers/scene-files';
-import { startWorkerProcess, stopWorker, type WorkerProcess } from '../helpers/workers';
+import { startWorkerProcess, stopWorker, TEST_WORKER_SECRET, type WorkerProcess } from '../helpers/workers';
 import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
 
@@ -22,11 +22,13 @@ describe.skipIf(!ready)('Settings lists the render workers when "This computer" 
   beforeAll(async () => {
     redis = await startRedis(redisServer!);
     const caches = await tempDir('rd-e2e-workers-');
-    for (const name of ['render-01', 'render-02']) {
-      workers.push(await startWorkerProcess({ redis: redis.url, name, cacheDir: join(caches, name), blender: blender!, threads: 1 }));
-    }
+    const port = await freePort();
     browser = await launchChromium();
-    app = await openApp(browser, { env: { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_REDIS_URL: redis.url } });
+    const env = { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_REDIS_URL: redis.url, RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET };
+    app = await openApp(browser, { env, localNodePort: port });
+    for (const name of ['render-01', 'render-02']) {
+      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender: blender!, threads: 1 }));
+    }
     await mkdir(ARTIFACTS, { recursive: true });
   });
 

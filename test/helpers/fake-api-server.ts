@@ -30,6 +30,8 @@ export interface FakeApiOptions {
   failedReason?: { name: string; type: string; message: string };
   /** The analysis a validated job carries (default: a scene named Scene without warnings). */
   analysis?: unknown;
+  /** Keep the bytes of each upload (in `uploads`, as `data`). */
+  keepBodies?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface FakeApiOptions {
  */
 export class FakeApi {
   readonly jobs = new Map<string, ApiJob>();
-  readonly uploads = new Map<string, { fileName: string; fileType: string; bytes: number | null; sha256: string | null }>();
+  readonly uploads = new Map<string, { fileName: string; fileType: string; bytes: number | null; sha256: string | null; data?: Buffer }>();
   /** The next POST /jobs creates the job, then drops the connection before answering. */
   dropNextCreateAnswer = false;
 
@@ -104,7 +106,11 @@ export class FakeApi {
       return;
     }
     const hash = createHash('sha256');
-    req.on('data', (chunk: Buffer) => hash.update(chunk));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => {
+      hash.update(chunk);
+      if (this.options.keepBodies) chunks.push(chunk);
+    });
     const { length } = await readBody(req, 0);
     if (length !== Number(req.headers['content-length'])) {
       sendJson(res, 400, { error: { code: 'length', message: 'length mismatch' } });
@@ -113,6 +119,7 @@ export class FakeApi {
     const upload = this.uploads.get(slug)!;
     upload.bytes = length;
     upload.sha256 = hash.digest('hex');
+    if (this.options.keepBodies) upload.data = Buffer.concat(chunks);
     res.writeHead(200, { 'content-length': 0 });
     res.end();
   }

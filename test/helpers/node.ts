@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { createRenderNode, type RenderNode, type RenderNodeOptions } from '../../src/render-node/server';
 import { createKey } from '../../src/render-node/store/keys';
+import { TEST_WORKER_SECRET } from './worker-secret';
 
 /** A render node listening on 127.0.0.1 with a fresh data folder and one API key. */
 export interface TestNode {
@@ -20,8 +21,12 @@ export interface TestNode {
   stop: () => Promise<void>;
 }
 
-/** Start a node for a test. Pass `blender: null` for a node without Blender. */
-export async function startTestNode(options: Partial<RenderNodeOptions> & { dataDir?: string } = {}): Promise<TestNode> {
+/**
+ * Start a node for a test. Pass `blender: null` for a node without Blender. A distributed node gets
+ * the test workers' secret (TEST_WORKER_SECRET) unless `distributed.workerSecret` says otherwise.
+ */
+export async function startTestNode(given: Partial<RenderNodeOptions> & { dataDir?: string } = {}): Promise<TestNode> {
+  const options = given.distributed ? { ...given, distributed: { workerSecret: TEST_WORKER_SECRET, ...given.distributed } } : given;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rd-node-')));
   const sink = new PassThrough();
   const chunks: string[] = [];

@@ -5,6 +5,9 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CHUNK_QUEUE, REDIS_PREFIX, type ChunkData } from '../../src/render-node/distributed/protocol';
 import { ROOT } from './cli';
+import { TEST_WORKER_SECRET } from './worker-secret';
+
+export { TEST_WORKER_SECRET };
 
 /** A `renderdrop node worker` process started from source for a test. */
 export interface WorkerProcess {
@@ -16,14 +19,17 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Start `renderdrop node worker` and wait until it takes chunks. */
-export function startWorkerProcess(options: { redis: string; name: string; cacheDir: string; blender: string; threads?: number; env?: NodeJS.ProcessEnv }): Promise<WorkerProcess> {
-  const args = ['node', 'worker', '--redis', options.redis, '--name', options.name, '--cache', options.cacheDir, '--blender', options.blender];
+/**
+ * Start `renderdrop node worker` for the node at `node` and wait until it takes chunks. The worker
+ * secret is {@link TEST_WORKER_SECRET} in RENDERDROP_WORKER_SECRET unless `env` sets another.
+ */
+export function startWorkerProcess(options: { redis: string; node: string; name: string; cacheDir: string; blender: string; threads?: number; env?: NodeJS.ProcessEnv }): Promise<WorkerProcess> {
+  const args = ['node', 'worker', '--redis', options.redis, '--node', options.node, '--name', options.name, '--cache', options.cacheDir, '--blender', options.blender];
   if (options.threads) args.push('--threads', String(options.threads));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/run.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHost, type HostHarness } from './host-harness';
 import { freePort } from '../helpers/redis';
+import { TEST_WORKER_SECRET } from '../helpers/worker-secret';
 
 const opened: HostHarness[] = [];
 async function host(options: Parameters<typeof startHost>[0] = {}): Promise<HostHarness> {
@@ -26,7 +27,7 @@ describe('host: the render workers of "This computer"', () => {
 
   it('says in plain words that the node did not start when RENDERDROP_REDIS_URL does not answer', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
-    const h = await host({ env: { RENDERDROP_REDIS_URL: url } });
+    const h = await host({ env: { RENDERDROP_REDIS_URL: url, RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET } });
     await h.host.ready();
     expect(await h.value('app.renderWorkers', {})).toBeNull();
     const test = await h.value('profiles.testConnection', { profileId: 'this-computer' });

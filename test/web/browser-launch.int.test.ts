@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyringSecretStore } from '../../src/core/secrets/keyring-secret-store';
 import { localKeyAccount } from '../../src/host/profiles/local-node';
@@ -22,9 +22,12 @@ describe('the launch page of `renderdrop web --open`, with a stand-in xdg-open',
     const opener = join(bin, process.platform === 'darwin' ? 'open' : 'xdg-open');
     await writeFile(opener, `#!/bin/sh\ntr '\\0' ' ' < /proc/$$/cmdline > "${record}.tmp" 2>/dev/null || printf '%s ' "$0" "$@" > "${record}.tmp"\ncp "$1" "${record}.page"\nmv "${record}.tmp" "${record}"\n`);
     await chmod(opener, 0o755);
+    const ui = join(dir, 'ui');
+    await mkdir(ui);
+    await writeFile(join(ui, 'index.html'), '<!doctype html><html><head><title>Renderdrop</title></head></html>');
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/run.ts'), 'web', '--port', '0', '--open'], {
       cwd: ROOT,
-      env: { ...process.env, RENDERDROP_CONFIG_DIR: dir, PATH: `${bin}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: dir },
+      env: { ...process.env, RENDERDROP_CONFIG_DIR: dir, PATH: `${bin}:${process.env.PATH ?? ''}`, XDG_RUNTIME_DIR: dir, RENDERDROP_RENDERER_DIR: ui },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -39,7 +42,7 @@ describe('the launch page of `renderdrop web --open`, with a stand-in xdg-open',
       const page = await readFile(`${record}.page`, 'utf8');
       expect(linkIn(page)).toBe(link);
       const first = await fetch(linkIn(page), { redirect: 'manual' });
-      expect(first.status).toBe(303);
+      expect(first.status).toBe(200);
       const launch = commandLine.trim().split(/\s+/).find((part) => part.endsWith('open-renderdrop.html'))!;
       await waitFor(async () => (await stat(launch).catch(() => null)) === null || null, () => 'the launch page was not deleted after the token was traded');
     } finally {

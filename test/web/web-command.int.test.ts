@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyringSecretStore } from '../../src/core/secrets/keyring-secret-store';
 import { localKeyAccount } from '../../src/host/profiles/local-node';
@@ -11,7 +12,7 @@ describe('renderdrop web', () => {
     const dir = await tempDir('rd-web-cli-');
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/run.ts'), 'web', '--port', '0'], {
       cwd: ROOT,
-      env: { ...process.env, RENDERDROP_CONFIG_DIR: dir },
+      env: { ...process.env, RENDERDROP_CONFIG_DIR: dir, RENDERDROP_RENDERER_DIR: await stubRenderer(dir) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -29,10 +30,13 @@ describe('renderdrop web', () => {
     });
     try {
       const first = await fetch(link, { redirect: 'manual' });
-      expect(first.status).toBe(303);
+      expect(first.status).toBe(200);
       const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      const secret = /<meta name="renderdrop-session" content="([\w-]+)">/.exec(await first.text())![1]!;
       const base = new URL(link).origin;
-      const state = await fetch(`${base}/api/call/app.getState`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+      const headers = { cookie, 'content-type': 'application/json' };
+      expect((await fetch(`${base}/api/call/app.getState`, { method: 'POST', headers, body: '{}' })).status).toBe(401);
+      const state = await fetch(`${base}/api/call/app.getState`, { method: 'POST', headers: { ...headers, 'x-renderdrop-session': secret }, body: '{}' });
       const body = (await state.json()) as { ok: boolean; value: { configDir: string; keyStore: string } };
       expect(body).toMatchObject({ ok: true, value: { configDir: dir, shell: 'web' } });
       expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
@@ -44,3 +48,11 @@ describe('renderdrop web', () => {
     await new KeyringSecretStore().delete(localKeyAccount(join(dir, 'node'))).catch(() => false);
   });
 });
+
+/** A built UI of one page, so the test does not depend on `npm run build`. */
+async function stubRenderer(dir: string): Promise<string> {
+  const ui = join(dir, 'ui');
+  await mkdir(ui, { recursive: true });
+  await writeFile(join(ui, 'index.html'), '<!doctype html><html><head><title>Renderdrop</title></head></html>');
+  return ui;
+}

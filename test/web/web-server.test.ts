@@ -16,6 +16,7 @@ interface Raw {
 let h: HostHarness;
 let web: WebServer;
 let cookie = '';
+let secret = '';
 
 function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Raw> {
   return new Promise((resolve, reject) => {
@@ -29,7 +30,7 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
   });
 }
 
-const authed = (headers: Record<string, string> = {}) => ({ cookie, ...headers });
+const authed = (headers: Record<string, string> = {}) => ({ cookie, 'x-renderdrop-session': secret, ...headers });
 const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
@@ -65,18 +66,23 @@ describe('browser mode: the one-time token and the session cookie', () => {
     expect((await raw('PUT', '/api/upload?name=a.blend', {}, 'x')).status).toBe(401);
   });
 
-  it('trades the token once for an HttpOnly, SameSite=Strict cookie', async () => {
+  it('trades the token once for an HttpOnly, SameSite=Strict cookie and the app page carrying its secret', async () => {
     const first = await raw('GET', '/?token=the-one-time-token-123456');
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['content-security-policy']).toMatch(/default-src 'self'/);
     const setCookie = String(first.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
     cookie = setCookie.split(';')[0]!;
     expect(cookie).not.toContain('the-one-time-token');
+    secret = /<meta name="renderdrop-session" content="([\w-]{40,})">/.exec(first.body)![1]!;
+    expect(first.body).toContain('<title>Renderdrop</title>');
+    expect(setCookie).not.toContain(secret);
     expect((await raw('GET', '/?token=the-one-time-token-123456')).status).toBe(401);
-    const page = await raw('GET', '/', authed());
+    const page = await raw('GET', '/', { cookie });
     expect(page.status).toBe(200);
+    expect(page.body).not.toContain(secret);
     expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect((await raw('GET', '/queue/deep/link', authed())).body).toContain('<title>Renderdrop</title>');

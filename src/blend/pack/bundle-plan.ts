@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BlendCompression } from '../reader/byte-source';
 import type { Dependency } from '../trace/dependency';
 import type { BlendPatch } from './rewrite-paths';
@@ -25,6 +26,8 @@ export interface PlannedBlend {
 export interface PlannedDependency extends Omit<Dependency, 'slot'> {
   /** Where it is in the bundle (file, numbered pattern or folder), null when it does not travel. */
   bundlePath: string | null;
+  /** Found on disk, but (some of) its files were left out of the bundle on purpose (see leaveOut). */
+  leftOut?: boolean;
 }
 
 /** One file of the bundle, in the order written. */
@@ -62,4 +65,20 @@ export interface BundlePlan {
 /** Whether the scene needs a bundle: something beside the .blend must travel with it. */
 export function needsPacking(plan: BundlePlan): boolean {
   return plan.entries.length > 1;
+}
+
+/**
+ * The plan with the files at `sources` (paths on disk) left out of the bundle: their entries go, the
+ * dependencies using them are marked `leftOut` (they keep their place in the bundle, where the farm
+ * finds nothing), and the size and fingerprint follow. The scene itself is never left out.
+ */
+export function leaveOut(plan: BundlePlan, sources: ReadonlySet<string>): BundlePlan {
+  if (sources.size === 0) return plan;
+  const gone = (path: string) => path !== plan.scene && sources.has(path);
+  const entries = plan.entries.filter((entry) => !gone(entry.source));
+  const dependencies = plan.dependencies.map((dep) =>
+    dep.status === 'found' && dep.files.some((file) => gone(file.path)) ? { ...dep, leftOut: true } : dep,
+  );
+  const fingerprint = createHash('sha256').update(plan.fingerprint).update(JSON.stringify([...sources].filter(gone).sort())).digest('hex');
+  return { ...plan, entries, dependencies, totalBytes: entries.reduce((sum, e) => sum + e.size, 0), fingerprint };
 }

@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, posix, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BlendFile } from '../reader/blend-file';
-import { BlendFileError } from '../reader/blend-file-error';
+import { asBlendFileError, BlendFileError } from '../reader/blend-file-error';
 import { collectReferences } from '../trace/collect-references';
 import { PatchStream } from './patch-stream';
 import type { PathReference } from '../trace/path-reference';
@@ -12,6 +12,9 @@ import { isBlendRelative, isWindowsAbsolute } from '../trace/stored-path';
 
 /** Kinds of path Blender's loader opens while it reads a .blend, before any script can run. */
 const OPENED_ON_LOAD = new Set<PathReference['kind']>(['library', 'font']);
+
+/** Why a library inside the folder could not be opened that Blender cannot open either (so it follows none of its paths). */
+const NOT_OPENED = new Set<BlendFileError['code']>(['not-found', 'not-a-file']);
 
 /** A path of a .blend inside a folder that led outside it, and what it points at now. */
 export interface SeveredPath {
@@ -41,12 +44,14 @@ export interface SeverOptions {
  * outside. Judged from the paths alone (a job folder holds no symbolic links), so nothing outside
  * `root` is opened or looked at. A .blend that changes is replaced by a decompressed copy with the new
  * paths, written beside it and renamed over it (a hard-linked upload keeps its bytes). A .blend this
- * reader cannot read is left as it is.
+ * reader cannot read (the scene, or a library inside `root` that is there) throws its BlendFileError:
+ * Blender may still open it and follow paths nobody looked at, so it must not reach Blender.
  */
 export async function severOutsidePaths(scenePath: string, root: string, options: SeverOptions): Promise<SeveredPath[]> {
   const top = resolve(root);
   const severed: SeveredPath[] = [];
   const visited = new Set<string>();
+  const scene = resolve(scenePath);
   const visit = async (path: string): Promise<void> => {
     if (visited.has(path)) return;
     visited.add(path);
@@ -54,13 +59,13 @@ export async function severOutsidePaths(scenePath: string, root: string, options
     try {
       file = await BlendFile.open(path, options.tempDir ? { tempDir: options.tempDir } : {});
     } catch (error) {
-      if (error instanceof BlendFileError) return;
+      if (path !== scene && error instanceof BlendFileError && NOT_OPENED.has(error.code)) return;
       throw error;
     }
     const patches: BlendPatch[] = [];
     const libraries: string[] = [];
     try {
-      for (const ref of await collectReferences(file)) {
+      for (const ref of await readReferences(file)) {
         if (!OPENED_ON_LOAD.has(ref.kind) || ref.packed || ref.slot?.type !== 'fixed') continue;
         const target = insideTarget(ref.stored, path, top);
         if (target !== null) {
@@ -77,8 +82,17 @@ export async function severOutsidePaths(scenePath: string, root: string, options
     }
     for (const library of libraries) await visit(library);
   };
-  await visit(resolve(scenePath));
+  await visit(scene);
   return severed;
+}
+
+/** The paths a .blend stores; whatever its bytes make go wrong is a BlendFileError. */
+async function readReferences(file: BlendFile): Promise<PathReference[]> {
+  try {
+    return await collectReferences(file);
+  } catch (error) {
+    throw asBlendFileError(file.path, error);
+  }
 }
 
 /** Where a stored path points when that is inside `root`, else null (never looked at on disk). */

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { BlendError } from './blend-error';
+import { SdnaFormatError } from './sdna';
 
 /** Why a .blend could not be read. */
 export type BlendFileErrorCode =
@@ -40,6 +41,19 @@ export function truncatedError(path: string, what: string): BlendFileError {
 /** A BlendFileError for data that does not make sense. */
 export function corruptError(path: string, what: string): BlendFileError {
   return new BlendFileError('corrupt', path, damagedMessage(path, what));
+}
+
+/**
+ * Any error met while reading `path` as the BlendFileError it stands for: a BlendFileError as it is,
+ * a file system error as such, and anything else the bytes made the reader trip on (a bad structure
+ * description, an offset out of range, a field that is not there) as a damaged file, so bad bytes
+ * always end in one sentence for the artist.
+ */
+export function asBlendFileError(path: string, error: unknown): BlendFileError {
+  if (error instanceof BlendFileError) return error;
+  if (typeof error === 'object' && error !== null && 'syscall' in error) return fileSystemError(path, error);
+  if (error instanceof SdnaFormatError) return corruptError(path, error.message);
+  return corruptError(path, 'its contents do not make sense');
 }
 
 /** The BlendFileError for a file system error while opening or reading `path`. */

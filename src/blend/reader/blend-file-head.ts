@@ -24,6 +24,10 @@ export interface BlendFileHead {
 }
 
 const HEAD_BYTES = 64 * 1024;
+/** Compressed bytes inflated to find a gzip file's header: enough for its first block, at most about 4 MiB once inflated. */
+const GZIP_HEAD_INPUT = 4 * 1024;
+/** Decompressed bytes kept of a gzip file's head. */
+const GZIP_HEAD_OUTPUT = 1024 * 1024;
 
 function unknownLayout(compression: BlendCompression): BlendFileHead {
   return { compression, format: null, pointerSize: null, endianness: null, version: null, versionNumber: null };
@@ -45,8 +49,9 @@ function plainHead(bytes: Uint8Array, compression: BlendCompression): BlendFileH
 }
 
 /**
- * Read a .blend's head from its first bytes: plain, gzip (the head is inflated) or zstd (reported as
- * such, version unknown). Null when the bytes are not a Blender file.
+ * Read a .blend's head from its first bytes: plain, gzip (only the head is inflated: its first 4 KiB
+ * of compressed bytes) or zstd (reported as such, version unknown). Null when the bytes are not a
+ * Blender file.
  */
 export function parseBlendFileHead(bytes: Uint8Array): BlendFileHead | null {
   const compression = compressionOf(bytes);
@@ -54,10 +59,11 @@ export function parseBlendFileHead(bytes: Uint8Array): BlendFileHead | null {
   if (compression === 'gzip') {
     let inflated: Buffer;
     try {
-      inflated = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
+      inflated = gunzipSync(bytes.subarray(0, GZIP_HEAD_INPUT), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 8 * GZIP_HEAD_OUTPUT });
     } catch {
       return null;
     }
+    inflated = inflated.subarray(0, GZIP_HEAD_OUTPUT);
     return plainHead(inflated, 'gzip');
   }
   return plainHead(bytes, 'none');

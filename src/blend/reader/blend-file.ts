@@ -1,10 +1,10 @@
-import { BlendFileError, corruptError } from './blend-file-error';
+import { asBlendFileError, corruptError } from './blend-file-error';
 import type { BlendHeader } from './blend-header';
 import { blockCode, codeText } from './block-header';
 import { blockForPointer, CODE_DNA, isIdCode, scanBlocks, type BlockIndex } from './block-index';
 import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
 import { openByteSource, type OpenByteSourceOptions } from './open-byte-source';
-import { parseSdna, SdnaFormatError, type Sdna, type SdnaStruct } from './sdna';
+import { parseSdna, type Sdna, type SdnaStruct } from './sdna';
 import { StructView } from './struct-view';
 import { WindowReader } from './window-reader';
 
@@ -25,25 +25,23 @@ export class BlendFile {
 
   /** Open and index `path`; throws a BlendFileError naming the file when it cannot be read. */
   static async open(path: string, options: OpenByteSourceOptions = {}): Promise<BlendFile> {
-    const source = await openByteSource(path, options);
+    let source: ByteSource;
+    try {
+      source = await openByteSource(path, options);
+    } catch (error) {
+      throw asBlendFileError(path, error);
+    }
     const reader = new WindowReader(source);
     try {
       const index = await scanBlocks(source, reader);
       const dna = index.codes.indexOf(CODE_DNA);
       if (dna < 0) throw corruptError(path, 'it has no structure description (DNA1 block)');
       const data = await reader.read(index.dataOffset[dna]!, index.length[dna]!);
-      let sdna: Sdna;
-      try {
-        sdna = parseSdna(data, index.header.pointerSize, index.header.littleEndian);
-      } catch (error) {
-        if (error instanceof SdnaFormatError) throw corruptError(path, error.message);
-        throw error;
-      }
+      const sdna = parseSdna(data, index.header.pointerSize, index.header.littleEndian);
       return new BlendFile(source, reader, index, sdna);
     } catch (error) {
       await source.close().catch(() => undefined);
-      if (error instanceof BlendFileError) throw error;
-      throw corruptError(path, error instanceof Error ? error.message : String(error));
+      throw asBlendFileError(path, error);
     }
   }
 
@@ -91,11 +89,19 @@ export class BlendFile {
 
   /** The SDNA struct a block holds. */
   structOf(block: number): SdnaStruct | undefined {
-    return this.sdna.structAt(this.index.sdnaIndex[block]!);
+    try {
+      return this.sdna.structAt(this.index.sdnaIndex[block]!);
+    } catch (error) {
+      throw asBlendFileError(this.path, error);
+    }
   }
 
   /** The data of one block (small blocks come from a few cached windows of the file). */
   async readBlock(block: number): Promise<Buffer> {
+    return this.guarded(() => this.readWhole(block));
+  }
+
+  private async readWhole(block: number): Promise<Buffer> {
     const length = this.index.length[block]!;
     const data = await this.reader.read(this.index.dataOffset[block]!, length);
     if (data.length !== length) throw corruptError(this.path, `block ${block} cannot be read whole`);
@@ -104,6 +110,10 @@ export class BlendFile {
 
   /** Every struct stored in a block (most blocks hold one). */
   async structs(block: number): Promise<StructView[]> {
+    return this.guarded(() => this.structsOf(block));
+  }
+
+  private async structsOf(block: number): Promise<StructView[]> {
     const def = this.structOf(block);
     if (!def || def.size === 0) return [];
     const data = await this.readBlock(block);
@@ -116,10 +126,12 @@ export class BlendFile {
    * describing the whole struct; null when the block does not start with one.
    */
   async idHeader(block: number): Promise<StructView | null> {
-    const def = this.sdna.struct('ID');
-    if (!def || this.sdna.firstFieldType(this.index.sdnaIndex[block]!) !== 'ID') return null;
-    const data = await this.readBlock(block);
-    return data.length >= def.size ? this.view(def, block, data, 0) : null;
+    return this.guarded(async () => {
+      const def = this.sdna.struct('ID');
+      if (!def || this.sdna.firstFieldType(this.index.sdnaIndex[block]!) !== 'ID') return null;
+      const data = await this.readWhole(block);
+      return data.length >= def.size ? this.view(def, block, data, 0) : null;
+    });
   }
 
   /** The first struct of a block, or null when the block holds none. */
@@ -129,7 +141,11 @@ export class BlendFile {
 
   /** The block a pointer field of `from` refers to, or -1. */
   blockOf(from: StructView, field: string, element = 0): number {
-    return blockForPointer(this.index, from.pointer(field, element), from.block);
+    try {
+      return blockForPointer(this.index, from.pointer(field, element), from.block);
+    } catch (error) {
+      throw asBlendFileError(this.path, error);
+    }
   }
 
   /** The struct a pointer field of `from` refers to, or null. */
@@ -140,11 +156,19 @@ export class BlendFile {
 
   /** An embedded struct field (e.g. `id`, `ldata`) of `from`. */
   embedded(from: StructView, field: string): StructView | null {
-    return from.embedded(field);
+    try {
+      return from.embedded(field);
+    } catch (error) {
+      throw asBlendFileError(this.path, error);
+    }
   }
 
   /** The elements of a ListBase field (`first`, then each element's `next`), stopping at loops. */
   async list(from: StructView, field: string): Promise<StructView[]> {
+    return this.guarded(() => this.listOf(from, field));
+  }
+
+  private async listOf(from: StructView, field: string): Promise<StructView[]> {
     const base = this.embedded(from, field);
     if (!base) return [];
     const out: StructView[] = [];
@@ -170,6 +194,15 @@ export class BlendFile {
   async close(): Promise<void> {
     this.reader.clear();
     await this.source.close();
+  }
+
+  /** Runs one read of this file's data, turning whatever its bytes make go wrong into a BlendFileError. */
+  private async guarded<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw asBlendFileError(this.path, error);
+    }
   }
 
   private view(def: SdnaStruct, block: number, data: Buffer, base: number): StructView {

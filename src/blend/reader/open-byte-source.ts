@@ -6,15 +6,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import { compressionOf } from './blend-compression';
-import { BlendFileError, corruptError, fileSystemError, truncatedError } from './blend-file-error';
-import type { ByteSource, FileIdentity } from './byte-source';
+import { asBlendFileError, BlendFileError, corruptError, fileSystemError, truncatedError } from './blend-file-error';
+import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
+import { BlendTooLargeError, ContentGuard, guarded, MAX_BLEND_CONTENT_BYTES } from './inflate/content-guard';
 import { FileByteSource } from './file-byte-source';
 import { pipedThrough } from '../pack/piped-through';
-import { ZstdByteSource, zstdContent } from './zstd-byte-source';
+import { tableFrames, ZstdByteSource, zstdContent } from './zstd-byte-source';
 import { listZstdFrames, ZstdFormatError, type ZstdFrame } from './zstd-frames';
 import { parseSeekTable, parseSeekTableFooter, SEEK_TABLE_FOOTER_BYTES, seekTableBytes, type ZstdSeekTable } from './zstd-seek-table';
 
-/** Largest frame decompressed whole for random access; files with larger frames are unpacked to a temporary copy. */
+/** Largest frame (packed or unpacked) decompressed whole for random access; files with larger frames are unpacked to a temporary copy. */
 const MAX_INDEXED_FRAME = 64 * 1024 * 1024;
 
 /** Whether this Node.js can decompress zstd (22.15 and later). */
@@ -26,59 +27,97 @@ export function hasZstd(): boolean {
 export interface OpenByteSourceOptions {
   /** Folder for the decompressed copy of a gzip file or a zstd file without seek table (default: the OS temp folder). */
   tempDir?: string;
+  /** Most a compressed file may unpack to (default {@link MAX_BLEND_CONTENT_BYTES}); more is refused with a BlendTooLargeError. */
+  maxContentBytes?: number;
 }
 
 /**
  * Open a .blend for random access to its decompressed bytes: plain files directly, zstd files (Blender
- * 3.0+) through their seek table, gzip files and zstd files without a seek table by decompressing them
- * once into a temporary file (deleted on close). Throws a BlendFileError naming the file.
+ * 3.0+) through their seek table, gzip files and zstd files without a usable seek table by
+ * decompressing them once into a temporary file (deleted on close). Decompression is bounded: no frame
+ * unpacks past the size its index claims, nothing past `maxContentBytes`, and a temporary copy is
+ * written only while its bytes are a valid .blend (header, then block headers). Throws a
+ * BlendFileError naming the file.
  */
 export async function openByteSource(path: string, options: OpenByteSourceOptions = {}): Promise<ByteSource> {
-  let handle: FileHandle;
-  let size: number;
-  let identity: FileIdentity;
+  const { handle, size, identity } = await openFile(path);
+  const maxBytes = options.maxContentBytes ?? MAX_BLEND_CONTENT_BYTES;
   try {
-    handle = await open(path, 'r');
+    const compression = await compressionAt(handle, size);
+    if (compression === 'none') return new FileByteSource(path, handle, size, identity);
+    const { content, table } = await compressedContent(path, handle, size, compression);
+    if (table) {
+      if (table.decompressedOffsets[table.decompressedOffsets.length - 1]! > maxBytes) throw new BlendTooLargeError(path, maxBytes);
+      if (indexable(table)) {
+        content.destroy();
+        return new ZstdByteSource(path, handle, table, identity);
+      }
+    }
+    await handle.close();
+    return await inflateToTemp(path, identity, guarded(content, new ContentGuard(path, maxBytes)), compression, options.tempDir ?? tmpdir());
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw asBlendFileError(path, error);
+  }
+}
+
+async function openFile(path: string): Promise<{ handle: FileHandle; size: number; identity: FileIdentity }> {
+  try {
+    const handle = await open(path, 'r');
     const stats = await handle.stat();
     if (stats.isDirectory()) {
       await handle.close();
       throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     }
-    size = stats.size;
-    identity = { dev: stats.dev, ino: stats.ino, mtimeMs: stats.mtimeMs };
+    return { handle, size: stats.size, identity: { dev: stats.dev, ino: stats.ino, mtimeMs: stats.mtimeMs } };
   } catch (error) {
     throw error instanceof BlendFileError ? error : fileSystemError(path, error);
   }
-  try {
-    const head = Buffer.alloc(Math.min(4, size));
-    await handle.read(head, 0, head.length, 0);
-    const compression = compressionOf(head);
-    if (compression === 'none') return new FileByteSource(path, handle, size, identity);
-    if (compression === 'zstd') {
-      if (!hasZstd()) {
-        throw new BlendFileError(
-          'unsupported',
-          path,
-          `${path} is compressed with Zstandard, which this version of Node.js cannot read (22.15 or newer can). Update Renderdrop, or save the scene uncompressed in Blender.`,
-        );
-      }
-      const table = await readSeekTable(handle, size);
-      if (table) return new ZstdByteSource(path, handle, table, identity);
-      const frames = await listZstdFrames(handle, size).catch((error: unknown) => {
-        if (error instanceof ZstdFormatError) throw corruptError(path, `its compressed data is damaged (${error.message})`);
-        throw error;
-      });
-      const built = tableFromFrames(frames);
-      if (built) return new ZstdByteSource(path, handle, built, identity);
-      await handle.close();
-      return await inflateToTemp(path, identity, zstdContent(path, frames.filter((f) => !f.skippable)), 'zstd', options.tempDir ?? tmpdir());
-    }
-    await handle.close();
-    return await inflateToTemp(path, identity, pipedThrough(createReadStream(path), zlib.createGunzip()), 'gzip', options.tempDir ?? tmpdir());
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    throw error instanceof BlendFileError ? error : fileSystemError(path, error);
+}
+
+/** How the file behind `handle` is compressed, from its first four bytes. */
+export async function compressionAt(handle: FileHandle, size: number): Promise<BlendCompression> {
+  const head = Buffer.alloc(Math.min(4, size));
+  await handle.read(head, 0, head.length, 0);
+  return compressionOf(head);
+}
+
+/**
+ * The decompressed content of a gzip or zstd file (not started until read), zstd frame by frame with
+ * each frame held to the size its seek table or header claims; `table`: the zstd seek table (Blender's,
+ * or one built from frame headers that all record their size), null when there is none.
+ */
+export async function compressedContent(
+  path: string,
+  handle: FileHandle,
+  size: number,
+  compression: Exclude<BlendCompression, 'none'>,
+): Promise<{ content: Readable; table: ZstdSeekTable | null }> {
+  if (compression === 'gzip') return { content: pipedThrough(createReadStream(path), zlib.createGunzip()), table: null };
+  if (!hasZstd()) {
+    throw new BlendFileError(
+      'unsupported',
+      path,
+      `${path} is compressed with Zstandard, which this version of Node.js cannot read (22.15 or newer can). Update Renderdrop, or save the scene uncompressed in Blender.`,
+    );
   }
+  const table = await readSeekTable(handle, size);
+  if (table) return { content: zstdContent(path, tableFrames(table)), table };
+  const frames = await listZstdFrames(handle, size).catch((error: unknown) => {
+    if (error instanceof ZstdFormatError) throw corruptError(path, `its compressed data is damaged (${error.message})`);
+    throw error;
+  });
+  const spans = frames.filter((f) => !f.skippable).map((f) => ({ offset: f.offset, length: f.length, size: f.contentSize }));
+  return { content: zstdContent(path, spans), table: tableFromFrames(frames) };
+}
+
+/** Whether every frame of a seek table is small enough to decompress whole. */
+function indexable(table: ZstdSeekTable): boolean {
+  for (let i = 0; i + 1 < table.compressedOffsets.length; i++) {
+    if (table.compressedOffsets[i + 1]! - table.compressedOffsets[i]! > MAX_INDEXED_FRAME) return false;
+    if (table.decompressedOffsets[i + 1]! - table.decompressedOffsets[i]! > MAX_INDEXED_FRAME) return false;
+  }
+  return true;
 }
 
 async function readSeekTable(handle: FileHandle, size: number) {
@@ -94,10 +133,10 @@ async function readSeekTable(handle: FileHandle, size: number) {
   return parseSeekTable(table, size);
 }
 
-/** A seek table from frame headers, when every frame records a modest decompressed size. */
+/** A seek table from frame headers, when every frame records its decompressed size. */
 function tableFromFrames(frames: readonly ZstdFrame[]): ZstdSeekTable | null {
   const content = frames.filter((f) => !f.skippable);
-  if (content.length === 0 || content.some((f) => f.contentSize === null || f.contentSize > MAX_INDEXED_FRAME)) return null;
+  if (content.length === 0 || content.some((f) => f.contentSize === null)) return null;
   const compressedOffsets = new Float64Array(content.length + 1);
   const decompressedOffsets = new Float64Array(content.length + 1);
   let decompressed = 0;
@@ -110,22 +149,42 @@ function tableFromFrames(frames: readonly ZstdFrame[]): ZstdSeekTable | null {
   return { compressedOffsets, decompressedOffsets };
 }
 
-async function inflateToTemp(path: string, identity: FileIdentity, content: Readable, compression: 'gzip' | 'zstd', parent: string): Promise<ByteSource> {
-  const dir = await mkdtemp(join(parent, 'renderdrop-blend-'));
-  const target = join(dir, 'scene.blend');
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+/**
+ * Write `content` (guarded) to a temporary copy and open it; nothing touches the disk until its first
+ * chunk has passed the guard, and a copy cut short by the guard is deleted.
+ */
+async function inflateToTemp(path: string, identity: FileIdentity, content: AsyncIterable<Buffer>, compression: 'gzip' | 'zstd', parent: string): Promise<ByteSource> {
+  let dir: string | null = null;
+  const cleanup = () => (dir ? rm(dir, { recursive: true, force: true }) : Promise.resolve());
+  let target: string;
   try {
-    await pipeline(content, createWriteStream(target));
+    const chunks = content[Symbol.asyncIterator]();
+    const first = await chunks.next();
+    dir = await mkdtemp(join(parent, 'renderdrop-blend-'));
+    target = join(dir, 'scene.blend');
+    await pipeline(resumed(first, chunks), createWriteStream(target));
   } catch (error) {
     await cleanup();
-    if (isFileSystemError(error)) throw fileSystemError(path, error);
-    const detail = error instanceof Error ? error.message : String(error);
-    if (/unexpected end|truncated/i.test(detail)) throw truncatedError(path, 'its compressed data ends early');
-    throw corruptError(path, `its compressed data cannot be unpacked (${detail})`);
+    throw unpackError(path, error);
   }
   const handle = await open(target, 'r');
   const { size } = await handle.stat();
   return new FileByteSource(path, handle, size, identity, { compression, onClose: cleanup, contentPath: target });
+}
+
+async function* resumed(first: IteratorResult<Buffer>, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  if (first.done) return;
+  yield first.value;
+  yield* { [Symbol.asyncIterator]: () => rest };
+}
+
+/** An error met while unpacking `path` as the BlendFileError it stands for. */
+function unpackError(path: string, error: unknown): BlendFileError {
+  if (error instanceof BlendFileError) return error;
+  if (isFileSystemError(error)) return fileSystemError(path, error);
+  const detail = error instanceof Error ? error.message : String(error);
+  if (/unexpected end|truncated/i.test(detail)) return truncatedError(path, 'its compressed data ends early');
+  return corruptError(path, `its compressed data cannot be unpacked (${detail})`);
 }
 
 function isFileSystemError(error: unknown): boolean {

@@ -179,6 +179,7 @@ function describeStruct(tables: StructTables, index: number): SdnaStruct {
     const typeSize = typeSizes[read16(start + 4 + f * 4)];
     if (type === undefined || declaration === undefined || typeSize === undefined) throw new SdnaFormatError('a struct refers to a type or name that does not exist');
     const field = describeField(declaration, type, typeSize, tables.pointerSize, offset);
+    if (!Number.isSafeInteger(field.size) || field.size < 0) throw new SdnaFormatError('a struct has a field of impossible size');
     fields.push(field);
     offset += field.size;
   }

@@ -16,6 +16,29 @@ export interface ReadContext {
   version: number;
 }
 
+/** Bytes read for a number of each type, whatever size a damaged structure description claims. */
+const NATURAL_BYTES: Record<string, number> = {
+  char: 1,
+  uchar: 1,
+  uint8_t: 1,
+  bool: 1,
+  int8_t: 1,
+  short: 2,
+  int16_t: 2,
+  ushort: 2,
+  uint16_t: 2,
+  int: 4,
+  int32_t: 4,
+  uint: 4,
+  uint32_t: 4,
+  float: 4,
+  long: 4,
+  ulong: 4,
+  int64_t: 8,
+  uint64_t: 8,
+  double: 8,
+};
+
 /** Deepest chain of first members followed to find an inherited field. */
 const MAX_BASE_DEPTH = 4;
 
@@ -77,6 +100,7 @@ export class StructView {
     if (!found || found.field.isPointer || found.field.type !== 'char') return null;
     const { field, base } = found;
     const start = base + field.offset;
+    if (!this.fits(start, 0)) return null;
     const bytes = this.data.subarray(start, Math.min(this.data.length, start + field.size));
     const end = bytes.indexOf(0);
     return bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8');
@@ -87,7 +111,7 @@ export class StructView {
     const found = this.find(name);
     if (!found || !found.field.isPointer || element >= found.field.elements) return 0n;
     const at = found.base + found.field.offset + element * this.order.pointerSize;
-    if (at + this.order.pointerSize > this.data.length) return 0n;
+    if (!this.fits(at, this.order.pointerSize)) return 0n;
     if (this.order.pointerSize === 8) return this.order.littleEndian ? this.data.readBigUInt64LE(at) : this.data.readBigUInt64BE(at);
     return BigInt(this.order.littleEndian ? this.data.readUInt32LE(at) : this.data.readUInt32BE(at));
   }
@@ -104,14 +128,21 @@ export class StructView {
   /** Where a field lies in the file, or null when absent. */
   location(name: string): FieldLocation | null {
     const found = this.find(name);
-    return found ? { offset: this.dataOffset + found.base + found.field.offset, size: found.field.size } : null;
+    if (!found || !this.fits(found.base + found.field.offset, found.field.size)) return null;
+    return { offset: this.dataOffset + found.base + found.field.offset, size: found.field.size };
+  }
+
+  /** Whether `bytes` bytes from `at` lie inside this struct's data (offsets from a damaged file may not). */
+  private fits(at: number, bytes: number): boolean {
+    return Number.isSafeInteger(at) && Number.isSafeInteger(bytes) && at >= 0 && bytes >= 0 && at + bytes <= this.data.length;
   }
 
   private readNumber(field: SdnaField, base: number): number | null {
     const at = base + field.offset;
     const d = this.data;
     const le = this.order.littleEndian;
-    if (at + field.size / field.elements > d.length) return null;
+    const width = field.size / field.elements;
+    if (!this.fits(at, Math.max(width, NATURAL_BYTES[field.type] ?? 0))) return null;
     switch (field.type) {
       case 'char':
       case 'uchar':
@@ -134,7 +165,8 @@ export class StructView {
         return le ? d.readUInt32LE(at) : d.readUInt32BE(at);
       case 'long':
       case 'ulong':
-        if (field.size / field.elements === 4) return le ? d.readInt32LE(at) : d.readInt32BE(at);
+        if (width === 4) return le ? d.readInt32LE(at) : d.readInt32BE(at);
+        if (!this.fits(at, 8)) return null;
         return Number(le ? d.readBigInt64LE(at) : d.readBigInt64BE(at));
       case 'int64_t':
         return Number(le ? d.readBigInt64LE(at) : d.readBigInt64BE(at));

@@ -5,38 +5,55 @@ import { createZstdDecompress, zstdDecompressSync } from 'node:zlib';
 import { corruptError } from './blend-file-error';
 import type { ByteSource, FileIdentity } from './byte-source';
 import { pipedThrough } from '../pack/piped-through';
-import type { ZstdFrame } from './zstd-frames';
 import { frameAt, type ZstdSeekTable } from './zstd-seek-table';
 
 const FRAME_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** A zstd frame to decompress, with the size its seek table or header claims (null: not recorded). */
+export interface ZstdFrameSpan {
+  offset: number;
+  length: number;
+  size: number | null;
+}
+
 /**
  * The decompressed content of the zstd frames of a file, streamed frame by frame (Node's zstd
- * stream ends after the first frame of a multi-frame file). Memory stays bounded whatever the sizes.
+ * stream ends after the first frame of a multi-frame file). Memory stays bounded whatever the sizes,
+ * and a frame that unpacks to more than it claims stops at the first byte too many.
  */
-export function zstdContent(path: string, frames: readonly Pick<ZstdFrame, 'offset' | 'length'>[]): Readable {
+export function zstdContent(path: string, frames: readonly ZstdFrameSpan[]): Readable {
   return Readable.from(
     (async function* () {
       for (const frame of frames) {
         if (frame.length === 0) continue;
         const raw = createReadStream(path, { start: frame.offset, end: frame.offset + frame.length - 1, highWaterMark: 1024 * 1024 });
-        for await (const chunk of pipedThrough(raw, createZstdDecompress())) if (Buffer.isBuffer(chunk)) yield chunk;
+        let seen = 0;
+        for await (const chunk of pipedThrough(raw, createZstdDecompress())) {
+          if (!Buffer.isBuffer(chunk)) continue;
+          seen += chunk.length;
+          if (frame.size !== null && seen > frame.size) throw overIndex(path);
+          yield chunk;
+        }
+        if (frame.size !== null && seen !== frame.size) throw overIndex(path);
       }
     })(),
     { objectMode: false },
   );
 }
 
-/** The frames a seek table describes. */
-export function tableFrames(table: ZstdSeekTable): { offset: number; length: number }[] {
+const overIndex = (path: string) => corruptError(path, 'its compressed data does not match its own index');
+
+/** The frames a seek table describes, with the sizes it claims. */
+export function tableFrames(table: ZstdSeekTable): ZstdFrameSpan[] {
   const offsets = table.compressedOffsets;
-  return Array.from({ length: offsets.length - 1 }, (_, i) => ({ offset: offsets[i]!, length: offsets[i + 1]! - offsets[i]! }));
+  const sizes = table.decompressedOffsets;
+  return Array.from({ length: offsets.length - 1 }, (_, i) => ({ offset: offsets[i]!, length: offsets[i + 1]! - offsets[i]!, size: sizes[i + 1]! - sizes[i]! }));
 }
 
 /**
  * Random access to a zstd-compressed .blend through a seek table (Blender's own, or one built from
- * frame headers): a read decompresses only the frames it touches; recent frames stay cached (up to
- * 16 MiB).
+ * frame headers): a read decompresses only the frames it touches, each never past the size the table
+ * claims for it; recent frames stay cached (up to 16 MiB).
  */
 export class ZstdByteSource implements ByteSource {
   readonly compression = 'zstd' as const;
@@ -84,11 +101,12 @@ export class ZstdByteSource implements ByteSource {
     const expected = this.table.decompressedOffsets[index + 1]! - this.table.decompressedOffsets[index]!;
     let data: Buffer;
     try {
-      data = zstdDecompressSync(compressed.subarray(0, bytesRead));
+      data = zstdDecompressSync(compressed.subarray(0, bytesRead), { maxOutputLength: Math.max(1, expected) });
     } catch (error) {
+      if (error instanceof RangeError || (error instanceof Error && 'code' in error && error.code === 'ERR_BUFFER_TOO_LARGE')) throw overIndex(this.path);
       throw corruptError(this.path, `its compressed data cannot be unpacked (${error instanceof Error ? error.message : String(error)})`);
     }
-    if (data.length !== expected) throw corruptError(this.path, 'its compressed data does not match its own index');
+    if (data.length !== expected) throw overIndex(this.path);
     this.cache.unshift({ index, data });
     this.cachedBytes += data.length;
     while (this.cache.length > 1 && this.cachedBytes > FRAME_CACHE_BYTES) this.cachedBytes -= this.cache.pop()!.data.length;

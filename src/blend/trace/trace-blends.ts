@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { BlendFile } from '../reader/blend-file';
-import { BlendFileError } from '../reader/blend-file-error';
+import { asBlendFileError, BlendFileError } from '../reader/blend-file-error';
 import type { BlendCompression, FileIdentity } from '../reader/byte-source';
 import { collectReferences } from './collect-references';
 import type { Dependency } from './dependency';
 import { mapLimit } from './map-limit';
+import type { PathReference } from './path-reference';
 import { resolveReference } from './resolve-reference';
 import type { PathPlatform } from './stored-path';
 
@@ -110,11 +111,13 @@ async function openBlend(path: string, linkedFrom: string | null, tempDir: strin
 
 async function traceOne(opened: Opened, path: string, linkedFrom: string | null, options: { platform: PathPlatform; sceneDir: string }): Promise<TracedBlend> {
   const { file, identity } = opened;
-  if (!file) {
-    return { path, linkedFrom, compression: null, version: null, size: opened.size, mtimeMs: identity.mtimeMs, littleEndian: true, blockHeaderSize: 24, dependencies: [], error: opened.error };
-  }
+  const unread = (error: string | null): TracedBlend => ({
+    path, linkedFrom, compression: null, version: null, size: opened.size, mtimeMs: identity.mtimeMs, littleEndian: true, blockHeaderSize: 24, dependencies: [], error,
+  });
+  if (!file) return unread(opened.error);
   try {
-    const references = await collectReferences(file);
+    const references = await readReferences(file, linkedFrom);
+    if (!Array.isArray(references)) return unread(references.message);
     const dependencies = await mapLimit(references, PROBES_AT_ONCE, (ref) => resolveReference(ref, path, options));
     const { header } = file;
     return {
@@ -131,5 +134,19 @@ async function traceOne(opened: Opened, path: string, linkedFrom: string | null,
     };
   } finally {
     await file.close();
+  }
+}
+
+/**
+ * The paths a .blend stores; whatever its bytes make go wrong is a BlendFileError, thrown for the
+ * scene and returned for a library (which then travels as it is).
+ */
+async function readReferences(file: BlendFile, linkedFrom: string | null): Promise<PathReference[] | BlendFileError> {
+  try {
+    return await collectReferences(file);
+  } catch (error) {
+    const failure = asBlendFileError(file.path, error);
+    if (linkedFrom === null) throw failure;
+    return failure;
   }
 }

@@ -1,8 +1,19 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { readFile, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
-import { checkRedis, checkRedisUrl, redactRedisUrl, RedisUnavailableError, urlHasPassword, type RedisTarget } from '../../render-node/distributed';
+import {
+  checkNodeUrl,
+  checkRedis,
+  checkRedisUrl,
+  parseWorkerSecret,
+  redactRedisUrl,
+  RedisUnavailableError,
+  urlHasPassword,
+  WorkerSecretError,
+  type RedisTarget,
+} from '../../render-node/distributed';
 import { createLogger } from '../../render-node/logger';
 import { detectBlender } from '../../render-node/server';
 import { startRenderWorker } from '../../render-node/worker';
@@ -12,12 +23,12 @@ import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import { untilStopped } from './until-stopped';
 
-/** Redis not answering is the person's to fix: say so in the command's own words, not as an unexpected error. */
+/** Redis not answering, or a missing worker secret, is the person's to fix: say so in one line, not as an unexpected error. */
 export async function withRedisNamed<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof RedisUnavailableError) throw new CommandFailedError(error.message);
+    if (error instanceof RedisUnavailableError || error instanceof WorkerSecretError) throw new CommandFailedError(error.message);
     throw error;
   }
 }
@@ -45,6 +56,37 @@ const threadsOption = (v: string) => {
   return Number(v);
 };
 
+/** The node's address for a worker: `--node`, else RENDERDROP_NODE_URL. */
+function workerNodeUrl(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  const url = given ?? env.RENDERDROP_NODE_URL;
+  if (!url) throw new CommandFailedError("The worker needs the node's address: --node http://host:8787 or RENDERDROP_NODE_URL.");
+  const problem = checkNodeUrl(url);
+  if (problem) throw new CommandFailedError(problem);
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The worker secret: from `--secret-file` (a file others cannot read: a warning says so otherwise),
+ * else RENDERDROP_WORKER_SECRET; never from the command line, where every user of the machine sees it.
+ */
+async function workerSecret(file: string | undefined, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<string> {
+  try {
+    if (file) {
+      const text = await readFile(file, 'utf8').catch(() => {
+        throw new WorkerSecretError(`The worker secret file ${file} cannot be read.`);
+      });
+      if (process.platform !== 'win32' && ((await stat(file)).mode & 0o077) !== 0) warn(`warning: ${file} can be read by other users of this machine; make it private (chmod 600).`);
+      return parseWorkerSecret(text, file);
+    }
+    const secret = env.RENDERDROP_WORKER_SECRET;
+    if (!secret) throw new WorkerSecretError("The worker needs the node's worker secret: set RENDERDROP_WORKER_SECRET, or give a file holding it with --secret-file.");
+    return parseWorkerSecret(secret, 'RENDERDROP_WORKER_SECRET');
+  } catch (error) {
+    if (error instanceof WorkerSecretError) throw new CommandFailedError(error.message);
+    throw error;
+  }
+}
+
 /** The cache a worker keeps scenes in by default: `~/.cache/renderdrop/worker` (XDG_CACHE_HOME honoured). */
 export function defaultWorkerCache(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'renderdrop', 'worker');
@@ -57,13 +99,17 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .command('worker')
     .description('Render frame chunks for a node in distributed mode (node serve --redis), with this machine\'s Blender.')
     .requiredOption('--redis <url>', 'the Redis the node uses: redis://host:6379 (password: RENDERDROP_REDIS_PASSWORD)', parseRedisUrl)
+    .option('--node <url>', "the node's address, e.g. http://10.0.0.5:8787 (or RENDERDROP_NODE_URL)")
+    .option('--secret-file <path>', "file holding the node's worker secret (or RENDERDROP_WORKER_SECRET)")
     .option('--name <name>', 'name in the node\'s worker list and in failure reasons (default: this computer\'s name)')
     .option('--threads <n>', 'Blender threads per render (default: all cores)', threadsOption)
     .option('--blender <path>', 'Blender executable (default: BLENDER_PATH, PATH, usual install folders)')
     .option('--cache <dir>', 'where scenes are kept between chunks (default: ~/.cache/renderdrop/worker)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (opts: { redis: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
+    .action(async (opts: { redis: string; node?: string; secretFile?: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
       const log = createLogger({ level: opts.logLevel });
+      const nodeUrl = workerNodeUrl(opts.node, env);
+      const secret = await workerSecret(opts.secretFile, env, (line) => stderr.write(`${line}\n`));
       const redis = redisTarget(opts.redis, env, (line) => stderr.write(`${line}\n`));
       await withRedisNamed(checkRedis(redis));
       const blender = await detectBlender({ blenderPath: opts.blender, env }, log);
@@ -71,13 +117,15 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
       const name = (opts.name ?? hostname()).trim() || 'worker';
       const worker = await withRedisNamed(startRenderWorker({
         redis,
+        nodeUrl,
+        secret,
         name,
         blender,
         threads: opts.threads ?? null,
         cacheDir: resolve(opts.cache ?? defaultWorkerCache(env)),
         log,
       }));
-      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)}\n`);
+      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)} for the node at ${nodeUrl}\n`);
       await untilStopped(log, 'worker stopping; a chunk in progress goes back to the queue', () => worker.close());
     });
 

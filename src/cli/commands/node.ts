@@ -7,6 +7,8 @@ import { createLogger } from '../../render-node/logger';
 import { parseRateLimit } from '../../render-node/http';
 import { type RenderLimits, parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan';
 import { runDoctor, formatDoctorReport } from '../../render-node/blender';
+import { createWorkerSecretFile, workerFacingUrl, WorkerSecretError } from '../../render-node/distributed';
+import { CommandFailedError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
 import { parseRedisUrl, redisTarget, registerWorkerCommands, withRedisNamed } from './node-workers';
@@ -69,6 +71,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
   const node = program.command('node').description('Run and manage a local render node (the Render Job API on top of Blender).');
   registerServeCommand(node, deps);
   registerWorkerCommands(node, deps);
+  registerWorkerSecretCommand(node, deps);
   const keys = node.command('keys').description('Manage the API keys of a node.');
   registerKeyCreateCommand(keys, deps);
   registerKeyListCommand(keys, deps);
@@ -120,6 +123,7 @@ async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
   const node = await withRedisNamed(createRenderNode({ ...serveNodeOptions(opts, deps), logger: log }));
   const url = await node.listen(host, opts.port);
   stdout.write(`listening on ${url}\n`);
+  if (opts.redis) stdout.write(`render workers reach this node at ${workerFacingUrl({ publicUrl: opts.publicUrl, host, port: Number(new URL(url).port) })} (their --node)\n`);
   if (opts.redis && !isPublicBind(host) && !opts.publicUrl) {
     stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
   }
@@ -134,7 +138,11 @@ function serveNodeOptions(opts: ServeOptions, deps: CliDeps): RenderNodeOptions 
   if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
   const redisUrl = opts.redis;
   const distributed = redisUrl
-    ? { redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)), chunkSize: opts.chunkSize ?? null }
+    ? {
+        redis: redisTarget(redisUrl, env, (line) => stderr.write(`${line}\n`)),
+        chunkSize: opts.chunkSize ?? null,
+        ...(env.RENDERDROP_WORKER_SECRET ? { workerSecret: env.RENDERDROP_WORKER_SECRET } : {}),
+      }
     : null;
   return {
     dataDir: resolve(opts.data),
@@ -153,6 +161,26 @@ function serveNodeOptions(opts: ServeOptions, deps: CliDeps): RenderNodeOptions 
     webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
     distributed,
   };
+}
+
+/** `node worker-secret`: make (or with --rotate replace) the secret that node and workers share. */
+function registerWorkerSecretCommand(node: Command, deps: CliDeps): void {
+  const { stdout } = deps.io;
+  node
+    .command('worker-secret')
+    .description('Create the secret render workers need (node serve --redis); it is printed once, alone on the last line.')
+    .option('--data <dir>', 'data folder', DEFAULT_DATA)
+    .option('--rotate', 'replace the existing secret (workers need the new one, the node a restart)')
+    .action(async (opts: { data: string; rotate?: boolean }) => {
+      const rotate = opts.rotate === true;
+      const made = await createWorkerSecretFile(resolve(opts.data), rotate).catch((error: unknown) => {
+        throw error instanceof WorkerSecretError ? new CommandFailedError(error.message) : error;
+      });
+      const then = rotate ? ' Restart the node, and give the workers the new secret: the old one no longer works.' : '';
+      stdout.write(
+        `${rotate ? 'Replaced' : 'Created'} the worker secret in ${made.path} (readable by you only). Give it to each render worker in RENDERDROP_WORKER_SECRET or a file for --secret-file; keep it as private as a password.${then}\n${made.secret}\n`,
+      );
+    });
 }
 
 /** `node keys create`. */

@@ -5,6 +5,7 @@ import { BlendError } from '../../blend/reader';
 import { needsPacking, writeBundle } from '../../blend/pack';
 import { BLEND_BACKUP, traceScene } from '../../blend/trace';
 import { AbortError, isAbort } from '../../core/errors';
+import { holdPrivateFiles } from '../../core/packing';
 import { countOf, formatBytes } from '../../shared/text';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { formatPackPlan, packWarnings } from '../output/format-pack-plan';
@@ -23,19 +24,26 @@ export function registerPackCommand(program: Command, deps: CliDeps): void {
       'List every file a .blend needs (textures, libraries, sounds, caches...): found, missing or packed, their sizes and where each goes in a bundle. With --out, write the bundle: a zip with the scene at its top that renders the same elsewhere. The scene and its files are only read.',
     )
     .option('--out <bundle.zip>', 'write the bundle to this zip')
+    .option('--allow-outside <path>', 'pack files outside the scene\'s folder that look private (keys, passwords, system files) when they are this file or inside this folder (repeatable)', collectPath, [])
     .option('--json', 'print the plan (and the bundle written) as JSON on stdout')
     .action(cliAction(deps, pack));
 }
 
-async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?: boolean }): Promise<void> {
+/** Collects each `--allow-outside` as an absolute path. */
+export function collectPath(value: string, previous: string[]): string[] {
+  return [...previous, resolve(value)];
+}
+
+async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?: boolean; allowOutside?: string[] }): Promise<void> {
   const interrupt = ctx.listenForInterrupt();
   const progressStream = opts.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(progressStream, { live: Boolean(progressStream.isTTY) });
   try {
     refuseBackup(scene);
     if (opts.out !== undefined) await checkOut(resolve(opts.out));
-    const plan = await traceScene(resolve(scene), { signal: interrupt.signal }).catch(failure);
-    if (!opts.json) ctx.io.stdout.write(`${formatPackPlan(plan).map((line) => safeText(line)).join('\n')}\n`);
+    const traced = await traceScene(resolve(scene), { signal: interrupt.signal }).catch(failure);
+    const { plan, privateFiles } = await holdPrivateFiles(traced, opts.allowOutside ?? []);
+    if (!opts.json) ctx.io.stdout.write(`${formatPackPlan(plan, privateFiles).map((line) => safeText(line)).join('\n')}\n`);
     let written: { path: string; bytes: number } | null = null;
     if (opts.out !== undefined) {
       written = await writeBundle(plan, resolve(opts.out), {
@@ -45,7 +53,7 @@ async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?:
       display.finish('pack', null);
     }
     if (opts.json) {
-      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written, warnings: packWarnings(plan) }, null, 2)}\n`);
+      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written, warnings: packWarnings(plan), privateFiles }, null, 2)}\n`);
     } else if (written) {
       ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${countOf(plan.entries.length, 'file')}, ${formatBytes(written.bytes)}.`)}\n`);
     } else if (needsPacking(plan)) {

@@ -24,6 +24,7 @@ import { safeText } from '../output/safe-text';
 import { formatTable } from '../output/table';
 import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
+import { collectPath } from './pack';
 import type { CliContext } from '../session/cli-context';
 import type { Interrupt } from '../session/interrupt';
 import { describeStep } from '../submit/describe-step';
@@ -40,6 +41,8 @@ interface SubmitOptions extends RenderOverrides {
   json?: boolean;
   /** False with --no-pack. */
   pack?: boolean;
+  /** `--allow-outside`: files outside the scene's folder that look private and may travel (absolute). */
+  allowOutside?: string[];
 }
 
 interface ResumeOptions {
@@ -76,6 +79,7 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--wait', 'follow the jobs to the end, with progress')
     .option('--download <dir>', 'when done, download the outputs into <dir>/<scene>-<job id>/ (implies --wait)')
     .option('--no-pack', 'send a .blend alone, without the textures, libraries and other files it uses (by default they are packed with it)')
+    .option('--allow-outside <path>', 'send files outside the scene\'s folder that look private (keys, passwords, system files) when they are this file or inside this folder (repeatable; others are left out)', collectPath, [])
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
     .action(cliAction(deps, submit));
 
@@ -131,6 +135,7 @@ async function submit(ctx: CliContext, files: string[], opts: SubmitOptions): Pr
           yes: Boolean(opts.yes),
           fresh: Boolean(opts.new),
           pack: opts.pack !== false,
+          allowOutside: opts.allowOutside ?? [],
           ask: (question) => ask(ctx, display, question, signal),
           sceneQuestion: { choose: ctx.prompt.choose, canPrompt, signal, display },
           note: (line) => display.print(line),

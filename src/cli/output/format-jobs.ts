@@ -1,5 +1,5 @@
 import { sceneNameOf } from '../../core/download';
-import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf } from '../../shared/api';
+import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf, statusMessageOf } from '../../shared/api';
 import { countOf, formatDuration } from '../../shared/text';
 import { formatFrameProgress } from './format-progress';
 import { safeText } from './safe-text';
@@ -60,6 +60,8 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null): str
     ['Job', job.id],
     ['Status', status],
   ];
+  const note = statusMessageOf(job);
+  if (note) rows.push(['Note', safeText(note)]);
   const scene = sceneNameOf(job);
   if (scene) rows.push(['Scene', scene]);
   rows.push(['Created', formatTimestamp(job.createdAt)], ['Updated', formatTimestamp(job.updatedAt)]);

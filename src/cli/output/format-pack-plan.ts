@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { BundlePlan, PlannedBlend, PlannedDependency } from '../../blend/pack';
 import { KIND_LABELS } from '../../blend/trace';
-import { missingFiles, missingSentence, summarizePlan } from '../../core/packing';
+import { missingFiles, missingSentence, type PrivateFile, summarizePlan } from '../../core/packing';
 import { countOf, formatBytes } from '../../shared/text';
-import { formatMissingFiles } from './format-packing';
+import { formatMissingFiles, formatPrivateFiles } from './format-packing';
 import { formatTable } from './table';
 
 const STATUS_WORDS: Record<PlannedDependency['status'], string> = {
@@ -25,7 +25,12 @@ function blendTitle(blend: PlannedBlend, index: number): string {
 
 function where(dep: PlannedDependency, holderEntry: string): string {
   if (dep.status === 'packed') return `inside ${holderEntry}`;
+  if (dep.leftOut) return '-';
   return dep.bundlePath ?? '-';
+}
+
+function statusWord(dep: PlannedDependency): string {
+  return dep.leftOut ? 'private' : STATUS_WORDS[dep.status];
 }
 
 function size(dep: PlannedDependency): string {
@@ -37,9 +42,10 @@ function size(dep: PlannedDependency): string {
 /**
  * The plan of a bundle as lines for a terminal: each .blend with its paths (status, kind, path as
  * stored, size, place in the bundle), then every missing file once by its path on this disk (frames
- * missing from a sequence too) with why and what to do, then notes and the bundle's size.
+ * missing from a sequence too) with why and what to do, then the files outside the project that look
+ * private (left out, or allowed), then notes and the bundle's size.
  */
-export function formatPackPlan(plan: BundlePlan): string[] {
+export function formatPackPlan(plan: BundlePlan, privateFiles: readonly PrivateFile[] = []): string[] {
   const lines: string[] = [];
   plan.blends.forEach((blend, index) => {
     lines.push(blendTitle(blend, index));
@@ -49,7 +55,7 @@ export function formatPackPlan(plan: BundlePlan): string[] {
       if (!blend.error) lines.push('  (no external files)');
       return;
     }
-    const rows = [['STATUS', 'KIND', 'PATH IN THE SCENE', 'SIZE', 'IN THE BUNDLE'], ...deps.map((d) => [STATUS_WORDS[d.status], KIND_LABELS[d.kind], d.stored, size(d), where(d, blend.entry)])];
+    const rows = [['STATUS', 'KIND', 'PATH IN THE SCENE', 'SIZE', 'IN THE BUNDLE'], ...deps.map((d) => [statusWord(d), KIND_LABELS[d.kind], d.stored, size(d), where(d, blend.entry)])];
     lines.push(...formatTable(rows, ['left', 'left', 'left', 'right', 'left']).map((line) => `  ${line}`));
   });
   const missing = missingFiles(summarizePlan(plan), 'disk');
@@ -57,6 +63,7 @@ export function formatPackPlan(plan: BundlePlan): string[] {
     lines.push('', `Missing (${missing.length}): the farm will render without ${missing.length === 1 ? 'this file' : 'these files'}.`);
     lines.push(...formatMissingFiles(missing));
   }
+  if (privateFiles.length > 0) lines.push('', ...formatPrivateFiles(privateFiles));
   const other = plan.dependencies.filter((d) => !plan.missing.includes(d) && d.problem !== null);
   if (plan.notes.length > 0 || other.length > 0) {
     lines.push('', 'Notes:');

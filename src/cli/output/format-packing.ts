@@ -1,4 +1,4 @@
-import { type MissingFile, missingFiles, type PackSummary } from '../../core/packing';
+import { type MissingFile, missingFiles, type PackSummary, type PrivateFile } from '../../core/packing';
 import { countOf, formatBytes } from '../../shared/text';
 
 /**
@@ -15,6 +15,25 @@ export function formatPackingSummary(name: string, summary: PackSummary): string
     lines.push(`${name}: ${count} missing; the farm renders without ${missing.length === 1 ? 'it' : 'them'}:`);
     lines.push(...formatMissingFiles(missing));
   }
+  lines.push(...formatPrivateFiles(summary.privateFiles ?? [], `${name}: t`));
+  return lines;
+}
+
+/**
+ * Files outside the project that look private, told apart from the rest: those left out (and how to
+ * send them), then those packed because `--allow-outside` allowed them. `lead` starts each heading
+ * (`T` alone, or `shot.blend: t`).
+ */
+export function formatPrivateFiles(files: readonly PrivateFile[], lead = 'T'): string[] {
+  const line = (file: PrivateFile) => `  ${file.path} (${file.kind} "${file.owner}": ${file.why})`;
+  const leftOut = files.filter((file) => !file.allowed);
+  const allowed = files.filter((file) => file.allowed);
+  const lines: string[] = [];
+  if (leftOut.length > 0) {
+    lines.push(`${lead}hese files outside the project look private and were not packed:`, ...leftOut.map(line));
+    lines.push('  The farm renders without them. To send them, add --allow-outside <path> (the file, or a folder holding it).');
+  }
+  if (allowed.length > 0) lines.push(`${lead}hese files outside the project look private and were packed, as --allow-outside allows:`, ...allowed.map(line));
   return lines;
 }
 

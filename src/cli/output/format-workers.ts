@@ -1,9 +1,11 @@
 import type { NodeWorkers, WorkerInfo } from '../../shared/api';
 import { describeFrames } from '../../shared/render';
 import { countOf, timeAgo } from '../../shared/text';
+import { safeText } from './safe-text';
 import { formatTable } from './table';
 
 function activity(worker: WorkerInfo): string {
+  if (!worker.current && worker.state === 'disk-full') return safeText(worker.reason ?? 'Disk full: it takes no chunks until it has room again.');
   if (!worker.current) return 'idle';
   const frame = worker.current.frame === null ? '' : ` (on ${worker.current.frame})`;
   return `job ${worker.current.jobId.slice(0, 8)} frames ${describeFrames(worker.current.frames)}${frame}`;

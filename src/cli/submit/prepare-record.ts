@@ -18,6 +18,8 @@ export interface PrepareOptions {
   fresh: boolean;
   /** Pack a .blend with the files it uses (false: `--no-pack`, the .blend alone). */
   pack: boolean;
+  /** `--allow-outside`: files or folders outside the scene's folder whose private-looking files may travel. */
+  allowOutside: string[];
   ask: (question: string) => Promise<boolean>;
   /** Where the question about a zip's scene goes. */
   sceneQuestion: SceneQuestion;
@@ -40,6 +42,7 @@ export async function prepareRecord(path: string, o: PrepareOptions): Promise<Su
     renderConfig: o.renderConfig,
     download: o.downloadRoot !== null ? { wanted: true, dir: null, root: o.downloadRoot } : { wanted: false, dir: null },
     pack: o.pack,
+    allowOutside: o.allowOutside,
     ...(o.scenePath !== null ? { scenePath: o.scenePath } : {}),
     chooseScene: (scenes, fileName) => askForScene(o.sceneQuestion, fileName, scenes, `Name the one to render with --scene, e.g. ${sceneOptionExample(scenes)}.`),
     continueEarlier: async (found) =>

@@ -1,4 +1,5 @@
 import type { SubmissionEnding, SubmissionRecord, SubmissionStep } from '../../core/journal';
+import type { PrivateFile } from '../../core/packing';
 import type { JobStatus } from '../../shared/api';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
@@ -19,6 +20,8 @@ export interface SubmissionOutcome {
   downloadedTo: string | null;
   downloadedFiles: number | null;
   error: { kind: string; message: string } | null;
+  /** Files outside the scene's folder that look private: left out, or sent as `--allow-outside` allowed (`allowed`). */
+  privateFiles: PrivateFile[];
 }
 
 /** The exit code an outcome contributes. */
@@ -57,10 +60,11 @@ export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: Jo
     downloadedTo: record.downloadedTo,
     downloadedFiles: state === 'downloaded' ? extra.downloadedFiles : null,
     error: record.error,
+    privateFiles: record.packing?.privateFiles ?? [],
   };
 }
 
 /** The outcome of a file that never got a journal record (it failed its checks, or was not reached). */
 export function outcomeOfFile(path: string, fileName: string, state: OutcomeState, error: { kind: string; message: string } | null): SubmissionOutcome {
-  return { file: path, fileName, submissionId: null, jobId: null, jobStatus: null, step: null, ending: null, state, downloadedTo: null, downloadedFiles: null, error };
+  return { file: path, fileName, submissionId: null, jobId: null, jobStatus: null, step: null, ending: null, state, downloadedTo: null, downloadedFiles: null, error, privateFiles: [] };
 }

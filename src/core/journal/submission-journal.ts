@@ -17,6 +17,8 @@ export interface NewSubmission {
   download?: SubmissionRecord['download'];
   /** Pack a .blend with the files it uses (default true; false sends it alone). */
   pack?: boolean;
+  /** Files or folders outside the scene's folder allowed to travel although they look private (default none). */
+  allowOutside?: string[];
 }
 
 /** Fields a step may set besides the step itself. */
@@ -55,6 +57,7 @@ export class SubmissionJournal {
       file: init.file,
       step: 'preflighted',
       pack: init.pack ?? true,
+      ...(init.allowOutside && init.allowOutside.length > 0 ? { allowOutside: init.allowOutside } : {}),
       packing: null,
       bundle: null,
       ending: null,

@@ -54,6 +54,11 @@ export const submissionRecordSchema = z.object({
   step: z.enum(SUBMISSION_STEPS),
   /** Whether a .blend is packed with the files it uses (false: it is sent alone). */
   pack: z.boolean().default(true),
+  /**
+   * Files outside the scene's folder that look private may travel only when one of these absolute
+   * paths (the file, or a folder holding it) allows them; the rest are left out of the bundle (absent: none).
+   */
+  allowOutside: z.array(z.string()).optional(),
   /** What tracing the scene found: what travels, what is missing (null until traced, and for a file sent as it is). */
   packing: packSummarySchema.nullable().default(null),
   /**

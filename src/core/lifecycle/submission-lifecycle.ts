@@ -3,7 +3,7 @@ import { downloadJobOutputs, type DownloadJobOptions, type DownloadJobResult } f
 import { InvalidStateError, isAbort, serializeError } from '../errors';
 import type { RecordLock } from '../journal/record-lock';
 import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';
-import { isFinished, type SubmissionRecord } from '../journal/submission-record';
+import { isFinished, reached, type SubmissionRecord } from '../journal/submission-record';
 import { uploadFile, type UploadOptions, type UploadResult } from '../upload/upload';
 import { throwIfAborted } from '../util/abortable-sleep';
 import { systemClock, type Clock } from '../util/clock';
@@ -151,6 +151,16 @@ export class ClaimedSubmission extends TypedEmitter<SubmissionEvents> {
     this.#requireHeld();
     if (isFinished(this.#record)) throw new InvalidStateError(`${this.#record.file.name} has ended; submit it again to choose another scene.`);
     return this.#save({ validateBody: validateBodyChoosing(this.#record, scenePath) });
+  }
+
+  /**
+   * Lets files outside the scene's folder that look private travel (absolute paths of files or of
+   * folders holding them), before the bundle's content is fixed; the next `advance` packs them.
+   */
+  async allowOutside(paths: readonly string[]): Promise<SubmissionRecord> {
+    this.#requireHeld();
+    if (reached(this.#record, 'packing') || isFinished(this.#record)) throw new InvalidStateError(`${this.#record.file.name} is already packed; submit it again to choose which files travel.`);
+    return this.#save({ allowOutside: [...new Set([...(this.#record.allowOutside ?? []), ...paths])] });
   }
 
   /** Ends the submission without rendering (the person said no). */

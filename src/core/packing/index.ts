@@ -2,3 +2,5 @@
 export { analysisForArtist } from './farm-findings';
 export { type ArtistPaths, describeMissing, type MissingFile, missingFiles, missingSentence } from './missing-files';
 export { missingPlaces, type PackSummary, summarizePlan } from './pack-summary';
+export { holdPrivateFiles, leftOutFiles, type HeldPlan, type PrivateFile } from './private-files';
+export { allowedOutside, inProject, privateLook, privateOutsideProject, type PrivateLook } from './private-paths';

@@ -2,9 +2,10 @@ import { posix } from 'node:path';
 import { z } from 'zod';
 import { type BundlePlan, type PlannedDependency, needsPacking } from '../../blend/pack';
 import { KIND_LABELS, isMissing } from '../../blend/trace';
+import { privateFileSchema, type PrivateFile } from './private-files';
 
-/** Why a file the scene uses does not travel. */
-export const MISSING_REASONS = ['not-found', 'other-system', 'not-a-file', 'unreadable'] as const;
+/** Why a file the scene uses does not travel (`left-out`: it looks private and was kept back). */
+export const MISSING_REASONS = ['not-found', 'other-system', 'not-a-file', 'unreadable', 'left-out'] as const;
 export type MissingReason = (typeof MISSING_REASONS)[number];
 
 /**
@@ -43,6 +44,8 @@ export const packSummarySchema = z.object({
   files: z.number().int().nonnegative(),
   bytes: z.number().nonnegative(),
   places: z.array(farmPlaceSchema),
+  /** Files outside the project that look private: left out, or sent because the artist allowed them (absent: none). */
+  privateFiles: z.array(privateFileSchema).optional(),
 });
 export type PackSummary = z.infer<typeof packSummarySchema>;
 
@@ -53,13 +56,13 @@ const REASONS: Partial<Record<PlannedDependency['status'], MissingReason>> = {
   unreadable: 'unreadable',
 };
 
-/** The journal's summary of a bundle plan. */
-export function summarizePlan(plan: BundlePlan): PackSummary {
+/** The journal's summary of a bundle plan (and of its private files, see holdPrivateFiles). */
+export function summarizePlan(plan: BundlePlan, privateFiles: readonly PrivateFile[] = []): PackSummary {
   const entryOf = new Map(plan.blends.map((b) => [b.path, b.entry]));
   const places = plan.dependencies
     .filter((d) => d.required && d.status !== 'empty')
     .map((dep): FarmPlace => {
-      const travels = dep.status === 'found' || dep.status === 'packed';
+      const travels = (dep.status === 'found' && !dep.leftOut) || dep.status === 'packed';
       return {
         kind: KIND_LABELS[dep.kind],
         owner: dep.owner,
@@ -68,16 +71,19 @@ export function summarizePlan(plan: BundlePlan): PackSummary {
         path: dep.resolved ?? dep.stored,
         numbered: dep.shape === 'sequence' || dep.shape === 'udim',
         travels,
-        missing: !travels && isMissing(dep) ? (REASONS[dep.status] ?? null) : null,
+        missing: dep.leftOut ? 'left-out' : !travels && isMissing(dep) ? (REASONS[dep.status] ?? null) : null,
         ...(travels && dep.absent && dep.absent.length > 0 ? { absent: dep.absent } : {}),
       };
     });
-  return { fingerprint: plan.fingerprint, bundled: needsPacking(plan), files: plan.entries.length, bytes: plan.totalBytes, places };
+  return { fingerprint: plan.fingerprint, bundled: needsPacking(plan), files: plan.entries.length, bytes: plan.totalBytes, places, ...(privateFiles.length > 0 ? { privateFiles: [...privateFiles] } : {}) };
 }
 
-/** The places of a summary that are missing on the farm, or that travel with frames or tiles missing. */
+/**
+ * The places of a summary that are missing on the farm, or that travel with frames or tiles missing.
+ * Files left out because they look private are not among them: they are told apart (privateFiles).
+ */
 export function missingPlaces(summary: PackSummary | null): FarmPlace[] {
-  return summary?.places.filter((p) => p.missing !== null || (p.absent?.length ?? 0) > 0) ?? [];
+  return summary?.places.filter((p) => (p.missing !== null && p.missing !== 'left-out') || (p.absent?.length ?? 0) > 0) ?? [];
 }
 
 /**

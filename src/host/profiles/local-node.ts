@@ -7,7 +7,7 @@ import { startNodeFacade, type NodeFacade } from '../../render-node/node-facade'
 import type { RenderNodeOptions } from '../../render-node/server';
 import type { NodeWorkers } from '../../shared/api';
 import { ConfigError } from '../../core/errors';
-import { RedisUnavailableError } from '../../render-node/distributed';
+import { RedisUnavailableError, WorkerSecretError } from '../../render-node/distributed';
 
 export { localKeyAccount };
 
@@ -70,6 +70,12 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
     });
   } catch (error) {
     if (error instanceof RedisUnavailableError) throw new ConfigError(error.message, { code: 'redis-unavailable' });
+    if (error instanceof WorkerSecretError) {
+      throw new ConfigError(
+        'This computer is set up to render on render workers, but has no worker secret to sign their work with. Ask whoever set up the render workers for it.',
+        { code: 'worker-secret-missing' },
+      );
+    }
     throw error;
   }
   try {
@@ -86,13 +92,15 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
 }
 
 /**
- * With RENDERDROP_REDIS_URL set (password in RENDERDROP_REDIS_PASSWORD), the app's node renders on
- * the render workers of that Redis (docs/studio.md), as `renderdrop node serve --redis` does.
+ * With RENDERDROP_REDIS_URL set (password in RENDERDROP_REDIS_PASSWORD, worker secret in
+ * RENDERDROP_WORKER_SECRET or the node's data folder), the app's node renders on the render workers of
+ * that Redis (docs/studio.md), as `renderdrop node serve --redis` does.
  */
 function distributedFrom(env: NodeJS.ProcessEnv): RenderNodeOptions['distributed'] {
   const url = env.RENDERDROP_REDIS_URL;
   if (!url) return null;
-  return { redis: { url, ...(env.RENDERDROP_REDIS_PASSWORD ? { password: env.RENDERDROP_REDIS_PASSWORD } : {}) }, chunkSize: null };
+  const workerSecret = env.RENDERDROP_WORKER_SECRET;
+  return { redis: { url, ...(env.RENDERDROP_REDIS_PASSWORD ? { password: env.RENDERDROP_REDIS_PASSWORD } : {}) }, chunkSize: null, ...(workerSecret ? { workerSecret } : {}) };
 }
 
 async function ensureKey(node: NodeFacade, secrets: SecretStore, account: string): Promise<{ apiKey: string; keyStorage: 'store' | 'memory' }> {

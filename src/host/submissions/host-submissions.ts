@@ -2,7 +2,7 @@ import type { ApiClient } from '../../core/api';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../../core/errors';
 import { isFinished, type SubmissionRecord } from '../../core/journal';
 import { type RenderProposal, awaitsDecision, stopReached, recordForFile, scenesToChooseFrom, SubmissionLifecycle, type ClaimedSubmission, trackerWaiter } from '../../core/lifecycle';
-import { missingPlaces } from '../../core/packing';
+import { leftOutFiles, missingPlaces } from '../../core/packing';
 import type { JobTracker } from '../../core/tracking';
 import type { RenderConfig } from '../../shared/api';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract';
@@ -137,10 +137,18 @@ export class HostSubmissions {
     return toSubmissionView(tracked);
   }
 
-  /** Sends a submission held for missing files on, without them (packing what exists). */
-  continue(submissionId: string): SubmissionView {
+  /**
+   * Sends a held submission on, without the files it misses (packing what exists). Files outside its
+   * folder that look private travel only with `privateFiles: 'send'`; otherwise they are left out.
+   */
+  async continue(submissionId: string, privateFiles: 'send' | 'leave-out' = 'leave-out'): Promise<SubmissionView> {
     const tracked = this.#require(submissionId);
     if (!tracked.heldForMissing) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for a decision about missing files.`);
+    const held = leftOutFiles(tracked.record.packing?.privateFiles);
+    if (privateFiles === 'send' && held.length > 0) {
+      const claimed = tracked.claimed ?? (await this.#claim(tracked));
+      tracked.record = await claimed.allowOutside(held.map((file) => file.path));
+    }
     tracked.heldForMissing = false;
     tracked.filesAccepted = true;
     this.#launch(tracked);
@@ -282,7 +290,8 @@ export class HostSubmissions {
         if (!tracked.filesAccepted) {
           await claimed.advance({ until: 'traced', signal });
           const { record } = claimed;
-          if (record.step === 'traced' && !isFinished(record) && missingPlaces(record.packing).length > 0) {
+          const privateHeld = leftOutFiles(record.packing?.privateFiles).length > 0;
+          if (record.step === 'traced' && !isFinished(record) && (missingPlaces(record.packing).length > 0 || privateHeld)) {
             tracked.heldForMissing = true;
             return 'hold';
           }

@@ -8,7 +8,10 @@ import { markUnchecked } from '../files/unchecked-files';
 /** What the host knows of one submission besides its journal record. */
 export interface SubmissionState {
   record: SubmissionRecord;
-  /** Held before upload until the artist sends it without the files it misses, or cancels. */
+  /**
+   * Held before upload until the artist sends it without the files it misses (and with or without the
+   * files outside its folder that look private), or cancels.
+   */
   heldForMissing: boolean;
   /** Waiting for the artist to review and start the render. */
   awaitingReview: boolean;
@@ -44,7 +47,9 @@ export function phaseOf(state: SubmissionState): SubmissionPhase {
 export function packingView(record: SubmissionRecord, paths: ArtistPaths): PackingView | null {
   const summary = record.packing;
   if (summary === null) return null;
-  return { files: summary.files, bytes: summary.bytes, missing: markUnchecked(missingPlaces(summary).map((place) => describeMissing(place, paths)), paths) };
+  const missing = markUnchecked(missingPlaces(summary).map((place) => describeMissing(place, paths)), paths);
+  const privateFiles = (summary.privateFiles ?? []).map(({ path, kind, owner, why, allowed }) => ({ path, kind, owner, why, allowed }));
+  return { files: summary.files, bytes: summary.bytes, missing, ...(privateFiles.length > 0 ? { privateFiles } : {}) };
 }
 
 /** The submission as the UI sees it. */

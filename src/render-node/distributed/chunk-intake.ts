@@ -5,12 +5,15 @@ import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_UPLOAD_BYTES } from '../../shared/api';
-import { HttpError, notFound } from '../http/http-error';
+import { formatBytes } from '../../shared/text';
+import { HttpError, insufficientStorage, notFound } from '../http/http-error';
+import { freeBytes, isDiskFullError } from '../disk/disk-space';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { Storage } from '../disk/storage';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
 import type { DistributedExecutor } from './distributed-executor';
 import { expectedFrameNames } from './frame-names';
+import { frameProblem } from './frame-check';
 import type { ChunkStatus } from './protocol';
 
 /** A file a worker sends: its bytes and their announced length. */
@@ -36,7 +39,15 @@ const retryLater = (message: string) => new HttpError(503, 'retry_later', messag
  */
 export class ChunkIntake {
   constructor(
-    private readonly deps: { executor: DistributedExecutor; jobs: JobsRepo; chunks: ChunksRepo; storage: Storage; uploadPath: (slug: string) => string },
+    private readonly deps: {
+      executor: DistributedExecutor;
+      jobs: JobsRepo;
+      chunks: ChunksRepo;
+      storage: Storage;
+      uploadPath: (slug: string) => string;
+      /** Disk space kept free beyond a received file (database, packaging). */
+      headroomBytes: number;
+    },
   ) {}
 
   status(jobId: string, index: number): ChunkStatus {
@@ -73,7 +84,12 @@ export class ChunkIntake {
     active.receiving.add(frame);
     try {
       const target = join(plan.outputDir, name);
-      await receiveFile(file, target);
+      await this.store(jobId, `frame ${frame}`, file, target);
+      const problem = await frameProblem(target, plan.outputFormat);
+      if (problem) {
+        await rm(target, { force: true });
+        throw new HttpError(422, 'frame_refused', `Frame ${frame} was not counted: ${problem}.`);
+      }
       const counted = await active.task.onFrame({ frame, path: target, seconds });
       if (!counted) throw new HttpError(422, 'frame_incomplete', `Frame ${frame} is not a whole image file; it was not counted.`);
     } finally {
@@ -88,7 +104,31 @@ export class ChunkIntake {
     const { job } = this.lookup(jobId, index);
     if (!isPlainName(node) || !isPlainName(name)) throw new HttpError(400, 'unexpected_name', 'Compositor outputs must be one folder and one plain file name.');
     this.requireRendering(job);
-    await receiveFile(file, join(this.deps.storage.compositeDir(jobId), node, name));
+    await this.store(jobId, `a compositor output of chunk ${index + 1}`, file, join(this.deps.storage.compositeDir(jobId), node, name));
+  }
+
+  /**
+   * Receive a file of a render into `target`. When the node's disk cannot hold it (less free than the
+   * file and the headroom, or the disk filling up under it), the render fails for lack of disk space at
+   * once and the worker is answered 507, which it does not send again.
+   */
+  private async store(jobId: string, what: string, file: IncomingFile, target: string): Promise<void> {
+    const free = await freeBytes(this.deps.storage.jobDir(jobId)).catch(() => Infinity);
+    if (Number.isSafeInteger(file.length) && file.length > 0 && file.length + this.deps.headroomBytes > free) {
+      file.body.resume();
+      throw this.outOfSpace(jobId, `${what} could not be stored (${formatBytes(file.length)}, and ${formatBytes(free)} is free)`);
+    }
+    try {
+      await receiveFile(file, target);
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 507) throw this.outOfSpace(jobId, `${what} could not be stored completely`);
+      throw err;
+    }
+  }
+
+  private outOfSpace(jobId: string, what: string): HttpError {
+    this.deps.executor.diskFull(jobId, what);
+    return insufficientStorage(`The render node's disk is full: ${what}. The job fails; free space on the node's disk, then submit it again.`);
   }
 
   private lookup(jobId: string, index: number): { job: JobRecord; chunk: ChunkRecord } {
@@ -123,7 +163,7 @@ async function receiveFile(file: IncomingFile, target: string): Promise<void> {
   } catch (err) {
     await rm(temp, { force: true });
     if (err instanceof HttpError) throw err;
-    if (err instanceof Error && 'code' in err && err.code === 'ENOSPC') throw new HttpError(507, 'disk_full', 'The node is out of disk space; the frame will be sent again.');
+    if (isDiskFullError(err)) throw insufficientStorage('The render node ran out of disk space while storing this file.');
     throw new HttpError(400, 'upload_incomplete', `The file stopped after ${received} of ${file.length} bytes; send it again.`);
   }
 }

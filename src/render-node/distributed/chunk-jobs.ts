@@ -2,7 +2,9 @@ import type { FailedReason } from '../../shared/api';
 import type { RenderPlan } from '../plan/render-plan';
 import type { UrlSigner } from '../http/signing';
 import { describeFrames } from './chunk-plan';
-import { CHUNK_SIGNING_KEY, chunkPathPrefix, type ChunkData, type ChunkPlan } from './protocol';
+import { signChunk } from './chunk-signature';
+import { CHUNK_DATA_VERSION, CHUNK_SIGNING_KEY, chunkPathPrefix, type ChunkData, type ChunkPlan } from './protocol';
+import type { WorkerKeys } from './worker-secret';
 
 /** The part of a node's render plan a worker needs; folders are the worker's own. */
 export function toChunkPlan(plan: RenderPlan): ChunkPlan {
@@ -35,31 +37,37 @@ export function toChunkPlan(plan: RenderPlan): ChunkPlan {
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
-/** Everything a worker needs for one chunk, with URLs signed for that chunk only. */
+/**
+ * Everything a worker needs for one chunk, with URLs signed for that chunk only, the whole signed with
+ * the worker secret's chunk key so that workers act on nothing Redis changed.
+ */
 export function buildChunkData(input: {
   workspaceId: string;
   jobId: string;
   index: number;
+  generation: number;
   frames: number[];
   minBlender: string | null;
   scene: ChunkData['scene'];
   plan: RenderPlan;
   signer: UrlSigner;
+  keys: WorkerKeys;
   expiresAt: Date;
 }): ChunkData {
   const prefix = chunkPathPrefix(input.jobId, input.index);
-  return {
-    v: 1,
+  return signChunk(input.keys, {
+    v: CHUNK_DATA_VERSION,
     node: input.workspaceId,
     jobId: input.jobId,
     index: input.index,
+    generation: input.generation,
     frames: input.frames,
     minBlender: input.minBlender,
     scene: input.scene,
     plan: toChunkPlan(input.plan),
     get: input.signer.sign('GET', prefix, input.expiresAt, CHUNK_SIGNING_KEY),
     put: input.signer.sign('PUT', prefix, input.expiresAt, CHUNK_SIGNING_KEY),
-  };
+  });
 }
 
 /** BullMQ's reason when a chunk's workers kept vanishing (killed, or cut off from Redis). */

@@ -7,6 +7,8 @@ import { serveFile } from '../http/serve-file';
 import type { SignedQuery, UrlSigner } from '../http/signing';
 import type { ChunkIntake } from './chunk-intake';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
+import { verifyWorkerRequest } from './request-signature';
+import type { WorkerKeys } from './worker-secret';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -28,14 +30,23 @@ function contentLength(request: FastifyRequest): number {
   return Number(header);
 }
 
+const REQUEST_REFUSED = {
+  missing: 'This request carries no worker signature: only render workers holding the worker secret may use chunk URLs.',
+  expired: "This request's worker signature has expired; check that the worker's clock is right.",
+  invalid: 'This request\'s worker signature is not valid for this method and path (another worker secret, or a request replayed elsewhere).',
+} as const;
+
 /**
- * The routes render workers use, each authorised by a signature over the chunk's path prefix (the
- * node signs one GET and one PUT per chunk when it puts the chunk in the queue): the chunk's status,
- * its scene, and the upload of its frames and compositor outputs. No API key is involved.
+ * The routes render workers use: the chunk's status, its scene, and the upload of its frames and
+ * compositor outputs. Each request needs two signatures: the query signature the node made over the
+ * chunk's path prefix when it queued the chunk, and the worker's own signature of this very request
+ * made with the worker secret (so a URL read from Redis is useless alone). No API key is involved.
  */
-export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; intake: ChunkIntake; now: () => Date }): void {
-  const authorise = (request: { params: ChunkParams; query: SignedQuery }, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
+export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; keys: WorkerKeys; intake: ChunkIntake; now: () => Date }): void {
+  const authorise = (request: { params: ChunkParams; query: SignedQuery; raw: { url?: string }; headers: FastifyRequest['headers'] }, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
     const chunk = chunkOf(request.params);
+    const worker = verifyWorkerRequest(deps.keys, method, request.raw.url ?? '', request.headers, deps.now());
+    if (worker !== 'ok') throw forbidden(`worker_signature_${worker}`, REQUEST_REFUSED[worker]);
     const verdict = deps.signer.verify(method, chunkPathPrefix(chunk.jobId, chunk.index), request.query, deps.now());
     if (verdict.status === 'expired') throw forbidden('url_expired', 'This chunk\'s signed URLs have expired.');
     if (verdict.status !== 'ok' || verdict.keyId !== CHUNK_SIGNING_KEY) throw forbidden('signature_invalid', 'This URL is not validly signed for this chunk.');

@@ -10,13 +10,15 @@ import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../jobs/render-executor';
 import type { UrlSigner } from '../http/signing';
 import { HttpError } from '../http/http-error';
+import { diskFullReason, isDiskFullError } from '../disk/disk-space';
 import { atLeast } from './blender-versions';
 import { autoChunkSize } from './chunk-plan';
 import { buildChunkData, chunkFailureReason } from './chunk-jobs';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
-import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, type ChunkData } from './protocol';
+import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, TAMPERED_MARK, type ChunkData } from './protocol';
 import { openRedis, redactRedisUrl, type RedisTarget } from './redis-connection';
 import { liveWorkers } from './worker-registry';
+import { workerKeys, type WorkerKeys } from './worker-secret';
 
 /** How the node renders on workers. */
 export interface DistributedOptions {
@@ -25,6 +27,8 @@ export interface DistributedOptions {
   chunkSize: number | null;
   /** How often each render's chunks are checked against the queue (ms; default 5000). */
   reconcileMs?: number;
+  /** The worker secret chunks are signed with (else the node reads it from its data folder). */
+  workerSecret?: string;
 }
 
 /** What the executor needs from the node. */
@@ -34,8 +38,6 @@ export interface DistributedExecutorDeps {
   chunks: ChunksRepo;
   signer: UrlSigner;
   uploadPath: (slug: string) => string;
-  /** The address workers reach this node at (known once it listens). */
-  nodeUrl: () => string;
   log: Logger;
   now: () => Date;
 }
@@ -54,7 +56,18 @@ interface Entry extends ActiveRender {
   settled: boolean;
   reconciling: Promise<void> | null;
   again: boolean;
+  /** Its unfinished chunks waiting in the queue, and those a worker holds, at the last check. */
+  queued: { waiting: number; active: number };
+  /** Why its chunks wait, when something other than busy workers holds them back. */
+  note: string | null;
 }
+
+/** What a render waits for when its chunks sit in the queue and no worker takes them. */
+export const WAITING_NOTES = {
+  paused: 'Waiting: the render queue is paused',
+  noWorkers: 'Waiting: no render worker is connected',
+  disksFull: 'Waiting: every render worker is out of disk space',
+} as const;
 
 /** How long a reading for people (the worker list, the analysis warnings) waits for Redis. */
 const READ_TIMEOUT_MS = 3000;
@@ -100,10 +113,16 @@ export class DistributedExecutor implements RenderExecutor {
     this.deps.log.warn({ err: error.message, redis: this.redisLabel }, 'Redis connection problem; retrying');
   };
 
+  /** The keys of the worker secret: chunks are signed, and workers' requests checked, with them. */
+  readonly workerKeys: WorkerKeys;
+
   constructor(
     private readonly options: DistributedOptions,
     private readonly deps: DistributedExecutorDeps,
-  ) {}
+  ) {
+    if (!options.workerSecret) throw new Error('Rendering on workers needs a worker secret.');
+    this.workerKeys = workerKeys(options.workerSecret);
+  }
 
   /** The Redis the node uses, without its password. */
   get redisLabel(): string {
@@ -130,7 +149,6 @@ export class DistributedExecutor implements RenderExecutor {
       const entry = parsed && this.active.get(parsed.jobId);
       if (entry && typeof data === 'object' && data !== null && 'stage' in data && data.stage === 'rendering') entry.task.onStarted();
     });
-    await this.publishUrl();
     this.timer = setInterval(() => void this.tick(), this.options.reconcileMs ?? 5000);
     this.timer.unref();
   }
@@ -158,6 +176,8 @@ export class DistributedExecutor implements RenderExecutor {
         settled: false,
         reconciling: null,
         again: false,
+        queued: { waiting: 0, active: 0 },
+        note: null,
         settle: resolve,
       };
       if (task.signal.aborted) return resolve({ kind: 'stopped' });
@@ -171,6 +191,19 @@ export class DistributedExecutor implements RenderExecutor {
   /** The render of a job the node is coordinating now, if any (for frame uploads). */
   activeRender(jobId: string): ActiveRender | null {
     return this.active.get(jobId) ?? null;
+  }
+
+  /** Why a render's chunks wait in the queue, when it is not only that the workers are busy. */
+  statusMessage(jobId: string): string | null {
+    return this.active.get(jobId)?.note ?? null;
+  }
+
+  /** The node's disk cannot hold a file of a render: the render fails for lack of space (the runner then stops its chunks). */
+  diskFull(jobId: string, what: string): void {
+    const entry = this.active.get(jobId);
+    if (!entry) return;
+    this.deps.log.warn({ jobId, what }, "the node's disk is full: the render fails");
+    this.finish(entry, { kind: 'failed', reason: diskFullReason(what) });
   }
 
   /** Told after a frame was counted: completes the render once every frame is in. */
@@ -232,14 +265,23 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   private async tick(): Promise<void> {
-    await this.publishUrl();
     for (const entry of this.active.values()) await this.reconcile(entry);
+    await this.noteWaiting().catch((err: unknown) => this.onRedisError(err instanceof Error ? err : new Error(String(err))));
   }
 
-  private async publishUrl(): Promise<void> {
-    await this.requireRedis()
-      .set(redisKeys.nodeUrl(this.deps.workspaceId), this.deps.nodeUrl())
-      .catch((err: unknown) => this.deps.log.debug({ err }, 'could not publish the node address'));
+  /**
+   * Say why renders whose chunks wait in the queue wait: the queue is paused, or (when no chunk of theirs
+   * is being rendered) no worker is connected or every worker's disk is full.
+   */
+  private async noteWaiting(): Promise<void> {
+    const entries = [...this.active.values()];
+    const waiting = entries.filter((e) => e.queued.waiting > 0);
+    for (const entry of entries) if (entry.queued.waiting === 0) entry.note = null;
+    if (waiting.length === 0) return;
+    const paused = await this.requireQueue().isPaused();
+    const workers = paused ? [] : await liveWorkers(this.requireRedis());
+    const idleNote = workers.length === 0 ? WAITING_NOTES.noWorkers : workers.every((w) => w.state === 'disk-full') ? WAITING_NOTES.disksFull : null;
+    for (const entry of waiting) entry.note = paused ? WAITING_NOTES.paused : entry.queued.active === 0 ? idleNote : null;
   }
 
   /** Check a render's chunks against the queue; runs once at a time per render, again when asked meanwhile. */
@@ -254,7 +296,8 @@ export class DistributedExecutor implements RenderExecutor {
         try {
           await this.reconcileOnce(entry);
         } catch (err) {
-          this.onRedisError(err instanceof Error ? err : new Error(String(err)));
+          if (isDiskFullError(err)) this.finish(entry, { kind: 'failed', reason: diskFullReason("the render's chunks could not be recorded") });
+          else this.onRedisError(err instanceof Error ? err : new Error(String(err)));
         }
       } while (entry.again && !entry.settled);
       entry.reconciling = null;
@@ -268,14 +311,23 @@ export class DistributedExecutor implements RenderExecutor {
     const unfinished = [...entry.chunks.values()].filter((c) => c.frames.some((f) => !have.has(f)));
     if (unfinished.length === 0) return this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
     const queue = this.requireQueue();
+    const queued = { waiting: 0, active: 0 };
+    entry.queued = queued;
     for (const chunk of unfinished) {
       if (entry.settled) return;
       const id = chunkJobId(jobId, chunk.index, chunk.generation);
       const state = await queue.getJobState(id);
+      if (state === 'waiting' || state === 'prioritized') queued.waiting++;
+      else if (state === 'active') queued.active++;
       if (state === 'unknown') {
         await this.enqueue(entry, chunk);
       } else if (state === 'failed') {
         const failed = await queue.getJob(id);
+        if (failed?.failedReason?.includes(TAMPERED_MARK)) {
+          this.deps.log.warn({ jobId, chunk: chunk.index, reason: failed.failedReason }, 'a worker refused a chunk as tampered; putting it back signed anew');
+          if (await this.putBack(entry, chunk, have, failed.failedReason)) continue;
+          return;
+        }
         const failures = await this.requireRedis().hgetall(redisKeys.failures(jobId));
         const reason = chunkFailureReason({
           frames: chunk.frames,
@@ -286,19 +338,23 @@ export class DistributedExecutor implements RenderExecutor {
         this.deps.log.warn({ jobId, chunk: chunk.index, reason: reason.message }, 'a chunk failed for good');
         await this.stopEverywhere(jobId).catch(() => {});
         return this.finish(entry, { kind: 'failed', reason });
-      } else if (state === 'completed') {
-        const generation = this.deps.chunks.nextGeneration(jobId, chunk.index);
-        if (generation >= MAX_GENERATIONS) {
-          return this.finish(entry, {
-            kind: 'failed',
-            reason: chunkFailureReason({ frames: chunk.frames.filter((f) => !have.has(f)), lastError: 'the workers finished without delivering these frames', attempts: generation, failures: {} }),
-          });
-        }
-        const next = { ...chunk, generation };
-        entry.chunks.set(chunk.index, next);
-        await this.enqueue(entry, next);
+      } else if (state === 'completed' && !(await this.putBack(entry, chunk, have, 'the workers finished without delivering these frames'))) {
+        return;
       }
     }
+  }
+
+  /** Put a chunk in the queue again in its next generation; false (the render failed) past {@link MAX_GENERATIONS}. */
+  private async putBack(entry: Entry, chunk: ChunkRecord, have: Set<number>, why: string): Promise<boolean> {
+    const generation = this.deps.chunks.nextGeneration(entry.task.job.id, chunk.index);
+    if (generation >= MAX_GENERATIONS) {
+      this.finish(entry, { kind: 'failed', reason: chunkFailureReason({ frames: chunk.frames.filter((f) => !have.has(f)), lastError: why, attempts: generation, failures: {} }) });
+      return false;
+    }
+    const next = { ...chunk, generation };
+    entry.chunks.set(chunk.index, next);
+    await this.enqueue(entry, next);
+    return true;
   }
 
   private async enqueue(entry: Entry, chunk: ChunkRecord): Promise<void> {
@@ -308,11 +364,13 @@ export class DistributedExecutor implements RenderExecutor {
       workspaceId: this.deps.workspaceId,
       jobId: job.id,
       index: chunk.index,
+      generation: chunk.generation,
       frames: chunk.frames,
       minBlender: analysis?.savedWithBlender ?? null,
       scene: entry.scene,
       plan,
       signer: this.deps.signer,
+      keys: this.workerKeys,
       expiresAt: new Date(this.deps.now().getTime() + CHUNK_URL_TTL_MS),
     });
     await this.requireQueue().add('chunk', data, {

@@ -2,15 +2,13 @@ import { z } from 'zod';
 
 /**
  * What the node and its render workers agree on in Redis: the BullMQ queue of frame chunks, the keys
- * beside it, and the shape of a chunk. Anyone who can write to this Redis can make workers render, so
- * Redis must be private to the studio (see docs/studio.md).
+ * beside it, and the shape of a chunk. Redis is not trusted: every chunk carries the node's signature
+ * made with the worker secret, which workers check before acting (see docs/studio.md).
  */
 export const REDIS_PREFIX = 'renderdrop';
 export const CHUNK_QUEUE = 'chunks';
 
 export const redisKeys = {
-  /** The address workers reach a node at, by the node's workspace id. */
-  nodeUrl: (workspaceId: string) => `${REDIS_PREFIX}:node:${workspaceId}:url`,
   /** Sorted set of worker ids by when each was last seen (ms). */
   workers: `${REDIS_PREFIX}:workers`,
   /** One worker's record (JSON), expiring when it stops reporting. */
@@ -87,13 +85,18 @@ export const chunkPlanSchema = z.object({
 });
 export type ChunkPlan = z.infer<typeof chunkPlanSchema>;
 
-/** The data of one chunk job in the queue. */
+/** The version of the chunk data; workers refuse other versions. */
+export const CHUNK_DATA_VERSION = 2;
+
+/** The data of one chunk job in the queue, signed by the node (`sig`) with the worker secret. */
 export const chunkDataSchema = z.object({
-  v: z.literal(1),
-  /** Workspace id of the node that owns the job; its address is at {@link redisKeys.nodeUrl}. */
+  v: z.literal(CHUNK_DATA_VERSION),
+  /** Workspace id of the node that owns the job. */
   node: z.string().min(1),
   jobId: z.string().uuid(),
   index: z.number().int().min(0),
+  /** The chunk's generation: its queue entry must be {@link chunkJobId} of job, index and generation. */
+  generation: z.number().int().min(0),
   frames: z.array(z.number().int().min(0)).min(1),
   /** The Blender that saved the scene ("major.minor"), when known. */
   minBlender: z.string().nullable(),
@@ -105,11 +108,16 @@ export const chunkDataSchema = z.object({
     path: z.string().min(1),
   }),
   plan: chunkPlanSchema,
-  /** Signed query strings for GET and PUT under the chunk's path prefix. */
+  /** Signed query strings for GET and PUT under the chunk's path prefix (valid only with a request signature). */
   get: z.string(),
   put: z.string(),
+  /** HMAC-SHA256 (hex) of everything above with the chunk key of the worker secret. */
+  sig: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type ChunkData = z.infer<typeof chunkDataSchema>;
+
+/** Words a worker's failure reason holds when it refused a chunk whose signature did not hold. */
+export const TAMPERED_MARK = 'refused as tampered';
 
 /** What `GET .../chunks/<index>/status` tells a worker. */
 export const chunkStatusSchema = z.object({

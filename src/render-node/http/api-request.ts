@@ -28,6 +28,7 @@ export function apiJobFor(ctx: NodeContext, request: FastifyRequest, job: JobRec
     jobs: ctx.jobs,
     storage: ctx.storage,
     keyId: keyOf(request).id,
+    statusMessage: ctx.runner.statusMessage(job.id),
   });
 }
 

@@ -12,12 +12,12 @@ export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string,
 
 /**
  * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
- * (status changes) and `progress` as extras. `previewUrl` shows the latest frame rendered while the
+ * (status changes), `progress` and `statusMessage` (why a render waits, or null) as extras. `previewUrl` shows the latest frame rendered while the
  * job renders, and the packaged preview (the last frame) once it has one.
  */
 export function toApiJob(
   job: JobRecord,
-  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string },
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null },
 ): Job {
   const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id)) : null;
   return {
@@ -39,6 +39,7 @@ export function toApiJob(
     analysis: job.analysis,
     sceneFile: job.sceneFile,
     progress: { completedFrames: job.completedFrames, totalFrames: job.totalFrames },
+    statusMessage: ctx.statusMessage ?? null,
     timeline: ctx.jobs.events(job.id).map((e) => ({ status: e.status, at: e.at })),
   };
 }

@@ -1,4 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FailedReason } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
@@ -53,6 +55,15 @@ export const DEFAULT_HEADROOM_BYTES = 16 * 1024 * 1024;
 /** How long a render keeps its slot before giving way to another key's, unless the node says otherwise. */
 export const DEFAULT_RENDER_TURN_MS = 60_000;
 const RETRY_MS = 30_000;
+/** File in a job's folder while its validation runs; left behind only when the node died during it. */
+const VALIDATION_MARK = 'validation-running';
+
+/** Why a job whose validation was under way when the node died is not validated again. */
+export const VALIDATION_INTERRUPTED: FailedReason = {
+  name: 'ValidationInterrupted',
+  type: 'scene',
+  message: 'Validation stopped when the render node restarted; the scene may be too large or too damaged for this node to open. Submit it again to retry.',
+};
 
 /**
  * Runs validations and renders in the background, at most N of each at once, sharing the render
@@ -96,8 +107,9 @@ export class JobRunner {
   }
 
   /**
-   * Stop Blender processes a crashed node left behind, empty the scratch folder (which holds what they
-   * and their Blender left there), then start queued work. Frames they finished are kept when whole.
+   * Stop Blender processes a crashed node left behind, fail the validations it died during (never
+   * replayed: the scene may be what killed it), empty the scratch folder (which holds what they and
+   * their Blender left there), then start queued work. Frames they finished are kept when whole.
    */
   async start(): Promise<void> {
     for (const job of this.o.jobs.inStatus(RUNNER_STATUSES)) {
@@ -107,6 +119,7 @@ export class JobRunner {
       }
       if (job.pid) this.record(() => this.o.jobs.patch(job.id, { pid: null }, false));
     }
+    await this.failInterruptedValidations();
     await rm(this.o.storage.tempDir, { recursive: true, force: true });
     await mkdir(this.o.storage.tempDir, { recursive: true });
     await this.executor.start();
@@ -129,6 +142,25 @@ export class JobRunner {
     );
     await Promise.allSettled(works.map((w) => w.task));
     await this.executor.stop();
+  }
+
+  /** Why a job's render waits, when its executor knows something holds it back; null otherwise. */
+  statusMessage(jobId: string): string | null {
+    return this.executor.statusMessage?.(jobId) ?? null;
+  }
+
+  private validationMark(jobId: string): string {
+    return join(this.o.storage.jobDir(jobId), VALIDATION_MARK);
+  }
+
+  private async failInterruptedValidations(): Promise<void> {
+    for (const job of this.o.jobs.inStatus(['validating'])) {
+      const mark = this.validationMark(job.id);
+      if (!existsSync(mark)) continue;
+      this.o.log.warn({ jobId: job.id }, 'the node stopped during this validation; failing it instead of running it again');
+      this.fail(job.id, VALIDATION_INTERRUPTED);
+      if (!this.unrecorded.has(job.id)) await rm(mark, { force: true });
+    }
   }
 
   /** Whether a job currently has a process working on it. */
@@ -264,6 +296,17 @@ export class JobRunner {
   private async validate(job: JobRecord, work: Work): Promise<void> {
     const blender = this.requireBlender(job.id);
     if (!blender) return;
+    const mark = this.validationMark(job.id);
+    await mkdir(dirname(mark), { recursive: true });
+    await writeFile(mark, '');
+    try {
+      await this.runValidation(job, work, blender);
+    } finally {
+      await rm(mark, { force: true });
+    }
+  }
+
+  private async runValidation(job: JobRecord, work: Work, blender: BlenderRuntime): Promise<void> {
     const outcome = await runValidateStep(
       {
         jobs: this.o.jobs,

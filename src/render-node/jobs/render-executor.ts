@@ -41,6 +41,8 @@ export interface RenderExecutor {
   render(task: RenderTask): Promise<ExecutorOutcome>;
   /** Stop a job's render everywhere it runs (its status is already `canceled` or `failed`). */
   cancel(jobId: string): Promise<void>;
+  /** Why a job's render waits, in words for people, when something holds it back (null: nothing to say). */
+  statusMessage?(jobId: string): string | null;
   /** Warnings the analysis of a scene gets from where it will render. */
   analysisWarnings(analysis: SceneAnalysis): Promise<AnalysisWarning[]>;
   start(): Promise<void>;

@@ -7,6 +7,10 @@ import { prepareScene, type ScenePrepareDeps } from '../scene/scene-prepare';
 import { ZipError } from '../scene/zip-extract';
 import { diskFullReason, isDiskFullError } from '../disk/disk-space';
 import { reportSeveredAsStored } from '../scene/severed-paths';
+import { BlendError } from '../../blend/reader';
+
+/** What the artist is told of a scene whose files the node's reader tripped on. */
+const UNREADABLE = 'The scene is damaged or is not a .blend Renderdrop can read. Open it in Blender, save it again and submit it again.';
 
 /** What a validation needs from the node. */
 export interface ValidateStepDeps extends ScenePrepareDeps {
@@ -30,6 +34,7 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
   } catch (err) {
     if (isDiskFullError(err)) return { kind: 'failed', reason: diskFullReason('the scene could not be unpacked') };
     if (err instanceof ZipError) return { kind: 'failed', reason: { name: err.reasonName, type: 'zip', message: err.message } };
+    if (err instanceof BlendError) return { kind: 'failed', reason: { name: 'SceneUnreadable', type: 'scene', message: UNREADABLE } };
     throw err;
   }
   if (!prepared.ok) return { kind: 'failed', reason: prepared.reason };

@@ -6,14 +6,18 @@ import { chooseScene, DEFAULT_ZIP_LIMITS, extractZip, unreadableZip } from './zi
 import { surveyZip, zipExtractionRefusal } from './zip-survey';
 import { freeBytes } from '../disk/disk-space';
 import { safeFileName } from '../jobs/job-files';
-import { severOutsidePaths, type SeveredPath } from '../../blend/pack';
-import { NOT_UPLOADED } from './severed-paths';
+import type { SeveredPath } from '../../blend/pack';
+import { severScene } from './sever-scene';
+import { UnreadableSceneError } from './unreadable-scene-error';
+import { sceneContentRefusal } from './scene-content';
+import { blendFilesOf } from '../../shared/zip';
 
 /** Where a job's scene goes, and how much a zip may expand to. */
 export interface ScenePrepareDeps {
   sceneDir: string;
   /** The uploaded file. */
   source: string;
+  /** Most a zip may expand to, and a compressed .blend may unpack to. */
   maxExtractedBytes: number;
   /** Disk space kept free beyond the extracted files. */
   headroomBytes: number;
@@ -29,7 +33,9 @@ export type PreparedScene = { ok: true; scenePath: string; relative: string; sev
  * directory only): one that expands past the limit or the free space is refused before anything is
  * written; then it is extracted safely. Problems with the zip's contents throw a ZipError. The .blend's
  * libraries and fonts that lead outside the folder are then pointed at nothing (Blender's loader would
- * open them before any script of the node runs); the uploaded file itself is never changed.
+ * open them before any script of the node runs); the uploaded file itself is never changed. A scene
+ * the reader cannot read, or whose .blend files are not .blend files once unpacked or unpack past the
+ * node's limit, is refused in one line, never handed to Blender.
  */
 export async function prepareScene(job: JobRecord, deps: ScenePrepareDeps): Promise<PreparedScene> {
   const scene = job.sceneFile!;
@@ -47,6 +53,8 @@ export async function prepareScene(job: JobRecord, deps: ScenePrepareDeps): Prom
     if (refusal) return { ok: false, reason: refusal };
     const files = await extractZip(deps.source, dir, { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: deps.maxExtractedBytes });
     const rel = chooseScene(files, job.validateConfig?.scenePath);
+    const unfit = await sceneContentRefusal(dir, blendFilesOf(files), deps.maxExtractedBytes);
+    if (unfit) return { ok: false, reason: unfit };
     return confined(join(dir, rel), rel, deps);
   }
   await rm(dir, { recursive: true, force: true });
@@ -54,10 +62,17 @@ export async function prepareScene(job: JobRecord, deps: ScenePrepareDeps): Prom
   const name = safeFileName(scene.fileName, 'scene.blend');
   const target = join(dir, name);
   await link(deps.source, target).catch(() => copyFile(deps.source, target));
+  const unfit = await sceneContentRefusal(dir, [name], deps.maxExtractedBytes);
+  if (unfit) return { ok: false, reason: unfit };
   return confined(target, name, deps);
 }
 
+/** Sever the scene's outside paths; a scene the reader cannot read is refused here, before Blender sees it. */
 async function confined(scenePath: string, relative: string, deps: ScenePrepareDeps): Promise<PreparedScene> {
-  const severed = await severOutsidePaths(scenePath, deps.sceneDir, { nowhere: NOT_UPLOADED, tempDir: deps.tempDir });
-  return { ok: true, scenePath, relative, severed };
+  try {
+    return { ok: true, scenePath, relative, severed: await severScene(scenePath, deps.sceneDir, deps.tempDir) };
+  } catch (error) {
+    if (error instanceof UnreadableSceneError) return { ok: false, reason: error.reason };
+    throw error;
+  }
 }

@@ -4,9 +4,13 @@ import type { Logger } from 'pino';
 import type { BlenderInfo } from '../blender/probe';
 import { routeChunk } from '../distributed/blender-versions';
 import { describeFrames } from '../distributed/chunk-plan';
-import { chunkDataSchema, JOB_KEY_TTL_SECONDS, MAX_FAILURES_PER_WORKER, redisKeys, type ChunkData } from '../distributed/protocol';
+import { tamperedReason, verifyChunk } from '../distributed/chunk-signature';
+import { JOB_KEY_TTL_SECONDS, MAX_FAILURES_PER_WORKER, redisKeys, type ChunkData } from '../distributed/protocol';
+import type { WorkerKeys } from '../distributed/worker-secret';
 import { liveWorkers } from '../distributed/worker-registry';
 import { renderChunk, type ChunkContext, type ChunkResult } from './chunk-renderer';
+import { isDiskFullError } from '../disk/disk-space';
+import { WorkerDiskFullError, type DiskRoom } from './disk-room';
 import { NodeClient } from './node-client';
 import type { SceneCache } from './scene-cache';
 import type { WorkerStatus } from './worker-status';
@@ -24,6 +28,12 @@ export interface ChunkJobDeps {
   /** Folder for the chunks' scratch folders. */
   workDir: string;
   scenes: SceneCache;
+  /** The worker's disk room: a chunk its full disk cannot hold goes back to the queue. */
+  room: DiskRoom;
+  /** The node's address, from the worker's own settings. */
+  nodeUrl: string;
+  /** The keys of the worker secret: chunks are checked, and requests signed, with them. */
+  keys: WorkerKeys;
   redis: Redis;
   status: WorkerStatus;
   log: Logger;
@@ -40,9 +50,13 @@ export type ChunkOutcome = ChunkResult & { worker: string };
  */
 export function createChunkProcessor(deps: ChunkJobDeps): (job: Job, token?: string) => Promise<ChunkOutcome> {
   return async (job, token) => {
-    const chunk = readChunk(job.data, deps.name);
+    const chunk = readChunk(deps, job);
     const stoppedResult = { outcome: 'stopped' as const, rendered: 0, worker: deps.name, timings: { startedAt: Date.now(), blenderStartedAt: null, blenderEndedAt: null, endedAt: Date.now() } };
     if (await deps.redis.exists(redisKeys.canceled(chunk.jobId))) return stoppedResult;
+    if (deps.room.full) {
+      deps.log.info({ jobId: chunk.jobId, chunk: chunk.index }, 'the disk is full: handing a chunk over to another worker');
+      return requeue(job, token);
+    }
     if ((await routeFor(deps, chunk)) === 'hand-over') {
       deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, needs: chunk.minBlender }, 'handing a chunk over to another worker');
       await job.moveToDelayed(Date.now() + 1000 + Math.floor(Math.random() * 1000), token);
@@ -52,10 +66,12 @@ export function createChunkProcessor(deps: ChunkJobDeps): (job: Job, token?: str
   };
 }
 
-function readChunk(data: unknown, name: string): ChunkData {
-  const parsed = chunkDataSchema.safeParse(data);
-  if (!parsed.success) throw new UnrecoverableError(`Worker "${name}" cannot read this chunk (${parsed.error.issues[0]?.message ?? 'bad data'}); it was made by another Renderdrop version.`);
-  return parsed.data;
+/** The chunk of a queue entry once its signature holds; else the entry fails at once, naming the tampering. */
+function readChunk(deps: ChunkJobDeps, job: Job): ChunkData {
+  const verdict = verifyChunk(deps.keys, job.data, job.id);
+  if (verdict.ok) return verdict.chunk;
+  deps.log.error({ queueId: job.id, reason: verdict.reason }, 'refused a tampered chunk');
+  throw new UnrecoverableError(tamperedReason(deps.name, job.id, verdict.reason));
 }
 
 /** Whether this worker renders the chunk or hands it over: to a worker with a newer Blender, or after failing its job too often. */
@@ -77,12 +93,18 @@ async function renderTaken(deps: ChunkJobDeps, job: Job, token: string | undefin
   void deps.status.report();
   deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, frames: describeFrames(chunk.frames) }, 'rendering a chunk');
   try {
-    const result = await renderChunk(chunk, chunkContext(deps, job, chunk), abort.signal);
+    const result = await renderChunk(chunk, chunkContext(deps, job), abort.signal);
     if (abort.signal.reason instanceof WorkerStopping) await requeue(job, token);
     return { ...result, worker: deps.name };
   } catch (err) {
     if (err instanceof DelayedError) throw err;
     if (abort.signal.reason instanceof WorkerStopping) await requeue(job, token);
+    if (err instanceof WorkerDiskFullError || isDiskFullError(err)) {
+      const what = err instanceof WorkerDiskFullError ? err.message : `frames ${describeFrames(chunk.frames)} of a job could not be stored`;
+      deps.log.warn({ jobId: chunk.jobId, chunk: chunk.index, err: err instanceof Error ? err.message : String(err) }, 'the disk is full: the chunk goes back to the queue');
+      await deps.room.markFull(what);
+      await requeue(job, token);
+    }
     throw await chunkFailure(deps, chunk, err);
   } finally {
     deps.status.current = null;
@@ -90,7 +112,7 @@ async function renderTaken(deps: ChunkJobDeps, job: Job, token: string | undefin
   }
 }
 
-function chunkContext(deps: ChunkJobDeps, job: Job, chunk: ChunkData): ChunkContext {
+function chunkContext(deps: ChunkJobDeps, job: Job): ChunkContext {
   const { status } = deps;
   return {
     name: deps.name,
@@ -98,7 +120,7 @@ function chunkContext(deps: ChunkJobDeps, job: Job, chunk: ChunkData): ChunkCont
     threads: deps.threads,
     workDir: deps.workDir,
     scenes: deps.scenes,
-    client: new NodeClient(publishedNodeUrl(deps.redis, chunk.node)),
+    client: new NodeClient(deps.nodeUrl, deps.keys),
     onRendering: () => void job.updateProgress({ stage: 'rendering' }).catch(() => {}),
     onFrameStarted: (frame) => {
       if (status.current) status.current.frame = frame;
@@ -107,15 +129,6 @@ function chunkContext(deps: ChunkJobDeps, job: Job, chunk: ChunkData): ChunkCont
       status.framesRendered++;
       void status.report();
     },
-  };
-}
-
-/** The address the node of a workspace published in Redis, read when it is needed. */
-function publishedNodeUrl(redis: Redis, workspaceId: string): () => Promise<string> {
-  return async () => {
-    const url = await redis.get(redisKeys.nodeUrl(workspaceId));
-    if (!url) throw new Error('the node has not published its address in Redis');
-    return url;
   };
 }
 

@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { startRender, type BlenderRenderPlan } from '../blender/render';
 import { describeFrames } from '../distributed/chunk-plan';
 import type { ChunkData } from '../distributed/protocol';
 import { acquireFileLock } from '../../node-common/file-lock';
+import { verifyFrame } from '../jobs/frame-acceptance';
+import { isOwnDiskFull, WorkerDiskFullError } from './disk-room';
 import { BLENDER_PID_FILE, SCRATCH_LOCK } from './leftovers';
-import { JobStoppedError, type NodeClient } from './node-client';
+import { JobStoppedError, NodeRefusedError, type NodeClient } from './node-client';
 import type { SceneCache } from './scene-cache';
 
 /** What a worker brings to every chunk. */
@@ -110,11 +112,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
     await uploads.finish();
     if (uploads.stopped || signal.aborted) return { outcome: 'stopped', rendered: uploads.delivered, timings: timings() };
     const missing = todo.filter((f) => !uploads.deliveredFrames.has(f));
-    if (uploads.error || result.exitCode !== 0 || missing.length > 0) {
-      const tail = result.stderrTail.trim().split('\n').slice(-3).join(' | ');
-      const detail = uploads.error ?? `Blender stopped (exit code ${result.exitCode})${tail ? `: ${tail}` : ''}`;
-      throw new ChunkRenderError(`Worker "${ctx.name}" could not render frames ${describeFrames(missing.length ? missing : todo)}: ${detail}`);
-    }
+    if (uploads.error || result.exitCode !== 0 || missing.length > 0) throw await renderFailure(ctx, dir, uploads, result, missing.length ? missing : todo);
     return { outcome: 'delivered', rendered: uploads.delivered, skipped: have.size, timings: timings() };
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -122,6 +120,29 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
     lock.release();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Why a chunk's render failed: the worker's own disk filled up (its chunk goes to another worker), or
+ * Blender or the node failed it (counted against this worker).
+ */
+async function renderFailure(ctx: ChunkContext, dir: string, uploads: Uploads, result: { exitCode: number | null; stderrTail: string }, frames: number[]): Promise<Error> {
+  if (uploads.diskFull) return uploads.diskFull;
+  if (uploads.error === null && (await isOwnDiskFull(null, dir, result.stderrTail))) {
+    return new WorkerDiskFullError(`Blender could not write frames ${describeFrames(frames)}`);
+  }
+  const tail = result.stderrTail.trim().split('\n').slice(-3).join(' | ');
+  const detail = uploads.error ?? `Blender stopped (exit code ${result.exitCode})${tail ? `: ${tail}` : ''}`;
+  return new ChunkRenderError(`Worker "${ctx.name}" could not render frames ${describeFrames(frames)}: ${detail}`);
+}
+
+/**
+ * A frame file Blender reported saved but that is not whole: cut short by this worker's full disk, or
+ * written incompletely by Blender. Either way it is not uploaded.
+ */
+async function cutFrame(frame: number, path: string, reason: string): Promise<Error> {
+  if (await isOwnDiskFull(null, dirname(path))) return new WorkerDiskFullError(`frame ${frame} was cut short while being written`);
+  return new ChunkRenderError(`Blender wrote frame ${frame} incompletely (${reason})`);
 }
 
 /** Uploads of one chunk, one at a time in the order frames were written, beside the render. */
@@ -132,6 +153,8 @@ class Uploads {
   delivered = 0;
   stopped = false;
   error: string | null = null;
+  /** Set when this worker's disk filled up under a frame. */
+  diskFull: WorkerDiskFullError | null = null;
 
   constructor(
     private readonly chunk: ChunkData,
@@ -149,6 +172,8 @@ class Uploads {
     const composites = this.listComposites();
     this.enqueue(async () => {
       const name = path.split(/[\\/]/).pop()!;
+      const verdict = await verifyFrame(path);
+      if (!verdict.ok) throw await cutFrame(frame, path, verdict.reason);
       const counted = await this.ctx.client.putFrame(this.chunk, frame, name, path, seconds, this.stop.signal);
       this.deliveredFrames.add(frame);
       if (counted) {
@@ -173,7 +198,9 @@ class Uploads {
       try {
         await step();
       } catch (err) {
-        if (err instanceof JobStoppedError) this.stopped = true;
+        if (err instanceof JobStoppedError || (err instanceof NodeRefusedError && err.status === 507)) this.stopped = true;
+        else if (err instanceof WorkerDiskFullError) [this.diskFull, this.error] = [err, err.message];
+        else if (err instanceof ChunkRenderError) this.error = err.message;
         else if (!this.stop.signal.aborted) this.error = `the node did not take its output: ${err instanceof Error ? err.message : String(err)}`;
         this.stop.abort(err);
       }

@@ -6,6 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Transform } from 'node:stream';
 import { z } from 'zod';
 import { chunkPathPrefix, chunkStatusSchema, type ChunkData, type ChunkStatus } from '../distributed/protocol';
+import { signWorkerRequest } from '../distributed/request-signature';
+import type { WorkerKeys } from '../distributed/worker-secret';
 
 /** The node refused a request for a reason retrying cannot fix. */
 export class NodeRefusedError extends Error {
@@ -74,17 +76,21 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * A worker's side of the node: a chunk's status, its scene, and the upload of what it renders, each
- * with the URLs the node signed for the chunk. The node's address is looked up again after a request
- * could not reach it, so a node that restarts on another address is found again; network errors and 5xx answers are retried
- * for up to `patienceMs`, other refusals are thrown at once.
+ * with the URLs the node signed for the chunk and this worker's signature of the request (made with
+ * the worker secret). The node's address is the worker's own setting, never read from Redis. Network
+ * errors and 5xx answers are retried for up to `patienceMs` (the node may be restarting), other
+ * refusals are thrown at once.
  */
 export class NodeClient {
-  private known: string | null = null;
+  private readonly nodeUrl: string;
 
   constructor(
-    private readonly nodeUrl: () => Promise<string>,
+    nodeUrl: string,
+    private readonly keys: WorkerKeys,
     private readonly patienceMs = DEFAULT_PATIENCE_MS,
-  ) {}
+  ) {
+    this.nodeUrl = nodeUrl.replace(/\/+$/, '');
+  }
 
   async status(chunk: ChunkData, signal?: AbortSignal): Promise<ChunkStatus> {
     const res = await this.call('GET', chunk, 'status', chunk.get, {}, null, signal);
@@ -141,17 +147,17 @@ export class NodeClient {
     for (let attempt = 0; ; attempt++) {
       let problem: string;
       try {
-        this.known ??= await this.nodeUrl();
-        const res = await send(method, `${this.known}${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`, headers, body, signal);
+        const path = `${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`;
+        const res = await send(method, `${this.nodeUrl}${path}`, { ...headers, ...signWorkerRequest(this.keys, method, path) }, body, signal);
         if (res.status >= 200 && res.status < 300) return res.body;
         const error = errorOf(await readText(res.body));
         if (res.status === 409 || res.status === 404) throw new JobStoppedError(error.message);
-        if (res.status < 500) throw new NodeRefusedError(res.status, error.code, error.message);
+        // 507: the node's disk is full; it fails the job, so sending again would only repeat the refusal.
+        if (res.status < 500 || res.status === 507) throw new NodeRefusedError(res.status, error.code, error.message);
         problem = `${res.status} ${error.message}`;
       } catch (err) {
         if (err instanceof NodeRefusedError || err instanceof JobStoppedError || signal?.aborted) throw err;
         problem = err instanceof Error ? err.message : String(err);
-        this.known = null;
       }
       if (Date.now() > deadline) throw new Error(`The node could not be reached for ${Math.round(this.patienceMs / 1000)} s (${problem}).`);
       await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)), signal);

@@ -6,7 +6,9 @@ import type { BlenderInfo } from '../blender/probe';
 import { CHUNK_QUEUE, REDIS_PREFIX, redisKeys, WORKER_HEARTBEAT_MS } from '../distributed/protocol';
 import { checkRedis, openRedis, redactRedisUrl, type RedisTarget } from '../distributed/redis-connection';
 import { removeWorker } from '../distributed/worker-registry';
+import { workerKeys } from '../distributed/worker-secret';
 import { createChunkProcessor, WorkerStopping } from './chunk-job';
+import { DiskRoom } from './disk-room';
 import { stopLeftovers } from './leftovers';
 import { JobStoppedError } from './node-client';
 import { SceneCache } from './scene-cache';
@@ -15,6 +17,10 @@ import { WorkerStatus } from './worker-status';
 /** How to run a render worker. */
 export interface RenderWorkerOptions {
   redis: RedisTarget;
+  /** The node's address (`http://host:8787`): from the worker's settings, never from Redis. */
+  nodeUrl: string;
+  /** The node's worker secret: chunks are checked, and requests to the node signed, with it. */
+  secret: string;
   /** Shown in the node's worker list and in failure reasons; several workers may share one. */
   name: string;
   blender: BlenderInfo;
@@ -35,8 +41,8 @@ export interface RenderWorker {
 }
 
 /**
- * Take frame chunks from the node's BullMQ queue one at a time and render them with this machine's
- * Blender. Reports itself in Redis every few seconds (the node lists it), stops a job's Blender when
+ * Take frame chunks from the node's BullMQ queue one at a time, check the node's signature on each,
+ * and render them with this machine's Blender for the node at `nodeUrl`. Reports itself in Redis every few seconds (the node lists it), stops a job's Blender when
  * the node publishes a cancel, hands a chunk over to another worker when its scene needs a newer
  * Blender or when it has failed that job repeatedly, and counts its failures per job in Redis.
  */
@@ -57,7 +63,9 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   await stopOnCancel(subscriber, status, log);
 
   const scenes = new SceneCache(join(options.cacheDir, 'scenes'));
-  const processChunk = createChunkProcessor({ name, blender, threads: options.threads, workDir, scenes, redis, status, log, onRedisError });
+  const room = new DiskRoom(options.cacheDir, status, log);
+  const keys = workerKeys(options.secret);
+  const processChunk = createChunkProcessor({ name, blender, threads: options.threads, workDir, scenes, room, nodeUrl: options.nodeUrl, keys, redis, status, log, onRedisError });
   const lockMs = options.lockMs ?? 15_000;
   const worker = new Worker(CHUNK_QUEUE, processChunk, {
     connection: bullRedis,
@@ -68,6 +76,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
     maxStalledCount: 2,
   });
   worker.on('error', onRedisError);
+  room.attach(worker);
 
   let stopping = false;
   return {
@@ -76,6 +85,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
       if (stopping) return;
       stopping = true;
       status.current?.abort.abort(new WorkerStopping('worker stopping'));
+      room.stop();
       await worker.close();
       clearInterval(heartbeat);
       await removeWorker(redis, status.id).catch(() => {});

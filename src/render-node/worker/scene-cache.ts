@@ -7,7 +7,13 @@ import type { ChunkData } from '../distributed/protocol';
 import { isPlainName } from '../distributed/chunk-intake';
 import { entryPath } from '../../shared/zip';
 import { chooseScene, extractZip } from '../scene/zip-extract';
+import { severScene } from '../scene/sever-scene';
 
+/**
+ * Marks a cached scene as complete, its outside paths severed. Named after what it promises: a scene
+ * cached before workers severed paths has no such mark and is fetched again.
+ */
+const READY = '.severed';
 /** Scenes kept besides the ones in use: the most recently used first. */
 const KEEP_SCENES = 8;
 /** A scene used this recently is never removed (another worker sharing the cache may be on it). */
@@ -17,8 +23,10 @@ type Fetch = (target: string, check: () => Transform) => Promise<void>;
 
 /**
  * A worker's scenes, by the SHA-256 of the file the artist uploaded: each is fetched once (and
- * checked against its hash), unpacked safely when it is a zip, and reused by every chunk of the job
- * and by any later job with the same file. Several workers may share one cache folder.
+ * checked against its hash), unpacked safely when it is a zip, its outside paths severed exactly as
+ * the node severs them before any Blender opens it (a scene the reader cannot read is refused), and
+ * reused by every chunk of the job and by any later job with the same file. Several workers may share
+ * one cache folder.
  */
 export class SceneCache {
   constructor(private readonly dir: string) {}
@@ -26,7 +34,7 @@ export class SceneCache {
   /** The .blend to open for a chunk and the folder of its bundle, fetching the scene first when it is not here yet. */
   async scene(scene: ChunkData['scene'], fetch: Fetch): Promise<{ path: string; root: string }> {
     const root = join(this.dir, scene.sha256);
-    const ready = join(root, '.ready');
+    const ready = join(root, READY);
     if (!existsSync(ready)) await this.fetch(scene, root, fetch);
     const now = new Date();
     await utimes(ready, now, now).catch(() => {});
@@ -59,10 +67,10 @@ export class SceneCache {
       await mkdir(sceneDir, { recursive: true });
       if (scene.kind === 'zip') chooseScene(await extractZip(download, sceneDir), scene.path);
       else await rename(download, join(sceneDir, blendName(scene.path)));
-      await writeFile(join(stage, '.ready'), '');
-      await rename(stage, root).catch(async (err: NodeJS.ErrnoException) => {
-        if (!existsSync(join(root, '.ready'))) throw err;
-      });
+      const scenePath = join(sceneDir, scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path));
+      await severScene(scenePath, sceneDir, stage);
+      await writeFile(join(stage, READY), '');
+      await place(stage, root);
     } finally {
       await rm(stage, { recursive: true, force: true });
       await rm(download, { force: true });
@@ -73,13 +81,28 @@ export class SceneCache {
   private async prune(keep: string): Promise<void> {
     const entries = (await readdir(this.dir).catch(() => [])).filter((name) => /^[0-9a-f]{64}$/.test(name) && name !== keep);
     const dated = await Promise.all(
-      entries.map(async (name) => ({ name, used: (await stat(join(this.dir, name, '.ready')).catch(() => null))?.mtimeMs ?? 0 })),
+      entries.map(async (name) => ({ name, used: (await stat(join(this.dir, name, READY)).catch(() => null))?.mtimeMs ?? 0 })),
     );
     dated.sort((a, b) => b.used - a.used);
     for (const old of dated.slice(KEEP_SCENES - 1)) {
       if (Date.now() - old.used > IN_USE_MS) await rm(join(this.dir, old.name), { recursive: true, force: true });
     }
   }
+}
+
+/** Move a fetched scene into place, unless another worker sharing the cache was first; replaces a scene cached unsevered. */
+async function place(stage: string, root: string): Promise<void> {
+  try {
+    await rename(stage, root);
+    return;
+  } catch (err) {
+    if (existsSync(join(root, READY))) return;
+    if (!existsSync(root)) throw err;
+  }
+  await rm(root, { recursive: true, force: true });
+  await rename(stage, root).catch((err: unknown) => {
+    if (!existsSync(join(root, READY))) throw err;
+  });
 }
 
 function bundlePath(path: string): string {

@@ -20,6 +20,8 @@ export class WorkerStatus {
   private readonly startedAt = new Date().toISOString();
   current: CurrentChunk | null = null;
   framesRendered = 0;
+  /** Why the worker takes no chunks because its disk is full, or null. */
+  diskFull: string | null = null;
 
   constructor(
     private readonly self: { name: string; blender: BlenderInfo; threads: number | null },
@@ -36,7 +38,8 @@ export class WorkerStatus {
       blenderVersion: this.self.blender.version,
       devices: this.self.blender.cyclesDevices,
       threads: this.self.threads,
-      state: current ? 'rendering' : 'idle',
+      state: current ? 'rendering' : this.diskFull ? 'disk-full' : 'idle',
+      reason: current ? null : this.diskFull,
       current: current ? { jobId: current.jobId, frames: current.frames, frame: current.frame } : null,
       startedAt: this.startedAt,
       lastSeenAt: new Date().toISOString(),

@@ -1,26 +1,34 @@
 import type { RenderdropBridge, CallName, CallRequest, CallResponse, AppEvent, Result } from '../../shared/contract';
+import { PAGE_SECRET_HEADER } from '../../shared/security';
+import { readEventStream } from './event-stream-reader';
+import { takePageSecret } from './page-secret';
 
 /**
  * The contract over HTTP and server-sent events (browser mode): calls are `POST /api/call/<name>`,
- * events arrive on one EventSource at `/api/events`, and dropped files are `PUT /api/upload`. The
- * session cookie goes along on its own (same origin).
+ * events arrive on one fetch-read stream at `/api/events`, and dropped files are `PUT /api/upload`.
+ * The session cookie goes along on its own (same origin); every request also carries the page's
+ * secret in a header, which the server wants because the cookie reaches every server on 127.0.0.1.
  */
-export function httpTransport(base = ''): RenderdropBridge {
+export function httpTransport(base = '', secret: string | null = takePageSecret()): RenderdropBridge {
   const listeners = new Set<(event: AppEvent) => void>();
-  let source: EventSource | null = null;
+  const withSecret = (headers: Record<string, string> = {}): Record<string, string> => (secret === null ? headers : { ...headers, [PAGE_SECRET_HEADER]: secret });
+  let stop: (() => void) | null = null;
 
   const connect = () => {
-    if (source) return;
-    source = new EventSource(`${base}/api/events`);
-    source.onmessage = (message) => {
-      let event: AppEvent;
-      try {
-        event = JSON.parse(message.data as string) as AppEvent;
-      } catch {
-        return;
-      }
-      for (const listener of [...listeners]) listener(event);
-    };
+    if (stop) return;
+    stop = readEventStream({
+      url: `${base}/api/events`,
+      headers: () => withSecret(),
+      onData: (data) => {
+        let event: AppEvent;
+        try {
+          event = JSON.parse(data) as AppEvent;
+        } catch {
+          return;
+        }
+        for (const listener of [...listeners]) listener(event);
+      },
+    });
   };
 
   return {
@@ -28,7 +36,7 @@ export function httpTransport(base = ''): RenderdropBridge {
       try {
         const response = await fetch(`${base}/api/call/${encodeURIComponent(name)}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: withSecret({ 'content-type': 'application/json' }),
           body: JSON.stringify(request ?? {}),
           credentials: 'same-origin',
         });
@@ -43,8 +51,8 @@ export function httpTransport(base = ''): RenderdropBridge {
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0) {
-          source?.close();
-          source = null;
+          stop?.();
+          stop = null;
         }
       };
     },
@@ -52,7 +60,7 @@ export function httpTransport(base = ''): RenderdropBridge {
       return new Promise((resolve) => {
         const xhr = new XMLHttpRequest();
         xhr.open('PUT', `${base}/api/upload?name=${encodeURIComponent(name)}`);
-        xhr.setRequestHeader('content-type', 'application/octet-stream');
+        for (const [header, value] of Object.entries(withSecret({ 'content-type': 'application/octet-stream' }))) xhr.setRequestHeader(header, value);
         xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
         xhr.onload = () => {
           try {

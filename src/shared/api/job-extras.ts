@@ -23,6 +23,11 @@ export function progressOf(job: Job): { completedFrames: number; totalFrames: nu
   return parsed.success ? { completedFrames: parsed.data.completedFrames, totalFrames: parsed.data.totalFrames } : null;
 }
 
+/** Why the server says a job waits (`statusMessage`, a node extra), when it says so. */
+export function statusMessageOf(job: Job): string | null {
+  return typeof job.statusMessage === 'string' && job.statusMessage.trim() !== '' ? job.statusMessage : null;
+}
+
 /** The status changes the server reported (`timeline`), oldest first; entries it cannot read are left out. */
 export function timelineOf(job: Job): { status: JobStatus; at: string }[] {
   if (!Array.isArray(job.timeline)) return [];

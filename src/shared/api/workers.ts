@@ -20,7 +20,10 @@ export const workerInfoSchema = z.object({
   devices: z.array(z.string()),
   /** Blender threads per render, or null for all cores. */
   threads: z.number().int().nullable(),
-  state: z.enum(['idle', 'rendering']),
+  /** `disk-full`: its own disk filled up; it takes no chunks until it has room again. */
+  state: z.enum(['idle', 'rendering', 'disk-full']),
+  /** Why it is in its state, in words for people, when it is not simply idle or rendering. */
+  reason: z.string().nullish(),
   current: workerActivitySchema.nullable(),
   startedAt: z.string(),
   lastSeenAt: z.string(),

@@ -110,8 +110,11 @@ export const CALLS = {
   'submissions.startRender': returns<SubmissionView>()(z.object({ submissionId: id, renderConfig: renderConfigSchema }).strict()),
   'submissions.chooseScene': returns<SubmissionView>()(z.object({ submissionId: id, scenePath: z.string().min(1).max(4096) }).strict()),
   'submissions.discard': returns<SubmissionView>()(bySubmission),
-  /** Sends a scene held because files it uses are missing, without them. */
-  'submissions.continue': returns<SubmissionView>()(bySubmission),
+  /**
+   * Sends a scene held before upload: without the files it misses, and with or without the files
+   * outside its folder that look private (`privateFiles`: `send`, or `leave-out`, the default).
+   */
+  'submissions.continue': returns<SubmissionView>()(z.object({ submissionId: id, privateFiles: z.enum(['send', 'leave-out']).optional() }).strict()),
   'submissions.retry': returns<SubmissionView>()(bySubmission),
   'submissions.dismiss': returns<boolean>()(bySubmission),
 

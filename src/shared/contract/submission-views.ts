@@ -46,6 +46,24 @@ export interface PackingView {
   bytes: number;
   /** Files the scene uses that will not reach the farm, by the artist's path. */
   missing: MissingFileView[];
+  /**
+   * Files outside the scene's folder that look private (keys, passwords, system files): they travel
+   * only when the artist sends them anyway (`allowed`), and are left out otherwise.
+   */
+  privateFiles?: PrivateFileView[];
+}
+
+/** A file outside the scene's folder that looks private. */
+export interface PrivateFileView {
+  /** Where it is on the artist's disk. */
+  path: string;
+  /** What uses it, in words, and the name of that data-block. */
+  kind: string;
+  owner: string;
+  /** Why it looks private, in a few words ("in .ssh, a folder of keys, passwords or settings"). */
+  why: string;
+  /** It travels with the scene (the artist chose to send it). */
+  allowed: boolean;
 }
 
 /** A file a scene uses that will not reach the farm. */

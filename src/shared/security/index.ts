@@ -2,3 +2,4 @@
 export { blenderEnvironment, withoutSecrets } from './child-env';
 export { contentSecurityPolicy } from './content-security-policy';
 export { RENDERER_ASSET_TYPES } from './renderer-asset-types';
+export { PAGE_SECRET_HEADER, PAGE_SECRET_META } from './browser-session';

@@ -53,13 +53,22 @@ describe('severOutsidePaths', () => {
     expect((await readFile(join(root, 'upload.blend'))).equals(upload)).toBe(true);
   });
 
-  it('leaves a scene without outside libraries byte for byte, and one it cannot read alone', async () => {
+  it('leaves a scene without outside libraries byte for byte (a library that is not there is no matter)', async () => {
     const scene = new SyntheticBlend();
     scene.addLibrary({ name: 'inner.blend', path: '//inner.blend' });
-    await writeTree(root, { 'scene.blend': scene.build(), 'odd.blend': 'BLENDER-v304 but nothing else' });
+    await writeTree(root, { 'scene.blend': scene.build() });
     const before = await readFile(join(root, 'scene.blend'));
     expect(await severOutsidePaths(join(root, 'scene.blend'), root, { nowhere: '.nowhere' })).toEqual([]);
     expect((await readFile(join(root, 'scene.blend'))).equals(before)).toBe(true);
-    expect(await severOutsidePaths(join(root, 'odd.blend'), root, { nowhere: '.nowhere' })).toEqual([]);
+  });
+
+  it('refuses a scene, or a library inside the folder, it cannot read, leaving it as it is', async () => {
+    const scene = new SyntheticBlend();
+    scene.addLibrary({ name: 'odd.blend', path: '//odd.blend' });
+    scene.addLibrary({ name: 'abs.blend', path: join(root, '..', 'elsewhere', 'abs.blend') });
+    await writeTree(root, { 'scene.blend': scene.build(), 'odd.blend': 'BLENDER-v304 but nothing else' });
+    await expect(severOutsidePaths(join(root, 'odd.blend'), root, { nowhere: '.nowhere' })).rejects.toMatchObject({ name: 'BlendFileError', path: join(root, 'odd.blend') });
+    await expect(severOutsidePaths(join(root, 'scene.blend'), root, { nowhere: '.nowhere' })).rejects.toMatchObject({ name: 'BlendFileError', path: join(root, 'odd.blend') });
+    expect(await readFile(join(root, 'odd.blend'), 'utf8')).toBe('BLENDER-v304 but nothing else');
   });
 });

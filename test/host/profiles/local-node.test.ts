@@ -65,3 +65,24 @@ describe('the render node of "This computer"', () => {
     expect(await workers()).toEqual({ mode: 'embedded', renders: 1, threads: null });
   });
 });
+
+describe('the render node of "This computer" set up for render workers', () => {
+  it('without a worker secret, says so in the artist\'s words, naming no command or folder', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'rd-local-')), 'node');
+    const failure = await startLocalNode({
+      dataDir,
+      secrets: new MemorySecretStore(),
+      blender: null,
+      port: await freePort(),
+      logger: pino({ level: 'silent' }),
+      env: { RENDERDROP_REDIS_URL: 'redis://127.0.0.1:1' },
+    }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: 'worker-secret-missing' });
+    const message = (failure as Error).message;
+    expect(message).toMatch(/no worker secret/);
+    expect(message).not.toMatch(/renderdrop |--|\//);
+  });
+});

@@ -3,6 +3,8 @@ import { UrlSigner } from '../../../src/render-node/http/signing';
 import { buildChunkData, chunkFailureReason } from '../../../src/render-node/distributed/chunk-jobs';
 import { CHUNK_SIGNING_KEY, chunkDataSchema, chunkJobId, chunkPathPrefix, parseChunkJobId } from '../../../src/render-node/distributed/protocol';
 import type { RenderPlan } from '../../../src/render-node/plan/render-plan';
+import { verifyChunk } from '../../../src/render-node/distributed/chunk-signature';
+import { newWorkerSecret, workerKeys } from '../../../src/render-node/distributed/worker-secret';
 
 const jobId = '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
 const plan: RenderPlan = {
@@ -36,18 +38,22 @@ describe('chunk jobs', () => {
 
   it('builds chunk data workers can read, with the node\'s folders left out and URLs signed for the chunk only', () => {
     const signer = new UrlSigner(Buffer.from('a test secret of reasonable length, 32+ bytes'));
+    const keys = workerKeys(newWorkerSecret());
     const expiresAt = new Date(Date.now() + 3600_000);
     const data = buildChunkData({
       workspaceId: 'ws',
       jobId,
       index: 1,
+      generation: 2,
       frames: [3, 4],
       minBlender: '4.2',
       scene: { sha256: 'a'.repeat(64), size: 10, kind: 'blend', path: 'shot.blend' },
       plan,
       signer,
+      keys,
       expiresAt,
     });
+    expect(verifyChunk(keys, JSON.parse(JSON.stringify(data)), chunkJobId(jobId, 1, 2))).toEqual({ ok: true, chunk: data });
     expect(chunkDataSchema.parse(data)).toEqual(data);
     expect(JSON.stringify(data)).not.toContain('/node/jobs');
     expect(data.plan).toMatchObject({ samples: 64, resolutionPercentage: 50, camera: 'Camera', outputSettings: { colorMode: 'RGBA', compression: 15, quality: null } });

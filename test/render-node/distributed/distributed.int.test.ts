@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../helpers/node';
 import { requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
-import { blenderProcesses, completedChunks, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
+import { blenderProcesses, completedChunks, startWorkerProcess, stopWorker, TEST_WORKER_SECRET, type WorkerProcess } from '../../helpers/workers';
+import { signWorkerRequest } from '../../../src/render-node/distributed/request-signature';
+import { workerKeys } from '../../../src/render-node/distributed/worker-secret';
 import { decodePng } from '../../helpers/png-pixels';
 import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
 
@@ -41,7 +43,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
   let firstJob = '';
 
   const startWorker = async (name: string) => {
-    const worker = await startWorkerProcess({ redis: redis.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 });
+    const worker = await startWorkerProcess({ redis: redis.url, node: t.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 });
     workers.push(worker);
     return worker;
   };
@@ -124,15 +126,18 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
     expect(downloads.frameOutputs.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('takes a worker\'s files only with the chunk\'s signature, for the chunk\'s frames, under their names, while the job renders', async () => {
+  it('takes a worker\'s files only with the chunk\'s signature and the worker\'s, for the chunk\'s frames, under their names, while the job renders', async () => {
     expect(firstJob).not.toBe('');
     const chunk = (await completedChunks(redis.url, firstJob)).find((j) => j.data.index === 1)!.data;
     expect(chunk.frames).toEqual([3, 4]);
-    const base = `${t.url}/storage/render/${firstJob}/chunks`;
-    const put = (path: string, query: string, body = Buffer.from('not really a png')) =>
-      fetch(`${base}/${path}?${query}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body });
+    const keys = workerKeys(TEST_WORKER_SECRET);
+    const path = (rest: string, query: string) => `/storage/render/${firstJob}/chunks/${rest}?${query}`;
+    const signed = (method: string, p: string) => signWorkerRequest(keys, method, p);
+    const put = (rest: string, query: string, body = Buffer.from('not really a png'), sign = true) =>
+      fetch(`${t.url}${path(rest, query)}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...(sign ? signed('PUT', path(rest, query)) : {}) }, body });
     const code = async (res: Response) => ({ status: res.status, code: ((await res.json()) as any).error?.code });
 
+    expect(await code(await put('1/frames/3/sample_0003.png', chunk.put, undefined, false))).toEqual({ status: 403, code: 'worker_signature_missing' });
     expect(await code(await put('1/frames/3/sample_0003.png', chunk.get))).toEqual({ status: 403, code: 'signature_invalid' });
     expect(await code(await put('0/frames/1/sample_0001.png', chunk.put))).toEqual({ status: 403, code: 'signature_invalid' });
     const tampered = chunk.put.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
@@ -143,10 +148,11 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
     expect(await code(await put('1/composite/..%2F..%2Fpackage/x.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
     expect(await code(await put('1/frames/3/sample_0003.png', chunk.put))).toEqual({ status: 409, code: 'job_not_rendering' });
 
-    const status = await fetch(`${base}/1/status?${chunk.get}`);
-    expect(await status.json()).toEqual({ active: false, have: [3, 4] });
-    expect((await fetch(`${base}/1/status?${chunk.put}`)).status).toBe(403);
-    const scene = await fetch(`${base}/1/scene?${chunk.get}`);
+    const get = (rest: string, query: string) => fetch(`${t.url}${path(rest, query)}`, { headers: signed('GET', path(rest, query)) });
+    expect(await (await get('1/status', chunk.get)).json()).toEqual({ active: false, have: [3, 4] });
+    expect((await get('1/status', chunk.put)).status).toBe(403);
+    expect((await fetch(`${t.url}${path('1/scene', chunk.get)}`)).status, 'the scene without the worker signature').toBe(403);
+    const scene = await get('1/scene', chunk.get);
     expect(scene.status).toBe(200);
     expect(Number(scene.headers.get('content-length'))).toBe(chunk.scene.size);
     const frame3 = await readFile(join(t.dataDir, 'jobs', firstJob, 'frames', 'sample_0003.png'));

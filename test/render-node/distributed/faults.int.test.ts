@@ -6,7 +6,7 @@ import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { runCli, startServeProcess } from '../../helpers/cli';
 import { startTestNode, waitForJob, type TestNode } from '../../helpers/node';
 import { freePort, requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
-import { blenderProcesses, completedChunks, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
+import { blenderProcesses, completedChunks, startWorkerProcess, stopWorker, TEST_WORKER_SECRET, type WorkerProcess } from '../../helpers/workers';
 import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
 
 const blenderPath = requireBlender();
@@ -56,11 +56,17 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
   let blender: BlenderInfo;
   let scene: string;
   const workers = new Map<string, WorkerProcess>();
+  /** The node the workers render for (each worker is given its address). */
+  let nodeUrl = '';
 
   const startWorker = async (name: string) => {
-    const worker = await startWorkerProcess({ redis: redis.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 });
+    const worker = await startWorkerProcess({ redis: redis.url, node: nodeUrl, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 });
     workers.set(name, worker);
     return worker;
+  };
+  const stopWorkers = async () => {
+    await Promise.allSettled([...workers.values()].map((w) => stopWorker(w)));
+    workers.clear();
   };
 
   beforeAll(async () => {
@@ -68,11 +74,10 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
     redis = await startRedis(redisServer!);
     blender = await probeBlender(blenderPath!, { timeoutMs: 60_000 });
     scene = await makeSampleScene(work, { frames: 8 });
-    await Promise.all([startWorker('alpha'), startWorker('beta')]);
   });
 
   afterAll(async () => {
-    await Promise.allSettled([...workers.values()].map((w) => stopWorker(w)));
+    await stopWorkers();
     await redis?.dispose();
   });
 
@@ -81,8 +86,11 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
     const api: Api = (method, path, body) => t.call(method, path, body);
     beforeAll(async () => {
       t = await startTestNode({ blender, distributed: { redis: { url: redis.url }, chunkSize: 4, reconcileMs: 1000 } });
+      nodeUrl = t.url;
+      await Promise.all([startWorker('alpha'), startWorker('beta')]);
     });
     afterAll(async () => {
+      await stopWorkers();
       await t?.stop();
     });
 
@@ -159,8 +167,12 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
     const created = await runCli(['node', 'keys', 'create', '--data', data, '--name', 'faults']);
     expect(created.code).toBe(0);
     const key = created.stdout.trim().split('\n').pop()!;
-    const args = ['--port', String(await freePort()), '--data', data, '--blender', blenderPath!, '--redis', redis.url, '--chunk-size', '4'];
-    let node = await startServeProcess(args);
+    const port = await freePort();
+    const args = ['--port', String(port), '--data', data, '--blender', blenderPath!, '--redis', redis.url, '--chunk-size', '4'];
+    const secret = { RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET };
+    let node = await startServeProcess(args, secret);
+    nodeUrl = `http://127.0.0.1:${port}`;
+    await Promise.all([startWorker('alpha'), startWorker('beta')]);
     const api: Api = async (method, path, body) => {
       const res = await fetch(`${node.url}/api/external/v1${path}`, {
         method,
@@ -178,7 +190,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
       const before = await frameTimes(framesDir);
       await new Promise((r) => setTimeout(r, 3000));
 
-      node = await startServeProcess(['--port', String(await freePort()), ...args.slice(2)]);
+      node = await startServeProcess(args, secret);
       const done = await until(() => api('GET', `/jobs/${id}`), (r) => ['completed', 'failed', 'canceled'].includes(r.json.data.status), 'the job to end', 300_000);
       expect(done.json.data.status, JSON.stringify(done.json.data.failedReason)).toBe('completed');
       expect((await api('GET', `/jobs/${id}/progress`)).json).toEqual({ jobId: id, completedFrames: 8, totalFrames: 8 });
@@ -193,10 +205,10 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node under fau
 
   it('Redis unreachable at start: the node and a worker say so in one line and exit 1', async () => {
     const closed = `redis://127.0.0.1:${await freePort()}`;
-    const serve = await runCli(['node', 'serve', '--port', '0', '--data', join(work, 'unused'), '--redis', closed]);
+    const serve = await runCli(['node', 'serve', '--port', '0', '--data', join(work, 'unused'), '--redis', closed], { env: { RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET } });
     expect(serve.code).toBe(1);
     expect(serve.stderr.trim().split('\n')).toEqual([`renderdrop: Redis at ${closed} is unreachable (connection refused): start it, or check its address and password.`]);
-    const worker = await runCli(['node', 'worker', '--redis', closed, '--cache', join(work, 'unused-cache')]);
+    const worker = await runCli(['node', 'worker', '--redis', closed, '--node', 'http://127.0.0.1:8787', '--cache', join(work, 'unused-cache')], { env: { RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET } });
     expect(worker.code).toBe(1);
     expect(worker.stderr.trim().split('\n')).toEqual([`renderdrop: Redis at ${closed} is unreachable (connection refused): start it, or check its address and password.`]);
   });

@@ -43,7 +43,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
   const running = new Map<string, WorkerProcess>();
 
   const start = async (name: string, blender: string) => {
-    const worker = await startWorkerProcess({ redis: redis.url, name, cacheDir: join(work, `cache-${name}`), blender, threads: 1 });
+    const worker = await startWorkerProcess({ redis: redis.url, node: t.url, name, cacheDir: join(work, `cache-${name}`), blender, threads: 1 });
     running.set(name, worker);
   };
   const stop = async (name: string) => {

@@ -6,6 +6,7 @@ import { BundleNameClashError, traceScene } from '../../../blend/trace';
 import { PackingError } from '../../errors';
 import type { SubmissionRecord } from '../../journal/submission-record';
 import { summarizePlan } from '../../packing/pack-summary';
+import { holdPrivateFiles, type HeldPlan } from '../../packing/private-files';
 import { takeChangedFile } from './changed-file';
 import type { StepContext } from '../step-context';
 
@@ -21,16 +22,16 @@ export async function traceStep(ctx: StepContext): Promise<void> {
     return;
   }
   await takeChangedFile(ctx);
-  let plan: BundlePlan;
+  let held: HeldPlan;
   try {
-    plan = await trace(ctx);
+    held = await trace(ctx);
   } catch (error) {
     if (!(error instanceof BlendFileError)) throw error;
     ctx.emit('notice', { message: `Renderdrop could not read which files ${record.file.name} uses (${error.message}); sending it alone.` });
     await ctx.save({ step: 'packed', packing: null, bundle: null });
     return;
   }
-  await ctx.save({ step: 'traced', packing: summarizePlan(plan) });
+  await ctx.save({ step: 'traced', packing: summarizePlan(held.plan, held.privateFiles) });
 }
 
 /**
@@ -44,16 +45,16 @@ export async function traceStep(ctx: StepContext): Promise<void> {
 export async function packStep(ctx: StepContext): Promise<void> {
   const record = ctx.record();
   if (record.step === 'traced') await takeChangedFile(ctx);
-  const plan = await trace(ctx).catch((error: unknown) => {
+  const { plan, privateFiles } = await trace(ctx).catch((error: unknown) => {
     if (error instanceof BlendFileError && record.step === 'packing') throw changedSinceFixed(record);
     throw error;
   });
   if (record.step === 'traced') {
     if (!needsPacking(plan)) {
-      await ctx.save({ step: 'packed', packing: summarizePlan(plan), bundle: null });
+      await ctx.save({ step: 'packed', packing: summarizePlan(plan, privateFiles), bundle: null });
       return;
     }
-    await ctx.save({ step: 'packing', packing: summarizePlan(plan) });
+    await ctx.save({ step: 'packing', packing: summarizePlan(plan, privateFiles) });
   } else if (plan.fingerprint !== record.packing?.fingerprint) {
     throw changedSinceFixed(record);
   }
@@ -71,7 +72,7 @@ export async function ensureBundle(ctx: StepContext): Promise<void> {
   if (bundle === null) return;
   const info = await stat(bundle.path).catch(() => null);
   if (info?.isFile() && info.size === bundle.size) return;
-  const plan = await trace(ctx).catch((error: unknown) => {
+  const { plan } = await trace(ctx).catch((error: unknown) => {
     throw error instanceof BlendFileError ? changedSinceFixed(record) : error;
   });
   if (plan.fingerprint !== record.packing?.fingerprint) throw changedSinceFixed(record);
@@ -83,9 +84,14 @@ export async function ensureBundle(ctx: StepContext): Promise<void> {
   ctx.emit('notice', { message: `The bundle of ${record.file.name} was gone; it was packed again with the same content.` });
 }
 
-async function trace(ctx: StepContext): Promise<BundlePlan> {
+/**
+ * The scene's bundle plan, with files outside its folder that look private left out unless the
+ * record allows them (holdPrivateFiles): the same record always traces to the same plan.
+ */
+async function trace(ctx: StepContext): Promise<HeldPlan> {
   try {
-    return await traceScene(ctx.record().file.path, ctx.signal ? { signal: ctx.signal } : {});
+    const plan = await traceScene(ctx.record().file.path, ctx.signal ? { signal: ctx.signal } : {});
+    return await holdPrivateFiles(plan, ctx.record().allowOutside ?? []);
   } catch (error) {
     if (error instanceof BundleNameClashError || error instanceof PathRewriteError) {
       throw new PackingError(`${ctx.record().file.name} cannot be packed: ${error.message}`, { code: 'cannot-pack' });

@@ -123,7 +123,7 @@ export function SubmissionRow(props: { submission: SubmissionView; place: RowPla
     <div {...fileRowProps(s.fileName, failed, place)}>
       <FileRowName name={s.fileName} size={s.size} />
       <div className="row-status">
-        <span className={`badge ${failed ? 'badge-failed' : s.phase === 'review' || s.phase === 'missing-files' ? 'badge-validated' : 'badge-validating'}`}>{PHASE_TEXT[s.phase]}</span>
+        <span className={`badge ${failed ? 'badge-failed' : s.phase === 'review' || s.phase === 'missing-files' ? 'badge-validated' : 'badge-validating'}`}>{phaseText(s)}</span>
       </div>
       <div className="row-progress">
         {bar && (
@@ -166,4 +166,10 @@ export function SubmissionRow(props: { submission: SubmissionView; place: RowPla
       )}
     </div>
   );
+}
+
+/** The badge's words: a scene held only for private files is waiting for a choice, not missing anything. */
+function phaseText(s: SubmissionView): string {
+  if (s.phase === 'missing-files' && s.packing && s.packing.missing.length === 0 && (s.packing.privateFiles?.length ?? 0) > 0) return 'Needs a choice';
+  return PHASE_TEXT[s.phase];
 }

@@ -1,4 +1,4 @@
-import type { PackingView, SceneFilesView, SubmissionView } from '../../../shared/contract';
+import type { PackingView, PrivateFileView, SceneFilesView, SubmissionView } from '../../../shared/contract';
 import { command } from '../../lib/command';
 import { useFileBrowserStore } from '../../stores/file-browser-store';
 import { countOf, formatBytes } from '../../../shared/text';
@@ -45,47 +45,88 @@ export function PackingLine(props: { packing: PackingView | null }) {
 }
 
 /**
- * A scene held before upload because files it uses are missing: which, by the artist's path and why,
- * and the choice to send it without them or to cancel.
+ * A scene held before upload because files it uses are missing, or because files outside its folder
+ * look private: which, by the artist's path and why, and the choice to send it (leaving the private
+ * files out unless the artist sends them anyway) or to cancel.
  */
 export function MissingFilesChoice(props: { submission: SubmissionView }) {
   const s = props.submission;
   const missing = s.packing?.missing ?? [];
+  const held = (s.packing?.privateFiles ?? []).filter((file) => !file.allowed);
   const unchecked = missing.filter((file) => file.unchecked).length;
   const count = missing.length === 1 ? '1 file it uses is missing' : `${missing.length} files it uses are missing`;
+  const openFromDisk = s.bytesOnly === true && unchecked > 0;
+  const send = (privateFiles: 'send' | 'leave-out') => void command('submissions.continue', { submissionId: s.id, ...(held.length > 0 ? { privateFiles } : {}) }, { what: `send ${s.fileName}` });
   return (
     <div className="missing-files">
-      {s.bytesOnly && unchecked > 0 ? (
+      {missing.length > 0 && (openFromDisk ? (
         <p className="hint">
           The browser sent only this scene, not the folder around it, so {unchecked === 1 ? 'a file it uses' : `${unchecked} files it uses`} could not be checked: {unchecked === 1 ? 'it' : 'they'} may
           well be on this computer. Open the scene from disk to send it with its files.
         </p>
       ) : (
         <p className="hint">{count}; the farm would render without {missing.length === 1 ? 'it' : 'them'}.</p>
+      ))}
+      {missing.length > 0 && (
+        <ul className="missing-list" aria-label={`Missing files of ${s.fileName}`}>
+          {missing.map((file, index) => (
+            <li key={`${file.path}-${index}`}>
+              <span className="missing-path">{file.path}</span>
+              <span className="muted">
+                {file.kind} “{file.owner}”: {file.reason}
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
-      <ul className="missing-list" aria-label={`Missing files of ${s.fileName}`}>
-        {missing.map((file, index) => (
-          <li key={`${file.path}-${index}`}>
-            <span className="missing-path">{file.path}</span>
-            <span className="muted">
-              {file.kind} “{file.owner}”: {file.reason}
-            </span>
-          </li>
-        ))}
-      </ul>
+      {held.length > 0 && <PrivateFilesList files={held} fileName={s.fileName} alsoMissing={missing.length > 0} />}
       <div className="actions">
-        {s.bytesOnly && unchecked > 0 && (
+        {openFromDisk && (
           <button type="button" className="primary" onClick={() => useFileBrowserStore.getState().show({ replaces: s.id, note: `Find ${s.fileName} in its folder: Renderdrop sends it with the files it uses.` })}>
             Open it from disk instead
           </button>
         )}
-        <button type="button" className={s.bytesOnly && unchecked > 0 ? '' : 'primary'} onClick={() => void command('submissions.continue', { submissionId: s.id }, { what: `send ${s.fileName}` })}>
-          Continue anyway
-        </button>
+        {held.length > 0 ? (
+          <>
+            <button type="button" className={openFromDisk ? '' : 'primary'} autoFocus onClick={() => send('leave-out')}>
+              Leave them out
+            </button>
+            <button type="button" onClick={() => send('send')}>
+              Send them anyway
+            </button>
+          </>
+        ) : (
+          <button type="button" className={openFromDisk ? '' : 'primary'} onClick={() => send('leave-out')}>
+            Continue anyway
+          </button>
+        )}
         <button type="button" onClick={() => void command('submissions.discard', { submissionId: s.id }, { what: `cancel ${s.fileName}` })}>
           Cancel
         </button>
       </div>
     </div>
+  );
+}
+
+/** The files outside a held scene's folder that look private, told apart from the missing ones. */
+function PrivateFilesList(props: { files: PrivateFileView[]; fileName: string; alsoMissing: boolean }) {
+  const one = props.files.length === 1;
+  return (
+    <>
+      <p className="hint">
+        {one ? 'This file sits' : 'These files sit'} outside the scene’s folder and {one ? 'looks' : 'look'} private. {one ? 'It is' : 'They are'} left out unless you send {one ? 'it' : 'them'}
+        {props.alsoMissing ? '; either way the scene goes without the missing files.' : '.'}
+      </p>
+      <ul className="missing-list private-list" aria-label={`Private-looking files of ${props.fileName}`}>
+        {props.files.map((file, index) => (
+          <li key={`${file.path}-${index}`}>
+            <span className="missing-path">{file.path}</span>
+            <span className="muted">
+              {file.kind} “{file.owner}”: {file.why}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -7,6 +7,7 @@ import { call } from '../../bridge/bridge';
 const REFRESH_MS = 5000;
 
 function doing(worker: WorkerInfo): string {
+  if (!worker.current && worker.state === 'disk-full') return worker.reason ?? 'Disk full: it takes no chunks until it has room again.';
   if (!worker.current) return 'Idle';
   const on = worker.current.frame === null ? '' : `, on ${worker.current.frame}`;
   return `Frames ${describeFrames(worker.current.frames)}${on} of job ${worker.current.jobId.slice(0, 8)}`;
