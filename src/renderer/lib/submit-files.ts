@@ -1,4 +1,5 @@
 import { call, prepareFile } from '../bridge/bridge';
+import type { SubmitFileResult } from '../../shared/contract';
 import { useSubmissionsStore } from '../stores/submissions-store';
 
 let counter = 0;
@@ -16,14 +17,9 @@ export interface PickedScene {
  * shows why it was refused, where it was dropped.
  */
 export async function submitFiles(files: readonly File[]): Promise<void> {
-  const store = useSubmissionsStore.getState();
-  const entries = files.map((file) => {
-    const key = `drop-${Date.now()}-${counter++}`;
-    store.addDropped({ key, name: file.name, size: file.size, status: 'sending', sent: 0, error: null, submissionId: null });
-    return { key, file };
-  });
-  if (entries.length > 1) store.setBatch(entries.map((e) => e.key));
-  for (const { key, file } of entries) {
+  const keys = showInTray('drop', files);
+  for (const [index, file] of files.entries()) {
+    const key = keys[index]!;
     const update = useSubmissionsStore.getState().updateDropped;
     const prepared = await prepareFile(file, (sent) => update(key, { sent }));
     if (!prepared.ok) {
@@ -36,9 +32,7 @@ export async function submitFiles(files: readonly File[]): Promise<void> {
       continue;
     }
     const [answer] = result.value;
-    if (!answer) update(key, { status: 'rejected', error: 'The back end did not answer for this file.' });
-    else if (answer.ok) update(key, { status: 'accepted', submissionId: answer.submissionId, sent: file.size });
-    else update(key, { status: 'rejected', error: answer.error.message });
+    settle(key, answer, file.size);
   }
 }
 
@@ -47,20 +41,32 @@ export async function submitFiles(files: readonly File[]): Promise<void> {
  * with the folder around it; each shows in the drop tray until the back end takes it or says why not.
  */
 export async function submitPaths(scenes: readonly PickedScene[]): Promise<void> {
-  const store = useSubmissionsStore.getState();
-  const entries = scenes.map((scene) => {
-    const key = `pick-${Date.now()}-${counter++}`;
-    store.addDropped({ key, name: scene.name, size: scene.size, status: 'sending', sent: 0, error: null, submissionId: null });
-    return { key, scene };
-  });
-  if (entries.length > 1) store.setBatch(entries.map((e) => e.key));
+  const keys = showInTray('pick', scenes);
   const result = await call('submissions.submit', { files: scenes.map((scene) => ({ path: scene.path })) });
   const update = useSubmissionsStore.getState().updateDropped;
-  entries.forEach(({ key, scene }, index) => {
+  scenes.forEach((scene, index) => {
+    const key = keys[index]!;
     if (!result.ok) return update(key, { status: 'rejected', error: result.error.message });
-    const answer = result.value[index];
-    if (!answer) update(key, { status: 'rejected', error: 'The back end did not answer for this file.' });
-    else if (answer.ok) update(key, { status: 'accepted', submissionId: answer.submissionId, sent: scene.size });
-    else update(key, { status: 'rejected', error: answer.error.message });
+    settle(key, result.value[index], scene.size);
   });
+}
+
+/** Shows each file in the drop tray as being sent (as one batch when there are several); their tray keys. */
+function showInTray(kind: 'drop' | 'pick', files: readonly { name: string; size: number }[]): string[] {
+  const store = useSubmissionsStore.getState();
+  const keys = files.map((file) => {
+    const key = `${kind}-${Date.now()}-${counter++}`;
+    store.addDropped({ key, name: file.name, size: file.size, status: 'sending', sent: 0, error: null, submissionId: null });
+    return key;
+  });
+  if (keys.length > 1) store.setBatch(keys);
+  return keys;
+}
+
+/** A tray entry once the back end answered for its file: taken over by its submission, or refused with why. */
+function settle(key: string, answer: SubmitFileResult | undefined, size: number): void {
+  const update = useSubmissionsStore.getState().updateDropped;
+  if (!answer) update(key, { status: 'rejected', error: 'The back end did not answer for this file.' });
+  else if (answer.ok) update(key, { status: 'accepted', submissionId: answer.submissionId, sent: size });
+  else update(key, { status: 'rejected', error: answer.error.message });
 }
