@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { constants, deflateRawSync } from 'node:zlib';
 import type { ZipMethod } from './zip-writer';
 
 /** Formats that are already compressed: stored as they are (deflating them costs time and saves nothing). */
@@ -12,6 +13,21 @@ const COMPRESSED_EXTENSIONS = new Set([
 const EXR_MAGIC = 0x01312f76;
 const EXR_HEAD_BYTES = 64 * 1024;
 const EXR_NO_COMPRESSION = 0;
+/** Windows deflated to judge an entry, spread evenly from its first byte to its last. */
+const SAMPLE_COUNT = 16;
+const SAMPLE_BYTES = 64 * 1024;
+/** Deflate must save at least this share of the sampled bytes for an entry to be deflated. */
+const MIN_SAVING = 0.1;
+
+/** Random access to the bytes an entry is made of, for sampling them. */
+export interface EntryBytes {
+  /** Bytes of the source the entry is made of. */
+  size: number;
+  /** `length` bytes from `offset` of the source (fewer when it ends first). */
+  read(offset: number, length: number): Promise<Buffer>;
+  /** Ranges of the source replaced in the entry (sorted by offset, not overlapping): never sampled. */
+  replaced?: readonly { offset: number; length: number }[];
+}
 
 /** Whether the first bytes of an OpenEXR file say its pixels are compressed (null when unreadable). */
 export function exrIsCompressed(head: Buffer): boolean | null {
@@ -33,17 +49,64 @@ export function exrIsCompressed(head: Buffer): boolean | null {
   return null;
 }
 
-/** Store already-compressed files (PNG, JPEG, compressed EXR, video, audio...), deflate the rest. */
-export async function entryMethod(source: string, isBlend: boolean): Promise<ZipMethod> {
-  if (isBlend) return 'deflate';
+/**
+ * The source ranges sampled to judge an entry of `size` bytes: all of it when small, else
+ * {@link SAMPLE_COUNT} windows of {@link SAMPLE_BYTES} at fixed offsets from first byte to last,
+ * without the bytes of `replaced` ranges (so every sampled byte is written as read).
+ */
+export function sampleRanges(size: number, replaced: readonly { offset: number; length: number }[] = []): { offset: number; length: number }[] {
+  const windows: { offset: number; length: number }[] = [];
+  if (size <= SAMPLE_COUNT * SAMPLE_BYTES) windows.push({ offset: 0, length: size });
+  else for (let i = 0; i < SAMPLE_COUNT; i++) windows.push({ offset: Math.floor((i * (size - SAMPLE_BYTES)) / (SAMPLE_COUNT - 1)), length: SAMPLE_BYTES });
+  const ranges: { offset: number; length: number }[] = [];
+  for (const window of windows) {
+    let at = window.offset;
+    const end = window.offset + window.length;
+    for (const cut of replaced) {
+      if (cut.offset + cut.length <= at) continue;
+      if (cut.offset >= end) break;
+      if (cut.offset > at) ranges.push({ offset: at, length: cut.offset - at });
+      at = Math.max(at, cut.offset + cut.length);
+    }
+    if (at < end) ranges.push({ offset: at, length: end - at });
+  }
+  return ranges;
+}
+
+/** Whether fast deflate saves at least {@link MIN_SAVING} of the sampled bytes of an entry. */
+export async function deflatePays(bytes: EntryBytes): Promise<boolean> {
+  let raw = 0;
+  let packed = 0;
+  for (const range of sampleRanges(bytes.size, bytes.replaced)) {
+    const sample = await bytes.read(range.offset, range.length);
+    if (sample.length === 0) continue;
+    raw += sample.length;
+    packed += deflateRawSync(sample, { level: constants.Z_BEST_SPEED }).length;
+  }
+  return raw > 0 && packed <= raw * (1 - MIN_SAVING);
+}
+
+/**
+ * How to store an entry: files in already-compressed formats (PNG, JPEG, compressed EXR, video,
+ * audio...) stored unread, anything else deflated only when a deflate of samples at fixed offsets
+ * saves enough (a .blend of packed images or noise is stored, a plain .blend deflated). `bytes` reads
+ * what the entry is made of (a .blend's decompressed content); without it the file at `source` is
+ * read. Depends only on those bytes, so the same input always gives the same choice.
+ */
+export async function entryMethod(source: string, bytes?: EntryBytes): Promise<ZipMethod> {
+  if (bytes) return (await deflatePays(bytes)) ? 'deflate' : 'store';
   const extension = extname(source).toLowerCase();
   if (COMPRESSED_EXTENSIONS.has(extension)) return 'store';
-  if (extension !== '.exr') return 'deflate';
   const file = await open(source, 'r');
   try {
-    const head = Buffer.alloc(EXR_HEAD_BYTES);
-    const { bytesRead } = await file.read(head, 0, head.length, 0);
-    return exrIsCompressed(head.subarray(0, bytesRead)) === false ? 'deflate' : 'store';
+    const { size } = await file.stat();
+    const read = async (offset: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await file.read(buffer, 0, length, offset);
+      return buffer.subarray(0, bytesRead);
+    };
+    if (extension === '.exr' && exrIsCompressed(await read(0, EXR_HEAD_BYTES)) !== false) return 'store';
+    return (await deflatePays({ size, read })) ? 'deflate' : 'store';
   } finally {
     await file.close();
   }

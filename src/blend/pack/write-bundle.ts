@@ -10,7 +10,7 @@ import { openByteSource } from '../reader/open-byte-source';
 import { entryMethod } from './entry-method';
 import { PatchStream } from './patch-stream';
 import { pipedThrough } from './piped-through';
-import { ZipWriter, type ZipSink } from './zip-writer';
+import { ZipWriter, type ZipMethod, type ZipSink } from './zip-writer';
 
 /** Progress of writing a bundle. */
 export interface PackProgress {
@@ -64,7 +64,7 @@ const READ_CHUNK = 1024 * 1024;
 
 /**
  * Write the bundle a plan describes to `outPath`: entries in the plan's order, every .blend copied
- * decompressed with its paths rewritten, already-compressed files stored, the rest deflated. The zip
+ * decompressed with its paths rewritten, deflated only where it pays (see {@link entryMethod}). The zip
  * is written beside `outPath` under a temporary name and renamed when complete, so `outPath` is
  * either absent or whole; the artist's files are only read. Equal plans give equal bytes.
  */
@@ -99,20 +99,22 @@ export async function writeBundle(plan: BundlePlan, outPath: string, options: Wr
 
 async function writeEntry(zip: ZipWriter, plan: BundlePlan, entry: BundleEntry, progress: ProgressReporter, options: WriteBundleOptions): Promise<void> {
   await assertUnchanged(entry);
-  const method = await entryMethod(entry.source, entry.blend !== null);
   const compress = (raw: AsyncIterable<Buffer>) => pipedThrough(Readable.from(raw), createDeflateRaw({ level: constants.Z_DEFAULT_COMPRESSION }));
   const close: (() => Promise<void>)[] = [];
-  let data: Readable;
-  if (entry.blend === null) {
-    data = createReadStream(entry.source, { highWaterMark: READ_CHUNK });
-  } else {
-    const blend = plan.blends[entry.blend]!;
-    const source = await openByteSource(entry.source, options.tempDir ? { tempDir: options.tempDir } : {});
-    close.push(() => source.close());
-    if (source.size !== blend.sourceSize) throw changed(entry);
-    data = pipedThrough(source.stream(), new PatchStream(blend.patches));
-  }
+  let data: Readable | null = null;
   try {
+    let method: ZipMethod;
+    if (entry.blend === null) {
+      method = await entryMethod(entry.source);
+      data = createReadStream(entry.source, { highWaterMark: READ_CHUNK });
+    } else {
+      const blend = plan.blends[entry.blend]!;
+      const source = await openByteSource(entry.source, options.tempDir ? { tempDir: options.tempDir } : {});
+      close.push(() => source.close());
+      if (source.size !== blend.sourceSize) throw changed(entry);
+      method = await entryMethod(entry.source, { size: source.size, read: (offset, length) => source.read(offset, length), replaced: blend.patches });
+      data = pipedThrough(source.stream(), new PatchStream(blend.patches));
+    }
     let seen = 0;
     await zip.addEntry(entry.name, watch(data, options.signal, (n) => {
       seen += n;
@@ -120,7 +122,7 @@ async function writeEntry(zip: ZipWriter, plan: BundlePlan, entry: BundleEntry, 
     }), { method, expectedSize: entry.size, compress });
     if (seen !== entry.size) throw changed(entry);
   } finally {
-    data.destroy();
+    data?.destroy();
     for (const c of close) await c();
   }
 }

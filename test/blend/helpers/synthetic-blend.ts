@@ -117,8 +117,8 @@ export class SyntheticBlend {
     for (const s of this.structs) this.sizes.set(s.type, s.fields.reduce((sum, f) => sum + this.fieldSize(f), 0));
   }
 
-  /** An image data-block; `source` 1 = file, 2 = sequence, 6 = UDIM tiles. Returns its address. */
-  addImage(options: { name: string; path: string; source?: number; packed?: boolean; tiles?: number[]; linked?: boolean }): bigint {
+  /** An image data-block; `source` 1 = file, 2 = sequence, 6 = UDIM tiles; `packed` data (or an empty PackedFile). Returns its address. */
+  addImage(options: { name: string; path: string; source?: number; packed?: boolean | Buffer; tiles?: number[]; linked?: boolean }): bigint {
     const data = this.structBuffer('Image');
     this.writeId(data, 'IM' + options.name, options.linked ? 0xdeadn : 0n);
     this.writeString(data, this.offsetOf('Image', 'name'), options.path);
@@ -126,6 +126,12 @@ export class SyntheticBlend {
     const address = this.push('IM', 'Image', data);
     if (options.packed) {
       const packed = this.structBuffer('PackedFile');
+      if (Buffer.isBuffer(options.packed)) {
+        const size = this.offsetOf('PackedFile', 'size');
+        if (this.littleEndian) packed.writeInt32LE(options.packed.length, size);
+        else packed.writeInt32BE(options.packed.length, size);
+        this.writePointer(packed, this.offsetOf('PackedFile', 'data'), this.push('DATA', null, options.packed));
+      }
       this.writePointer(data, this.offsetOf('Image', 'packedfile'), this.push('DATA', 'PackedFile', packed));
     }
     const tiles = (options.tiles ?? []).map((n) => {
