@@ -1,4 +1,6 @@
-// Builds the command-line tool into out/cli (the desktop app is built by electron-vite).
+// Builds the command-line tool into out/cli (the desktop app is built by electron-vite). Each command's
+// implementation is its own chunk, loaded by a dynamic import when the command runs, so that `--version`,
+// `--help` and small commands do not load the render node, the packer or the web host.
 import { build } from 'esbuild';
 
 await build({
@@ -8,6 +10,8 @@ await build({
   platform: 'node',
   target: 'node22',
   format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: true,
   packages: 'external',
   logLevel: 'warning',

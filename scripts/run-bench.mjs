@@ -32,6 +32,7 @@ bench/results/<name>.json. Options go to every benchmark, also as BENCH_<OPTION>
   queue-sync: --jobs=15 --rendering=5 --minutes=2 --naive-interval-ms=3000
   trace:    --runs=5 --faces=1000000 --big=2G --data-parent=<dir>   (needs Blender)
   pack:     --sizes=256M,1G --runs=4 --data-parent=<dir>   (needs zip)
+  startup:  --runs=10 --cli-root=<checkout>   (run npm run build first)
   jobs-list: --jobs=10000 --seconds=5 --connections=10
   distributed: --runs=2 --frames=16 --samples=64 --percentage=400 --chunk-size=auto   (needs Blender and redis-server)
 Quick run: npm run bench -- --sizes=64M --runs=2 --ticks=30 --seconds=3`);

@@ -1,20 +1,6 @@
 import type { Command } from 'commander';
-import { join, resolve } from 'node:path';
-import { downloadJobOutputs, jobFolderName } from '../../core/download';
-import { AbortError, isAbort } from '../../core/errors';
-import { effectiveDownloadDir } from '../../core/settings';
-import { countOf, formatBytes } from '../../shared/text';
-import { isTerminalStatus } from '../../shared/api';
-import { CommandFailedError } from '../cli-errors';
-import { formatDownload } from '../output/format-progress';
-import { LiveDisplay } from '../output/live-display';
-import { endedEarlyNote } from '../output/ended-early';
-import { safeText } from '../output/safe-text';
 import type { CliDeps } from '../cli-deps';
-import { cliAction } from '../session/cli-action';
-import type { CliContext } from '../session/cli-context';
-import { resolveJobId } from '../session/resolve-job-id';
-import { shortId } from '../submit/submission-line';
+import { cliAction, lazyBody } from '../session/cli-action';
 
 /** `renderdrop download <id>`: a job's outputs into a folder, resumable. */
 export function registerDownloadCommand(program: Command, deps: CliDeps): void {
@@ -23,51 +9,5 @@ export function registerDownloadCommand(program: Command, deps: CliDeps): void {
     .description('Download the outputs of a finished job into <dir>/<scene>-<job id>/; of a failed or canceled job, the frames it rendered. Interrupted downloads resume; complete files are skipped.')
     .option('--dir <dir>', 'folder to create the job\'s folder in (default: the folder a submit chose, else ~/Renderdrop)')
     .option('--json', 'print the result as JSON on stdout')
-    .action(cliAction(deps, download));
-}
-
-async function download(ctx: CliContext, typed: string, opts: { dir?: string; json?: boolean }): Promise<void> {
-  const client = await ctx.client();
-  const interrupt = ctx.listenForInterrupt();
-  const progressStream = opts.json ? ctx.io.stderr : ctx.io.stdout;
-  const display = new LiveDisplay(progressStream, { live: Boolean(progressStream.isTTY) });
-  try {
-    const call = { signal: interrupt.signal };
-    const jobId = await resolveJobId(client, typed, call);
-    const job = await client.getJob(jobId, call);
-    if (!isTerminalStatus(job.status)) {
-      throw new CommandFailedError(`Job ${jobId} is ${job.status}; its outputs can be downloaded once it has finished. Follow it with \`renderdrop watch\`.`);
-    }
-    const journal = ctx.journal();
-    const record = (await journal.list()).filter((r) => r.jobId === jobId && r.baseUrl === client.baseUrl).at(-1) ?? null;
-    const dir = opts.dir !== undefined ? join(resolve(opts.dir), jobFolderName(job)) : (record?.download.dir ?? join(record?.download.root ?? effectiveDownloadDir(ctx.settings().get()), jobFolderName(job)));
-    const result = await downloadJobOutputs({
-      client,
-      jobId,
-      dir,
-      signal: interrupt.signal,
-      onProgress: (progress) => display.update(jobId, `${shortId(jobId)}  downloading  ${formatDownload(progress, { bar: display.live })}`),
-    }).catch((error: unknown) => {
-      if (isAbort(error)) throw new AbortError(`Download stopped. Run \`renderdrop download ${jobId}\` again to resume it.`);
-      throw error;
-    });
-    display.finish(jobId, null);
-    if (record && record.step === 'completed' && record.ending === null && (record.download.dir === null || resolve(record.download.dir) === resolve(dir))) {
-      await journal.advance(record.id, 'downloaded', { downloadedTo: result.dir, download: { ...record.download, wanted: true, dir: result.dir } });
-    }
-    const skipped = result.files.filter((f) => f.skipped).length;
-    if (opts.json) {
-      ctx.io.stdout.write(`${JSON.stringify({ jobId, status: job.status, dir: result.dir, bytes: result.bytes, files: result.files }, null, 2)}\n`);
-      const note = endedEarlyNote(job, result.files.length);
-      if (note) ctx.io.stderr.write(safeText(note) + '\n');
-    } else {
-      const already = skipped > 0 ? ` (${skipped} already there)` : '';
-      ctx.io.stdout.write(safeText(`Downloaded ${countOf(result.files.length, 'file')}, ${formatBytes(result.bytes)}, to ${result.dir}${already}.`) + '\n');
-      const note = endedEarlyNote(job, result.files.length);
-      if (note) ctx.io.stdout.write(safeText(note) + '\n');
-    }
-  } finally {
-    display.close();
-    interrupt.dispose();
-  }
+    .action(cliAction(deps, lazyBody(async () => (await import('../actions/download')).download)));
 }

@@ -14,11 +14,7 @@ import {
   WorkerSecretError,
   type RedisTarget,
 } from '../../render-node/distributed';
-import { createLogger } from '../../render-node/logger';
-import { detectBlender } from '../../render-node/server';
-import { startRenderWorker } from '../../render-node/worker';
 import { CommandFailedError } from '../cli-errors';
-import { formatWorkers } from '../output/format-workers';
 import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
 import { untilStopped } from './until-stopped';
@@ -107,6 +103,11 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .option('--cache <dir>', 'where scenes are kept between chunks (default: ~/.cache/renderdrop/worker)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .action(async (opts: { redis: string; node?: string; secretFile?: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
+      const [{ createLogger }, { detectBlender }, { startRenderWorker }] = await Promise.all([
+        import('../../render-node/logger'),
+        import('../../render-node/server'),
+        import('../../render-node/worker'),
+      ]);
       const log = createLogger({ level: opts.logLevel });
       const nodeUrl = workerNodeUrl(opts.node, env);
       const secret = await workerSecret(opts.secretFile, env, (line) => stderr.write(`${line}\n`));
@@ -135,6 +136,7 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .option('--json', 'machine-readable output')
     .action(
       cliAction(deps, async (ctx, opts: { json?: boolean }) => {
+        const { formatWorkers } = await import('../output/format-workers');
         const client = await ctx.client();
         const interrupt = deps.listenForInterrupt();
         try {

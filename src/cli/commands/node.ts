@@ -1,13 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { openDatabase, createKey, listKeys, revokeKey } from '../../render-node/store';
-import { createRenderNode, type RenderNodeOptions } from '../../render-node/server';
-import { createLogger } from '../../render-node/logger';
-import { parseRateLimit } from '../../render-node/http';
+import type { RenderNodeOptions } from '../../render-node/server';
 import { type RenderLimits, parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan';
-import { runDoctor, formatDoctorReport } from '../../render-node/blender';
-import { createWorkerSecretFile, workerFacingUrl, WorkerSecretError } from '../../render-node/distributed';
+import { WorkerSecretError } from '../../render-node/distributed';
 import { CommandFailedError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
@@ -114,13 +110,18 @@ function registerServeCommand(node: Command, deps: CliDeps): void {
 /** Run a node until stopped, warning when it is reachable from other machines or unreachable for workers. */
 async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
   const { stdout, stderr } = deps.io;
+  const [{ createLogger }, { createRenderNode }, { workerFacingUrl }] = await Promise.all([
+    import('../../render-node/logger'),
+    import('../../render-node/server'),
+    import('../../render-node/distributed'),
+  ]);
   const log = createLogger({ level: opts.logLevel });
   const host = opts.host;
   if (isPublicBind(host)) {
     log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
     stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
   }
-  const node = await withRedisNamed(createRenderNode({ ...serveNodeOptions(opts, deps), logger: log }));
+  const node = await withRedisNamed(createRenderNode({ ...(await serveNodeOptions(opts, deps)), logger: log }));
   const url = await node.listen(host, opts.port);
   stdout.write(`listening on ${url}\n`);
   if (opts.redis) stdout.write(`render workers reach this node at ${workerFacingUrl({ publicUrl: opts.publicUrl, host, port: Number(new URL(url).port) })} (their --node)\n`);
@@ -131,8 +132,9 @@ async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
 }
 
 /** The node's options from `node serve`'s; a webhook URL without a secret is refused. */
-function serveNodeOptions(opts: ServeOptions, deps: CliDeps): RenderNodeOptions {
+async function serveNodeOptions(opts: ServeOptions, deps: CliDeps): Promise<RenderNodeOptions> {
   const { stderr, env } = deps.io;
+  const { parseRateLimit } = await import('../../render-node/http');
   const webhookUrl = opts.webhookUrl;
   const webhookSecret = opts.webhookSecret ?? env.RENDERDROP_WEBHOOK_SECRET;
   if (webhookUrl && !webhookSecret) throw new Error('--webhook-url needs a secret: --webhook-secret or RENDERDROP_WEBHOOK_SECRET.');
@@ -173,6 +175,7 @@ function registerWorkerSecretCommand(node: Command, deps: CliDeps): void {
     .option('--rotate', 'replace the existing secret (workers need the new one, the node a restart)')
     .action(async (opts: { data: string; rotate?: boolean }) => {
       const rotate = opts.rotate === true;
+      const { createWorkerSecretFile } = await import('../../render-node/distributed');
       const made = await createWorkerSecretFile(resolve(opts.data), rotate).catch((error: unknown) => {
         throw error instanceof WorkerSecretError ? new CommandFailedError(error.message) : error;
       });
@@ -191,7 +194,8 @@ function registerKeyCreateCommand(keys: Command, deps: CliDeps): void {
     .description('Create an API key; it is printed once, alone on the last line.')
     .requiredOption('--name <label>', 'what the key is for')
     .option('--data <dir>', 'data folder', DEFAULT_DATA)
-    .action((opts: { name: string; data: string }) => {
+    .action(async (opts: { name: string; data: string }) => {
+      const { openDatabase, createKey } = await import('../../render-node/store');
       const db = openDatabase(resolve(opts.data));
       try {
         const { key, info } = createKey(db, opts.name);
@@ -210,7 +214,8 @@ function registerKeyListCommand(keys: Command, deps: CliDeps): void {
     .description('List keys (never the keys themselves).')
     .option('--data <dir>', 'data folder', DEFAULT_DATA)
     .option('--json', 'machine-readable output')
-    .action((opts: { data: string; json?: boolean }) => {
+    .action(async (opts: { data: string; json?: boolean }) => {
+      const { openDatabase, listKeys } = await import('../../render-node/store');
       const db = openDatabase(resolve(opts.data));
       try {
         const all = listKeys(db);
@@ -232,7 +237,8 @@ function registerKeyRevokeCommand(keys: Command, deps: CliDeps): void {
     .command('revoke <idOrName>')
     .description('Revoke a key by id (or unique id prefix) or name.')
     .option('--data <dir>', 'data folder', DEFAULT_DATA)
-    .action((idOrName: string, opts: { data: string }) => {
+    .action(async (idOrName: string, opts: { data: string }) => {
+      const { openDatabase, revokeKey } = await import('../../render-node/store');
       const db = openDatabase(resolve(opts.data));
       try {
         const k = revokeKey(db, idOrName);
@@ -257,6 +263,7 @@ function registerDoctorCommand(node: Command, deps: CliDeps): void {
     .option('--blender <path>', 'Blender executable to check')
     .option('--json', 'machine-readable output')
     .action(async (opts: { blender?: string; json?: boolean }) => {
+      const { runDoctor, formatDoctorReport } = await import('../../render-node/blender');
       const report = await runDoctor({ explicit: opts.blender, env, platform: process.platform });
       stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report) + '\n');
       if (!report.ok) deps.setExitCode(EXIT.failure);

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
-import { JobTracker, type TrackerSource } from '../../core/tracking';
-import type { ExitCode } from '../exit-code-for';
-import { EXIT } from '../exit-codes';
 import type { CliDeps } from '../cli-deps';
-import { cliAction } from '../session/cli-action';
-import type { CliContext } from '../session/cli-context';
-import { followUntilIdle } from '../watch/follow-until-idle';
-import { WatchReport, type WatchedJob } from '../watch/watch-report';
+import { cliAction, lazyBody } from '../session/cli-action';
 
 /** `renderdrop watch`: live progress of every active job. */
 export function registerWatchCommand(program: Command, deps: CliDeps): void {
@@ -14,49 +8,5 @@ export function registerWatchCommand(program: Command, deps: CliDeps): void {
     .command('watch')
     .description('Show live progress of all active jobs until none is active. Ctrl-C stops watching; the jobs go on.')
     .option('--json', 'one JSON object per line and event: status, progress, error, idle')
-    .action(cliAction(deps, watch));
-}
-
-/**
- * Follows every job the server lists as active (and any that becomes active meanwhile) until none is;
- * exits with `jobFailed` when one of them did not complete.
- */
-async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCode> {
-  const client = await ctx.client();
-  const report = new WatchReport(ctx.io.stdout, Boolean(opts.json));
-  const interrupt = ctx.listenForInterrupt();
-  const watched = new Map<string, WatchedJob>();
-
-  let tracker: JobTracker | null = null;
-  const follow = (jobId: string) => {
-    if (watched.has(jobId)) return;
-    watched.set(jobId, { job: null, frames: null });
-    tracker?.watch(jobId);
-  };
-  const source: TrackerSource = {
-    getAllProgress: async (options) => {
-      const records = await client.getAllProgress(options);
-      records.forEach((r) => follow(r.jobId));
-      return records;
-    },
-    getJob: (jobId, options) => client.getJob(jobId, options),
-  };
-
-  try {
-    const initial = await client.getAllProgress({ signal: interrupt.signal });
-    if (initial.length === 0) {
-      report.noActiveJobs();
-      return EXIT.ok;
-    }
-    tracker = new JobTracker({ client: source });
-    initial.forEach((r) => follow(r.jobId));
-    for (const jobId of watched.keys()) tracker.watch(jobId);
-    const finished = await followUntilIdle({ tracker, watched, report, signal: interrupt.signal });
-    report.idle();
-    return finished.some((job) => job.status !== 'completed') ? EXIT.jobFailed : EXIT.ok;
-  } finally {
-    tracker?.stop();
-    report.close();
-    interrupt.dispose();
-  }
+    .action(cliAction(deps, lazyBody(async () => (await import('../actions/watch')).watch)));
 }

@@ -1,11 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { KeyringSecretStore, MemorySecretStore, type SecretStore } from '../../core/secrets';
-import { createHost } from '../../host/host';
+import type { SecretStore } from '../../core/secrets';
 import type { CliDeps } from '../cli-deps';
-import { systemOpenPath } from '../../host/jobs';
-import { rendererDir } from '../../web/renderer-dir';
-import { openInBrowser } from '../../web/browser-launch';
-import { startWebServer } from '../../web/web-server';
 
 /** `renderdrop web`: the app in a browser, served on 127.0.0.1 with a one-time link. */
 export function registerWebCommand(program: Command, deps: CliDeps): void {
@@ -24,6 +19,14 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
     )
     .option('--open', 'open the link in the default browser')
     .action(async (opts: { port: number; open?: boolean }) => {
+      const [{ KeyringSecretStore, MemorySecretStore }, { createHost }, { systemOpenPath }, { rendererDir }, { openInBrowser }, { startWebServer }] = await Promise.all([
+        import('../../core/secrets'),
+        import('../../host/host'),
+        import('../../host/jobs'),
+        import('../../web/renderer-dir'),
+        import('../../web/browser-launch'),
+        import('../../web/web-server'),
+      ]);
       const keychain = deps.secrets ?? new KeyringSecretStore();
       const available = await keychain.isAvailable();
       const secrets: SecretStore = available ? keychain : new MemorySecretStore();

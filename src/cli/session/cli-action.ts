@@ -6,7 +6,7 @@ import { CommandFailedError, UsageError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { exitCodeFor, type ExitCode } from '../exit-code-for';
 import { safeText } from '../output/safe-text';
-import { CliContext } from './cli-context';
+import type { CliContext } from './cli-context';
 
 /** A command body: gets the shared context and the command's arguments, returns its exit code. */
 export type CommandBody<A extends unknown[]> = (ctx: CliContext, ...args: A) => Promise<ExitCode | void>;
@@ -29,6 +29,7 @@ function rawMessage(error: unknown): string {
  */
 export function cliAction<A extends unknown[]>(deps: CliDeps, body: CommandBody<A>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    const { CliContext } = await import('./cli-context');
     const ctx = new CliContext(deps);
     try {
       deps.setExitCode((await body(ctx, ...args)) ?? 0);
@@ -37,4 +38,12 @@ export function cliAction<A extends unknown[]>(deps: CliDeps, body: CommandBody<
       deps.setExitCode(exitCodeFor(error));
     }
   };
+}
+
+/**
+ * A command body that loads its module when the command runs, so that building the command tree (and
+ * `--help`, `--version`) does not load what the command uses.
+ */
+export function lazyBody<A extends unknown[]>(load: () => Promise<CommandBody<A>>): CommandBody<A> {
+  return async (ctx, ...args) => (await load())(ctx, ...args);
 }

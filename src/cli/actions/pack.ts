@@ -1,0 +1,71 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { BlendError } from '../../blend/reader';
+import { needsPacking, writeBundle } from '../../blend/pack';
+import { BLEND_BACKUP, traceScene } from '../../blend/trace';
+import { AbortError, isAbort } from '../../core/errors';
+import { holdPrivateFiles } from '../../core/packing';
+import { countOf, formatBytes } from '../../shared/text';
+import { CommandFailedError, UsageError } from '../cli-errors';
+import { formatPackPlan, packWarnings } from '../output/format-pack-plan';
+import { formatPack } from '../output/format-progress';
+import { LiveDisplay } from '../output/live-display';
+import { safeText } from '../output/safe-text';
+import type { CliContext } from '../session/cli-context';
+
+/** `renderdrop pack <scene>`: traces the scene, prints the plan and writes the bundle with `--out`. */
+export async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?: boolean; allowOutside?: string[] }): Promise<void> {
+  const interrupt = ctx.listenForInterrupt();
+  const progressStream = opts.json ? ctx.io.stderr : ctx.io.stdout;
+  const display = new LiveDisplay(progressStream, { live: Boolean(progressStream.isTTY) });
+  try {
+    refuseBackup(scene);
+    if (opts.out !== undefined) await checkOut(resolve(opts.out));
+    const traced = await traceScene(resolve(scene), { signal: interrupt.signal }).catch(failure);
+    const { plan, privateFiles } = await holdPrivateFiles(traced, opts.allowOutside ?? []);
+    if (!opts.json) ctx.io.stdout.write(`${formatPackPlan(plan, privateFiles).map((line) => safeText(line)).join('\n')}\n`);
+    let written: { path: string; bytes: number } | null = null;
+    if (opts.out !== undefined) {
+      written = await writeBundle(plan, resolve(opts.out), {
+        signal: interrupt.signal,
+        onProgress: (progress) => display.update('pack', `packing  ${formatPack(progress, { bar: display.live })}`, { force: progress.done }),
+      }).catch(failure);
+      display.finish('pack', null);
+    }
+    if (opts.json) {
+      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written, warnings: packWarnings(plan), privateFiles }, null, 2)}\n`);
+    } else if (written) {
+      ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${countOf(plan.entries.length, 'file')}, ${formatBytes(written.bytes)}.`)}\n`);
+    } else if (needsPacking(plan)) {
+      ctx.io.stdout.write('Nothing was written; add --out <bundle.zip> to write the bundle.\n');
+    }
+  } finally {
+    display.close();
+    interrupt.dispose();
+  }
+}
+
+/**
+ * A backup Blender keeps beside a scene (`shot.blend1`) is refused as `submit` refuses it: it is never
+ * packed unless a scene links it.
+ */
+function refuseBackup(scene: string): void {
+  if (BLEND_BACKUP.test(scene)) {
+    throw new CommandFailedError(`${basename(scene)} is a backup Blender keeps beside a scene, not a .blend or .zip file. Pack the scene itself (${basename(scene).replace(BLEND_BACKUP, '.blend')}), or save the backup as a .blend first.`);
+  }
+}
+
+/** The bundle's path must be a new or existing file in an existing folder; said in one line otherwise. */
+async function checkOut(out: string): Promise<void> {
+  const [target, folder] = await Promise.all([stat(out).catch(() => null), stat(dirname(out)).catch(() => null)]);
+  if (target?.isDirectory()) throw new UsageError(`--out ${out} is a folder; give the path of the zip to write, e.g. --out ${resolve(out, 'bundle.zip')}.`);
+  if (!folder) throw new UsageError(`--out ${out}: the folder ${dirname(out)} does not exist. Create it first, or choose another place for the bundle.`);
+  if (!folder.isDirectory()) throw new UsageError(`--out ${out}: ${dirname(out)} is a file, not a folder. Choose another place for the bundle.`);
+}
+
+/** Errors of tracing and packing as messages for the person at the terminal. */
+function failure(error: unknown): never {
+  if (isAbort(error)) throw new AbortError('Packing stopped; nothing was written. Run the command again to pack.');
+  if (error instanceof BlendError) throw new CommandFailedError(error.message);
+  throw error;
+}
