@@ -74,9 +74,10 @@ describe.skipIf(!ready)('packing a scene in the app (browser mode, local node, r
     const warnings = sheet.getByRole('region', { name: 'Warnings' }).getByRole('listitem');
     await expect.poll(() => warnings.count()).toBeGreaterThan(0);
     const texts = await warnings.allTextContents();
+    const advice = 'Put the file back at that path, or relink it in Blender (File > External Data > Find Missing Files) and save the scene.';
     expect(texts).toEqual([
-      `The image "big" uses ${join(work, 'proj', 'textures', 'big.exr')}: not on this computer. The farm renders without it.`,
-      `The image "missing" uses ${join(work, 'proj', 'textures', 'missing.png')}: not on this computer. The farm renders without it.`,
+      `The image "big" uses ${join(work, 'proj', 'textures', 'big.exr')}: not on this computer. The farm renders without it. ${advice}`,
+      `The image "missing" uses ${join(work, 'proj', 'textures', 'missing.png')}: not on this computer. The farm renders without it. ${advice}`,
     ]);
     expect(texts.join(' ')).not.toMatch(/_external|grid\.png|stamp\.png|rd-e2e-[^p]/);
     await shoot(page, 'packing-review');
