@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatDoctorReport, runDoctor } from '../../../src/render-node/blender/doctor';
 import { BlenderPathError, type FindBlenderResult } from '../../../src/render-node/blender/locate';
-import type { BlenderInfo, EeveeCheck } from '../../../src/render-node/blender/probe';
+import type { EeveeCheck } from '../../../src/render-node/blender/probe';
+import { blenderInfo as info } from '../../helpers/blender-info';
 
-const info = (over: Partial<BlenderInfo> = {}): BlenderInfo => ({
-  path: '/usr/bin/blender',
-  version: '3.4.1',
-  versionParts: [3, 4, 1],
-  cyclesDevices: ['CPU'],
-  openImageDenoise: true,
-  optix: false,
-  viewTransforms: ['Standard', 'Filmic'],
-  hasAces: false,
-  eeveeUsable: null,
-  displayDevices: ['sRGB'],
-  looks: ['None'],
-  colorSpaces: ['Linear'],
-  ocioConfig: null,
-  ...over,
-});
 
 const found: FindBlenderResult = { path: '/usr/bin/blender', source: 'system', searched: ['/usr/bin/blender'] };
 const eeveeOk: EeveeCheck = { usable: true, reason: null, gpu: 'Mesa llvmpipe' };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlendError } from '../../../src/blend/reader';
 import { severOutsidePaths } from '../../../src/blend/pack';
-import type { BlenderInfo } from '../../../src/render-node/blender/probe';
+import { blenderInfo } from '../../helpers/blender-info';
 import { endbReplacedByOverlongBlock, MUTATIONS, seededRandom } from '../../blend/helpers/blend-mutations';
 import { SyntheticBlend } from '../../blend/helpers/synthetic-blend';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../helpers/node';
@@ -14,21 +14,7 @@ import { zipBytes } from '../../helpers/zip-bytes';
  * A Blender that is never there: the node must refuse these scenes before it starts one (unit tests
  * also fail on any attempt to start a process).
  */
-const NEVER_STARTED: BlenderInfo = {
-  path: '/nonexistent/renderdrop-test-blender',
-  version: '3.4.1',
-  versionParts: [3, 4, 1],
-  cyclesDevices: ['CPU'],
-  openImageDenoise: true,
-  optix: false,
-  viewTransforms: ['Standard', 'Filmic'],
-  hasAces: false,
-  eeveeUsable: null,
-  displayDevices: ['sRGB'],
-  looks: ['None'],
-  colorSpaces: ['Linear'],
-  ocioConfig: null,
-};
+const NEVER_STARTED = blenderInfo({ path: '/nonexistent/renderdrop-test-blender' });
 
 let t: TestNode;
 let elsewhere: string;
