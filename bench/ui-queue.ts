@@ -45,7 +45,8 @@ function bridgeScript(count: number): string {
     jobs.push({ id: 'job-' + String(i).padStart(6, '0'), fileName: 'shot-' + i + '.blend', status, createdAt: at, updatedAt: at,
       startedAt: at, endedAt: status === 'rendering' ? null : at, completedFrames: i % 250, totalFrames: 250, normalizedSeconds: 12,
       failure: status === 'failed' ? 'Blender could not render the scene.' : null,
-      download: { state: status === 'completed' ? 'done' : 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null }, canSubmitAgain: true });
+      download: { state: status === 'completed' ? 'done' : 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null }, canSubmitAgain: true,
+      failedStep: null, hasPreview: false, previewKey: null, warnings: [], estimate: null });
   }
   const counts = { all: jobs.length, active: 0, review: 0, completed: 0, failed: 0, canceled: 0 };
   const state = { version: 'bench', shell: 'desktop', firstRun: false, activeProfileId: 'p', configDir: '/tmp', keyStore: 'memory',
