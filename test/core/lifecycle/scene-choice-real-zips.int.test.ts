@@ -1,69 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/core/api/api-client';
-import { SubmissionJournal } from '../../../src/core/journal/submission-journal';
-import { awaitsDecision, lifecyclePhase } from '../../../src/core/lifecycle/lifecycle-states';
-import { recordForFile } from '../../../src/core/lifecycle/record-for-file';
-import { scenesToChooseFrom } from '../../../src/core/lifecycle/scene-choice';
-import { SubmissionLifecycle } from '../../../src/core/lifecycle/submission-lifecycle';
-import { pollingWaiter } from '../../../src/core/lifecycle/wait-for-job';
-import { preflight } from '../../../src/core/upload/preflight';
-import { FakeApi } from '../../helpers/fake-api-server';
+import { describe } from 'vitest';
 import { hasZipTool, realZip, type ZipTool } from '../../helpers/real-zip';
-import { blendBytes, tempDir } from '../../helpers/scene-files';
+import { sceneChoiceHarness, severalScenesCases } from './helpers/several-scenes';
 
-const SCENES = { 'shot A.blend': blendBytes(4_000), 'shot B.blend': blendBytes(5_000), 'lib/props.blend': blendBytes(300), 'textures/wood.png': 'png' };
-
-let api: FakeApi;
-let journal: SubmissionJournal;
-beforeEach(async () => {
-  api = await FakeApi.start();
-  journal = new SubmissionJournal({ dataDir: await tempDir() });
-});
-afterEach(async () => {
-  await api.server.close();
-});
-
-function lifecycle(): SubmissionLifecycle {
-  const client = new ApiClient({ baseUrl: api.server.url, apiKey: 'RJ-scene-choice', sleep: async () => undefined });
-  return new SubmissionLifecycle({ client, journal, waitForJob: pollingWaiter(client, { intervalMs: 5 }) });
-}
-
-const record = (filePath: string, extra: Partial<Parameters<typeof recordForFile>[1]> = {}) =>
-  recordForFile(journal, { filePath, baseUrl: api.server.url, profileId: null, ...extra }).then((r) => r.record);
+const h = sceneChoiceHarness();
 
 for (const tool of ['zip', '7z'] as ZipTool[]) {
   describe.skipIf(!hasZipTool(tool))(`a ${tool} zip holding several scenes`, () => {
-    it('is listed by preflight, scenes and libraries alike, and recorded with the choice to make', async () => {
-      const zip = await realZip(tool, 'shots.zip', SCENES);
-      expect((await preflight(zip)).blendEntries.sort()).toEqual(['lib/props.blend', 'shot A.blend', 'shot B.blend']);
-      const recorded = await record(zip);
-      expect(scenesToChooseFrom(recorded)?.sort()).toEqual(['shot A.blend', 'shot B.blend']);
-      expect(recorded.validateBody).toBeNull();
-    });
-
-    it('is uploaded once, waits after the upload for the scene, then validates the one chosen', async () => {
-      const recorded = await record(await realZip(tool, 'shots.zip', SCENES));
-      const claimed = await lifecycle().claim(recorded);
-      try {
-        const waiting = await claimed.advance({ until: 'validated' });
-        expect(waiting.step).toBe('uploaded');
-        expect(awaitsDecision(waiting)).toBe(true);
-        expect(lifecyclePhase(waiting)).toBe('choosing-scene');
-        expect(api.count('POST', '/api/external/v1/jobs')).toBe(0);
-        expect(await claimed.advance({ until: 'validated' })).toMatchObject({ step: 'uploaded' });
-
-        await claimed.chooseScene('shot B.blend');
-        const validated = await claimed.advance({ until: 'validated' });
-        expect(validated.step).toBe('validated');
-        expect(validated.validateBody).toEqual({ scenePath: 'shot B.blend' });
-        const [job] = [...api.jobs.values()];
-        expect(job!.validateBodies).toEqual([{ scenePath: 'shot B.blend' }]);
-        expect(api.count('PUT', /^\/storage\//)).toBe(1);
-        expect(api.count('POST', '/api/external/v1/uploads')).toBe(1);
-        await expect(claimed.chooseScene('shot A.blend')).rejects.toThrow(/already being validated with shot B\.blend/);
-      } finally {
-        claimed.release();
-      }
-    });
+    severalScenesCases(h, (name, files) => realZip(tool, name, files));
   });
 }
