@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import { compressionOf } from './blend-compression';
@@ -47,7 +47,10 @@ export async function openByteSource(path: string, options: OpenByteSourceOption
     if (compression === 'none') return new FileByteSource(path, handle, size, identity);
     const { content, table } = await compressedContent(path, handle, size, compression);
     if (table) {
-      if (table.decompressedOffsets[table.decompressedOffsets.length - 1]! > maxBytes) throw new BlendTooLargeError(path, maxBytes);
+      if (table.decompressedOffsets[table.decompressedOffsets.length - 1]! > maxBytes) {
+        content.destroy();
+        throw new BlendTooLargeError(path, maxBytes);
+      }
       if (indexable(table)) {
         content.destroy();
         return new ZstdByteSource(path, handle, table, identity);
@@ -93,7 +96,7 @@ export async function compressedContent(
   size: number,
   compression: Exclude<BlendCompression, 'none'>,
 ): Promise<{ content: Readable; table: ZstdSeekTable | null }> {
-  if (compression === 'gzip') return { content: pipedThrough(createReadStream(path), zlib.createGunzip()), table: null };
+  if (compression === 'gzip') return { content: Readable.from(gunzipped(path), { objectMode: false }), table: null };
   if (!hasZstd()) {
     throw new BlendFileError(
       'unsupported',
@@ -109,6 +112,14 @@ export async function compressedContent(
   });
   const spans = frames.filter((f) => !f.skippable).map((f) => ({ offset: f.offset, length: f.length, size: f.contentSize }));
   return { content: zstdContent(path, spans), table: tableFromFrames(frames) };
+}
+
+/**
+ * A gzip file's content, opened only when first read: a stream started earlier could fail (a cut-short
+ * file) while nobody listens yet, and its error would escape as an uncaught exception.
+ */
+async function* gunzipped(path: string): AsyncGenerator<Buffer> {
+  yield* pipedThrough(createReadStream(path), zlib.createGunzip());
 }
 
 /** Whether every frame of a seek table is small enough to decompress whole. */
@@ -157,13 +168,14 @@ async function inflateToTemp(path: string, identity: FileIdentity, content: Asyn
   let dir: string | null = null;
   const cleanup = () => (dir ? rm(dir, { recursive: true, force: true }) : Promise.resolve());
   let target: string;
+  const chunks = content[Symbol.asyncIterator]();
   try {
-    const chunks = content[Symbol.asyncIterator]();
     const first = await chunks.next();
     dir = await mkdtemp(join(parent, 'renderdrop-blend-'));
     target = join(dir, 'scene.blend');
     await pipeline(resumed(first, chunks), createWriteStream(target));
   } catch (error) {
+    await chunks.return?.().catch(() => undefined);
     await cleanup();
     throw unpackError(path, error);
   }

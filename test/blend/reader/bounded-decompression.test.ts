@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, zstdCompressSync } from 'node:zlib';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBlendContent } from '../../../src/blend/reader/inflate/blend-content-check';
 import { BlendFileError } from '../../../src/blend/reader/blend-file-error';
 import { BlendTooLargeError, ContentGuard } from '../../../src/blend/reader/inflate/content-guard';
-import { openByteSource } from '../../../src/blend/reader/open-byte-source';
+import { compressedContent, openByteSource } from '../../../src/blend/reader/open-byte-source';
 import { BLEND_HEADER, MIB, writeUnderstatedZstd, writeZstdWithoutTable } from '../helpers/blend-bombs';
 import { SyntheticBlend } from '../helpers/synthetic-blend';
 
@@ -135,5 +135,29 @@ describe('checkBlendContent', () => {
     const understated = join(dir, 'check-understated.blend');
     await writeUnderstatedZstd(understated, 16 * MIB, 4096);
     expect(await checkBlendContent(understated, 1024 ** 3)).toEqual({ ok: false, problem: 'damaged' });
+  });
+});
+
+describe('compressed content read late', () => {
+  it('a cut-short gzip file left unread for a while fails when read, not as an uncaught error', async () => {
+    const path = join(dir, 'cut-short.blend');
+    const whole = gzipSync(blendWithData(1024));
+    await writeFile(path, whole.subarray(0, whole.length - 40));
+    const handle = await open(path, 'r');
+    const { content } = await compressedContent(path, handle, whole.length - 40, 'gzip');
+    await handle.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(
+      (async () => {
+        for await (const chunk of content) void chunk;
+      })(),
+    ).rejects.toThrow(/unexpected end/i);
+  });
+
+  it('opening a cut-short gzip .blend fails naming the file as cut short', async () => {
+    const path = join(dir, 'cut-short-open.blend');
+    const whole = gzipSync(blendWithData(256 * 1024));
+    await writeFile(path, whole.subarray(0, whole.length - 40));
+    await expect(openByteSource(path, { tempDir: dir })).rejects.toMatchObject({ code: 'truncated' });
   });
 });
