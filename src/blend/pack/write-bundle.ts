@@ -9,7 +9,7 @@ import { BlendError } from '../reader/blend-error';
 import { openByteSource } from '../reader/open-byte-source';
 import { entryMethod } from './entry-method';
 import { PatchStream } from './patch-stream';
-import { pipedThrough } from './piped-through';
+import { openedOnRead, pipedThrough } from './piped-through';
 import { ZipWriter, type ZipMethod, type ZipSink } from './zip-writer';
 
 /** Progress of writing a bundle. */
@@ -106,14 +106,14 @@ async function writeEntry(zip: ZipWriter, plan: BundlePlan, entry: BundleEntry, 
     let method: ZipMethod;
     if (entry.blend === null) {
       method = await entryMethod(entry.source);
-      data = createReadStream(entry.source, { highWaterMark: READ_CHUNK });
+      data = openedOnRead(() => createReadStream(entry.source, { highWaterMark: READ_CHUNK }));
     } else {
       const blend = plan.blends[entry.blend]!;
       const source = await openByteSource(entry.source, options.tempDir ? { tempDir: options.tempDir } : {});
       close.push(() => source.close());
       if (source.size !== blend.sourceSize) throw changed(entry);
       method = await entryMethod(entry.source, { size: source.size, read: (offset, length) => source.read(offset, length), replaced: blend.patches });
-      data = pipedThrough(source.stream(), new PatchStream(blend.patches));
+      data = openedOnRead(() => pipedThrough(source.stream(), new PatchStream(blend.patches)));
     }
     let seen = 0;
     await zip.addEntry(entry.name, watch(data, options.signal, (n) => {

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import { compressionOf } from './blend-compression';
@@ -10,7 +10,7 @@ import { asBlendFileError, BlendFileError, corruptError, fileSystemError, trunca
 import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
 import { BlendTooLargeError, ContentGuard, guarded, MAX_BLEND_CONTENT_BYTES } from './inflate/content-guard';
 import { FileByteSource } from './file-byte-source';
-import { pipedThrough } from '../pack/piped-through';
+import { openedOnRead, pipedThrough } from '../pack/piped-through';
 import { tableFrames, ZstdByteSource, zstdContent } from './zstd-byte-source';
 import { listZstdFrames, ZstdFormatError, type ZstdFrame } from './zstd-frames';
 import { parseSeekTable, parseSeekTableFooter, SEEK_TABLE_FOOTER_BYTES, seekTableBytes, type ZstdSeekTable } from './zstd-seek-table';
@@ -96,7 +96,7 @@ export async function compressedContent(
   size: number,
   compression: Exclude<BlendCompression, 'none'>,
 ): Promise<{ content: Readable; table: ZstdSeekTable | null }> {
-  if (compression === 'gzip') return { content: Readable.from(gunzipped(path), { objectMode: false }), table: null };
+  if (compression === 'gzip') return { content: openedOnRead(() => pipedThrough(createReadStream(path), zlib.createGunzip())), table: null };
   if (!hasZstd()) {
     throw new BlendFileError(
       'unsupported',
@@ -112,14 +112,6 @@ export async function compressedContent(
   });
   const spans = frames.filter((f) => !f.skippable).map((f) => ({ offset: f.offset, length: f.length, size: f.contentSize }));
   return { content: zstdContent(path, spans), table: tableFromFrames(frames) };
-}
-
-/**
- * A gzip file's content, opened only when first read: a stream started earlier could fail (a cut-short
- * file) while nobody listens yet, and its error would escape as an uncaught exception.
- */
-async function* gunzipped(path: string): AsyncGenerator<Buffer> {
-  yield* pipedThrough(createReadStream(path), zlib.createGunzip());
 }
 
 /** Whether every frame of a seek table is small enough to decompress whole. */
