@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
 import {
   checkNodeUrl,
-  checkRedis,
   checkRedisUrl,
   parseWorkerSecret,
   redactRedisUrl,
@@ -103,7 +102,7 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .option('--cache <dir>', 'where scenes are kept between chunks (default: ~/.cache/renderdrop/worker)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .action(async (opts: { redis: string; node?: string; secretFile?: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
-      const [{ createLogger }, { detectBlender }, { startRenderWorker }] = await Promise.all([
+      const [{ createLogger }, { detectBlender }, { startRenderWorker, checkRedis }] = await Promise.all([
         import('../../render-node/logger'),
         import('../../render-node/server'),
         import('../../render-node/worker'),

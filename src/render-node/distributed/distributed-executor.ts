@@ -16,7 +16,8 @@ import { autoChunkSize } from './chunk-plan';
 import { buildChunkData, chunkFailureReason } from './chunk-jobs';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
 import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, TAMPERED_MARK, type ChunkData } from './protocol';
-import { openRedis, redactRedisUrl, type RedisTarget } from './redis-connection';
+import { openRedis } from './redis-connection';
+import { redactRedisUrl, type RedisTarget } from './redis-url';
 import { liveWorkers } from './worker-registry';
 import { workerKeys, type WorkerKeys } from './worker-secret';
 

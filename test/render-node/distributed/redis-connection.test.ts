@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkRedis, checkRedisUrl, redactRedisUrl, urlHasPassword } from '../../../src/render-node/distributed/redis-connection';
+import { checkRedis } from '../../../src/render-node/distributed/redis-connection';
+import { checkRedisUrl, redactRedisUrl, urlHasPassword } from '../../../src/render-node/distributed/redis-url';
 import { workerFacingUrl } from '../../../src/render-node/distributed/node-address';
 import { freePort } from '../../helpers/redis';
 
