@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { JOB_STATUSES, jobStatusSchema, type JobStatus, COLOR_MANAGEMENT_PRESETS, colorPresetSchema, OUTPUT_FORMATS, outputFormatSchema } from '../../shared/api';
+import { COLOR_MANAGEMENT_PRESETS, JOB_STATUSES, OUTPUT_FORMATS, type JobStatusValue as JobStatus } from '../../shared/api-values';
 import { parseFrameRanges } from '../../shared/render';
 
 /** An output format of a render configuration. */
@@ -48,17 +48,16 @@ export const parsePageSize = wholeNumber('--page-size', 1, 100);
 /** `--format <fmt>`: an output format, any case, with common aliases (jpg, exr, tif). */
 export function parseFormatOption(value: string): OutputFormat {
   const key = value.trim().toUpperCase().replace(/[\s-]+/g, '_');
-  const known = outputFormatSchema.safeParse(key);
-  const format = known.success ? known.data : FORMAT_ALIASES[key];
+  const format = OUTPUT_FORMATS.find((f) => f === key) ?? FORMAT_ALIASES[key];
   if (!format) throw new InvalidArgumentError(`"${value}" is not an output format. Use one of: ${OUTPUT_FORMATS.join(', ')}.`);
   return format;
 }
 
 /** `--preset default|aces`. */
 export function parsePresetOption(value: string): ColorPreset {
-  const preset = colorPresetSchema.safeParse(value.trim().toLowerCase());
-  if (!preset.success) throw new InvalidArgumentError(`"${value}" is not a colour preset. Use ${COLOR_MANAGEMENT_PRESETS.join(' or ')}.`);
-  return preset.data;
+  const preset = COLOR_MANAGEMENT_PRESETS.find((p) => p === value.trim().toLowerCase());
+  if (!preset) throw new InvalidArgumentError(`"${value}" is not a colour preset. Use ${COLOR_MANAGEMENT_PRESETS.join(' or ')}.`);
+  return preset;
 }
 
 /** `--camera <name>`: a non-empty camera name. */
@@ -82,9 +81,9 @@ export function parseViewLayerOption(value: string): string {
 
 /** `--status <s>`: a job status. */
 export function parseStatusOption(value: string): JobStatus {
-  const status = jobStatusSchema.safeParse(value.trim().toLowerCase());
-  if (!status.success) throw new InvalidArgumentError(`"${value}" is not a job status. Use one of: ${JOB_STATUSES.join(', ')}.`);
-  return status.data;
+  const status = JOB_STATUSES.find((s) => s === value.trim().toLowerCase());
+  if (!status) throw new InvalidArgumentError(`"${value}" is not a job status. Use one of: ${JOB_STATUSES.join(', ')}.`);
+  return status;
 }
 
 /** `--base-url <url>`: an http or https address, without a trailing slash. */

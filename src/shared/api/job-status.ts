@@ -1,19 +1,7 @@
 import { z } from 'zod';
+import { JOB_STATUSES } from '../api-values';
 
-/** Every status a job can have, in the order the spec lists them. */
-export const JOB_STATUSES = [
-  'created',
-  'validating',
-  'validated',
-  'debugging',
-  'rendering',
-  'finalizing',
-  'completed',
-  'failed',
-  'canceled',
-  'booting',
-  'suspended',
-] as const;
+export { JOB_STATUSES };
 
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS } from '../api-values';
 
-export const COLOR_MANAGEMENT_PRESETS = ['default', 'aces'] as const;
+export { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS };
+
 export const colorPresetSchema = z.enum(COLOR_MANAGEMENT_PRESETS);
 
 /** `outputSettings` of a render configuration. */
@@ -16,8 +18,6 @@ export const outputSettingsSchema = z
   .strict();
 export type OutputSettings = z.infer<typeof outputSettingsSchema>;
 
-/** Image formats a render can write. */
-export const OUTPUT_FORMATS = ['PNG', 'JPEG', 'OPEN_EXR', 'OPEN_EXR_MULTILAYER', 'TIFF', 'BMP', 'TARGA', 'WEBP'] as const;
 export const outputFormatSchema = z.enum(OUTPUT_FORMATS);
 
 /**
