@@ -10,7 +10,7 @@ export interface Interrupt {
 /**
  * The first SIGINT or SIGTERM aborts `signal`, so the running work stops cleanly and saves its state;
  * a second one exits at once with the interrupted code. A repeat within `repeatGraceMs` is the same
- * signal raised again by a library's exit hook (conf's atomic writer re-sends it), not a second Ctrl-C.
+ * signal raised again by a library's exit hook, not a second Ctrl-C.
  */
 export function listenForInterrupt(onInterrupt?: () => void, repeatGraceMs = 250, now: () => number = Date.now): Interrupt {
   const controller = new AbortController();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Conf from 'conf';
 import { DEFAULT_SETTINGS, profileSchema, settingsSchema, type Profile, type Settings } from '../../shared/settings';
 import { ConfigError } from '../errors';
+import { defaultConfigDir, JsonSettingsFile } from './json-settings-file';
 
 /** Where settings live and how they are found. */
 export interface SettingsStoreOptions {
@@ -11,8 +11,8 @@ export interface SettingsStoreOptions {
   configDir?: string;
   env?: Record<string, string | undefined>;
   /**
-   * The file to read and write instead of opening one with conf: the desktop app passes an
-   * electron-store opened on the same `config.json` (electron-store is conf underneath).
+   * The file to read and write instead of `config.json` in the folder: the desktop app passes an
+   * electron-store opened on the same file (electron-store writes the same JSON).
    */
   backend?: SettingsBackend;
 }
@@ -33,41 +33,35 @@ export function configDirFromEnv(env: Record<string, string | undefined>): strin
 }
 
 /**
- * Settings persisted with `conf` in `<dir>/config.json`, the same file format electron-store uses,
- * so the desktop app (electron-store with `cwd` set to this folder) and the CLI share one file.
+ * Settings persisted in `<dir>/config.json`, in the format electron-store (conf) uses, so the desktop
+ * app (electron-store with `cwd` set to this folder) and the CLI share one file.
  * Values are validated on read; a broken field falls back to its default.
  */
 export class SettingsStore {
-  readonly #conf: SettingsBackend;
+  readonly #file: SettingsBackend;
 
   constructor(options: SettingsStoreOptions = {}) {
     if (options.backend) {
-      this.#conf = options.backend;
+      this.#file = options.backend;
       return;
     }
-    const cwd = options.configDir ?? configDirFromEnv(options.env ?? process.env);
-    this.#conf = new Conf<Settings>({
-      projectName: SETTINGS_PROJECT_NAME,
-      projectSuffix: '',
-      defaults: DEFAULT_SETTINGS,
-      ...(cwd ? { cwd } : {}),
-      configFileMode: 0o600,
-    });
+    const dir = options.configDir ?? configDirFromEnv(options.env ?? process.env) ?? defaultConfigDir(SETTINGS_PROJECT_NAME, options.env ?? process.env);
+    this.#file = new JsonSettingsFile(join(dir, 'config.json'));
   }
 
   /** Full path of the settings file. */
   get path(): string {
-    return this.#conf.path;
+    return this.#file.path;
   }
 
   /** The settings folder (the journal lives in it too). */
   get dir(): string {
-    return dirname(this.#conf.path);
+    return dirname(this.#file.path);
   }
 
   /** The current settings, validated field by field. */
   get(): Settings {
-    const raw = this.#conf.store as Partial<Record<keyof Settings, unknown>>;
+    const raw = this.#file.store as Partial<Record<keyof Settings, unknown>>;
     const shape = settingsSchema.shape;
     const out = { ...DEFAULT_SETTINGS };
     for (const key of Object.keys(shape) as (keyof Settings)[]) {
@@ -85,7 +79,7 @@ export class SettingsStore {
   /** Changes some settings; keys this schema does not know (the desktop app's own) are kept. */
   set(patch: Partial<Settings>): Settings {
     const next = settingsSchema.parse({ ...this.get(), ...patch });
-    this.#conf.store = { ...this.#conf.store, ...next };
+    this.#file.store = { ...this.#file.store, ...next };
     return next;
   }
 

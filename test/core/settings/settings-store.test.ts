@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultConfigDir } from '../../../src/core/settings/json-settings-file';
 import { SettingsStore, configDirFromEnv, effectiveDownloadDir } from '../../../src/core/settings/settings-store';
 import { tempDir } from '../../helpers/scene-files';
 
@@ -51,5 +52,35 @@ describe('SettingsStore', () => {
     expect(configDirFromEnv({})).toBeUndefined();
     expect(effectiveDownloadDir({ downloadDir: null }, '/home/ana')).toBe('/home/ana/Renderdrop');
     expect(effectiveDownloadDir({ downloadDir: '/r' }, '/home/ana')).toBe('/r');
+  });
+
+  it('writes the file private to this user, creating its folder', async () => {
+    const dir = join(await tempDir(), 'deeper', 'renderdrop');
+    new SettingsStore({ configDir: dir }).set({ autoDownload: false });
+    if (process.platform !== 'win32') expect((await stat(join(dir, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')).autoDownload).toBe(false);
+  });
+
+  it('keeps keys it does not know (the desktop app\'s own) when it writes', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ windowBounds: { width: 900 }, autoDownload: true }));
+    new SettingsStore({ configDir: dir }).set({ notifications: false });
+    expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))).toMatchObject({ windowBounds: { width: 900 }, notifications: false });
+  });
+
+  it('refuses a damaged file with an error naming it, and leaves it as it was', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'config.json'), '{"profiles": [');
+    const store = new SettingsStore({ configDir: dir });
+    expect(() => store.get()).toThrow(/settings file .*config\.json is damaged/);
+    expect(() => store.set({ autoDownload: false })).toThrow(/damaged/);
+    expect(await readFile(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": [');
+  });
+
+  it('finds the OS settings folder where electron-store does', () => {
+    expect(defaultConfigDir('renderdrop', {}, 'linux', '/home/ana')).toBe('/home/ana/.config/renderdrop');
+    expect(defaultConfigDir('renderdrop', { XDG_CONFIG_HOME: '/x/cfg' }, 'linux', '/home/ana')).toBe('/x/cfg/renderdrop');
+    expect(defaultConfigDir('renderdrop', {}, 'darwin', '/Users/ana')).toBe('/Users/ana/Library/Preferences/renderdrop');
+    expect(defaultConfigDir('renderdrop', { APPDATA: 'C:/Users/ana/AppData/Roaming' }, 'win32', 'C:/Users/ana').replaceAll('\\', '/')).toBe('C:/Users/ana/AppData/Roaming/renderdrop/Config');
   });
 });
