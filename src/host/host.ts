@@ -10,6 +10,8 @@ import { systemClock, type Clock } from '../core/util';
 import type { DoctorReport, BlenderInfo } from '../render-node/blender';
 import type { Profile } from '../shared/settings';
 import { THIS_COMPUTER_PROFILE_ID, type AppState, type AppEvent, type ContractHandlers } from '../shared/contract';
+import { addonHandlers } from './addon/addon-handlers';
+import { systemAddonInstaller } from './addon/system-installer';
 import { appHandlers } from './app/app-handlers';
 import { AppPreferences } from './app/app-preferences';
 import { appViews } from './app/app-views';
@@ -17,6 +19,7 @@ import { HostEvents } from './app/host-events';
 import { fileHandlers } from './files/file-handlers';
 import { homeConfinedHandlers } from './files/page-handlers';
 import { DEFAULT_NODE_SETTINGS } from './app/this-computer-settings';
+import { HiddenJobs } from './jobs/hidden-jobs';
 import { jobHandlers } from './jobs/job-handlers';
 import { systemOpenPath, type OpenPath } from './jobs/open-path';
 import { ActiveSession } from './profiles/active-session';
@@ -24,6 +27,7 @@ import { CloudProfile } from './profiles/cloud-profile';
 import { startLocalNode, type LocalNode } from './profiles/local-node';
 import { ensureLocalProfile, LocalProfile } from './profiles/local-profile';
 import type { ProfileBackend } from './profiles/profile-backend';
+import { ProfileKeys, type KeyFallback } from './profiles/profile-keys';
 import { profileHandlers } from './profiles/profile-handlers';
 import { submissionHandlers } from './submissions/submission-handlers';
 import { StagedFiles, stagedFilesToKeep } from './submissions/staged-files';
@@ -38,6 +42,8 @@ export interface HostOptions {
   keyStore: AppState['keyStore'];
   /** Why keys are not in the system keychain, shown in Settings (the desktop app's fallback). */
   keyStoreNote?: string;
+  /** Where a farm's key may go when the keychain refuses it and the artist agrees (the desktop app's encrypted file). */
+  keyFallback?: KeyFallback;
   /** The settings file to use (the desktop app opens it through electron-store); default: conf. */
   settings?: SettingsStore;
   shell: 'web' | 'desktop';
@@ -72,6 +78,8 @@ export interface AppHost {
   stageUpload(fileName: string, source: Readable): Promise<{ token: string; size: number }>;
   /** The local render node's URL, when it runs. */
   readonly localNodeUrl: string | null;
+  /** The Renderdrop config folder (that of config.json). */
+  readonly configDir: string;
   /** Resolves once the active profile's job list has been loaded (or failed to). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -92,7 +100,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
   const journal = new SubmissionJournal({ dataDir: configDir, clock });
   const staged = new StagedFiles(join(configDir, 'staged'));
   const events = new HostEvents();
-  const secrets = options.secrets;
+  const secrets = new ProfileKeys({ primary: options.secrets, primaryKind: options.keyStore, fallback: options.keyFallback ?? null });
   const records = await journal.list();
   let hasSubmitted = records.length > 0;
   await staged.sweep(stagedFilesToKeep(records, clock.now()), clock.now()).catch(() => []);
@@ -101,10 +109,12 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
   ensureLocalProfile(store, node);
   const local = new LocalProfile({ node, startError, keyStore: options.keyStore, clock });
   const backendFor = (profile: Profile): ProfileBackend =>
-    profile.id === THIS_COMPUTER_PROFILE_ID ? local : new CloudProfile(profile, { store, secrets, env, keyStore: options.keyStore });
+    profile.id === THIS_COMPUTER_PROFILE_ID ? local : new CloudProfile(profile, { store, secrets, env });
 
   const sessions = new ActiveSession({
     activeProfile: () => store.activeProfile(),
+    profileById: (profileId) => store.get().profiles.find((p) => p.id === profileId) ?? null,
+    makeActive: (profileId) => store.set({ activeProfileId: profileId }),
     backendFor,
     events,
     clock,
@@ -117,6 +127,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       autoDownload: () => store.get().autoDownload,
       notifications: () => store.get().notifications,
       isStaged: (path) => staged.owns(path),
+      hiddenJobs: new HiddenJobs(configDir),
       releaseFile: async (path) => {
         if (!(await journal.list()).some((record) => record.file.path === path)) await staged.remove(path);
       },
@@ -133,7 +144,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     backendFor,
     sessions,
     hasSubmitted: () => hasSubmitted,
-    fixed: { shell: options.shell, keyStore: options.keyStore, ...(options.keyStoreNote ? { keyStoreNote: options.keyStoreNote } : {}), configDir },
+    fixed: fixedState(options, configDir),
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
   await sessions.switch();
@@ -154,8 +165,20 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     }),
     ...jobHandlers({ sessions, openPath: options.openPath ?? systemOpenPath }),
     ...fileHandlers({ home, prefs }),
+    ...addonHandlers(systemAddonInstaller({ env, home, configured: () => (node?.blender ? [node.blender.path] : []) })),
   };
-  return appHost({ handlers, pageHandlers: homeConfinedHandlers(handlers, home), events, staged, node, sessions });
+  return appHost({ handlers, pageHandlers: homeConfinedHandlers(handlers, home), events, staged, node, sessions, configDir });
+}
+
+/** What the app state says that never changes while the host runs. */
+function fixedState(options: HostOptions, configDir: string): Pick<AppState, 'shell' | 'keyStore' | 'keyStoreNote' | 'keyFallback' | 'configDir'> {
+  return {
+    shell: options.shell,
+    keyStore: options.keyStore,
+    ...(options.keyStoreNote ? { keyStoreNote: options.keyStoreNote } : {}),
+    ...(options.keyFallback ? { keyFallback: options.keyFallback.kind } : {}),
+    configDir,
+  };
 }
 
 /** Starts the render node of "This computer" unless told not to; a node that fails to start leaves why. */
@@ -181,10 +204,11 @@ async function startThisComputer(
 }
 
 /** The host as transports see it: the handlers, the events, browser mode's uploads, and closing. */
-function appHost(parts: { handlers: ContractHandlers; pageHandlers: ContractHandlers; events: HostEvents; staged: StagedFiles; node: LocalNode | null; sessions: ActiveSession }): AppHost {
+function appHost(parts: { handlers: ContractHandlers; pageHandlers: ContractHandlers; events: HostEvents; staged: StagedFiles; node: LocalNode | null; sessions: ActiveSession; configDir: string }): AppHost {
   const { events, staged, node, sessions } = parts;
   return {
     handlers: parts.handlers,
+    configDir: parts.configDir,
     pageHandlers: parts.pageHandlers,
     subscribe: (listener) => events.subscribe(listener),
     stageUpload: async (fileName, source) => {

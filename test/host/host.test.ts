@@ -11,7 +11,7 @@ import type { Job } from '../../src/shared/api/job';
 import { FakeApi } from '../helpers/fake-api-server';
 import { failWith, HostileServer, sendJson, serveFile } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
-import { startHost, type HostHarness } from './host-harness';
+import { configWithFarm, startHost, type HostHarness } from './host-harness';
 
 let harnesses: HostHarness[] = [];
 let fakes: FakeApi[] = [];
@@ -169,9 +169,11 @@ describe('host: profiles and keys', () => {
   });
 
   it('reports an unreachable server with the time to the next try', async () => {
-    const h = await host();
-    const profile = await h.value('profiles.add', { name: 'Gone', baseUrl: 'http://127.0.0.1:9', apiKey: 'RJ-some-key-123' });
-    await h.value('profiles.use', { profileId: profile.id });
+    const farm = await HostileServer.start();
+    farm.route('GET', '/api/external/v1/jobs', (_req, res) => sendJson(res, 200, { jobs: [], pagination: { page: 1, pageSize: 1, total: 0, totalPages: 0 } }));
+    const { dir, secrets } = await configWithFarm(farm.url, 'rd-gone-');
+    await farm.close();
+    const h = await host({ dir, secrets });
     const event = await h.waitFor((e) => e.name === 'connection.changed' && e.payload.state === 'unreachable', 20_000);
     expect(event.payload).toMatchObject({ state: 'unreachable' });
     expect((event.payload as { retryInSeconds: number }).retryInSeconds).toBeGreaterThanOrEqual(1);

@@ -22,7 +22,7 @@ export interface AppViewDeps {
   /** Whether anything was ever submitted from this computer. */
   hasSubmitted: () => boolean;
   /** What does not change while the app runs. */
-  fixed: Pick<AppState, 'shell' | 'keyStore' | 'keyStoreNote' | 'configDir'>;
+  fixed: Pick<AppState, 'shell' | 'keyStore' | 'keyStoreNote' | 'keyFallback' | 'configDir'>;
   /** Default download root when the setting is empty. */
   home?: string;
 }
@@ -66,6 +66,7 @@ export function appViews(deps: AppViewDeps): AppViews {
       blender: deps.local.blender(),
       keyStore: deps.fixed.keyStore,
       ...(deps.fixed.keyStoreNote ? { keyStoreNote: deps.fixed.keyStoreNote } : {}),
+      ...(deps.fixed.keyFallback ? { keyFallback: deps.fixed.keyFallback } : {}),
       configDir: deps.fixed.configDir,
     };
   };

@@ -1,15 +1,20 @@
-import { ConfigError } from '../../core/errors';
+import { ConfigError, serializeError } from '../../core/errors';
 import type { Clock } from '../../core/util';
 import type { Profile } from '../../shared/settings';
+import type { ConnectionState } from '../../shared/contract';
 import type { HostEvents } from '../app/host-events';
 import { ConnectionService } from './connection-service';
-import type { ProfileBackend } from './profile-backend';
+import type { ProfileBackend, ProfileConnection } from './profile-backend';
 import { ProfileSession, type SessionDeps, type SessionServices } from './profile-session';
 
 /** What the active profile's session needs from the host. */
 export interface ActiveSessionDeps {
   /** The profile to open, read at each switch (null: none is chosen). */
   activeProfile: () => Profile | null;
+  /** A profile by id (null when it no longer exists). */
+  profileById: (profileId: string) => Profile | null;
+  /** Records the profile a switch opened as the active one. */
+  makeActive: (profileId: string) => void;
   backendFor: (profile: Profile) => ProfileBackend;
   events: HostEvents;
   clock: Clock;
@@ -18,12 +23,14 @@ export interface ActiveSessionDeps {
 }
 
 /**
- * The session of the active profile. Switches run one after another: each closes the open session
- * before opening the next, and every call waits for the switch under way.
+ * The session of the active profile. Switches wait in line, one after another, and a failed one
+ * never blocks those after it. A switch to another profile first makes sure that profile can be
+ * opened (its key can be read, its server answers); only then is it made the active one. When it
+ * cannot, the open session and the active profile stay as they were and the switch fails saying why.
  */
 export class ActiveSession {
   readonly #deps: ActiveSessionDeps;
-  #switching: Promise<void> = Promise.resolve();
+  #queue: Promise<void> = Promise.resolve();
   #session: ProfileSession | null = null;
 
   constructor(deps: ActiveSessionDeps) {
@@ -35,15 +42,19 @@ export class ActiveSession {
     return this.#session;
   }
 
-  /** Closes the open session and opens the active profile's, once the switch under way is done. */
-  switch(): Promise<void> {
-    this.#switching = this.#switching.then(() => this.#open());
-    return this.#switching;
+  /**
+   * Once the switches before it are done, opens the session of `profileId` (making it the active
+   * profile) or, without one, reopens the active profile's; rejects when this switch failed.
+   */
+  switch(profileId?: string): Promise<void> {
+    const run = this.#queue.then(() => this.#open(profileId));
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   /** The open session once switching is done; throws when no profile is active. */
   async active(): Promise<ProfileSession> {
-    await this.#switching;
+    await this.#queue;
     if (!this.#session) throw new ConfigError('No profile is active. Choose one in Settings.', { code: 'no-profile' });
     return this.#session;
   }
@@ -55,32 +66,63 @@ export class ActiveSession {
 
   /** Resolves once the active profile's job list has been loaded (or failed to). */
   async ready(): Promise<void> {
-    await this.#switching;
+    await this.#queue;
     await this.#session?.whenLoaded();
   }
 
   /** Closes the open session once switching is done. */
   async close(): Promise<void> {
-    await this.#switching;
+    await this.#queue;
     await this.#session?.close();
     this.#session = null;
   }
 
-  async #open(): Promise<void> {
+  async #open(profileId: string | undefined): Promise<void> {
     const { events, clock } = this.#deps;
-    await this.#session?.close();
-    this.#session = null;
-    const profile = this.#deps.activeProfile();
+    const previous = this.#session;
+    const profile = profileId === undefined ? this.#deps.activeProfile() : this.#deps.profileById(profileId);
+    if (profileId !== undefined && !profile) throw new ConfigError('That profile no longer exists.', { code: 'no-profile' });
     if (!profile) {
+      await previous?.close();
+      this.#session = null;
       events.emit('jobs.reset', { profileId: null });
       return;
     }
     let connection: ConnectionService | null = null;
-    const { client, blocked } = await this.#deps.backendFor(profile).connect((info) => connection?.retrying(info));
-    connection = new ConnectionService({ events, clock, blocked });
-    this.#session = new ProfileSession({ profile, client, connection, ...this.#deps.environment });
-    await this.#session.start();
-    events.emit('jobs.reset', { profileId: profile.id });
-    events.emit('connection.changed', this.#session.connection);
+    const onRetry: Parameters<ProfileBackend['connect']>[0] = (info) => connection?.retrying(info);
+    const opened = await this.#connect(profile, previous, onRetry);
+    if (profileId !== undefined) this.#deps.makeActive(profileId);
+    await previous?.close();
+    connection = new ConnectionService({ events, clock, blocked: opened.blocked });
+    const session = new ProfileSession({ profile, client: opened.client, connection, ...this.#deps.environment });
+    this.#session = session;
+    try {
+      await session.start();
+    } finally {
+      events.emit('jobs.reset', { profileId: profile.id });
+      events.emit('connection.changed', session.connection);
+    }
   }
+
+  /**
+   * Connects to `profile`. Moving from another open profile, the server must answer and a failure
+   * keeps that profile; reopening the same profile (or the first one) gives a session saying why.
+   */
+  async #connect(profile: Profile, previous: ProfileSession | null, onRetry: Parameters<ProfileBackend['connect']>[0]): Promise<ProfileConnection> {
+    const moving = previous !== null && previous.profile.id !== profile.id;
+    try {
+      return await this.#deps.backendFor(profile).connect(onRetry, { mustAnswer: moving });
+    } catch (error) {
+      if (!previous || !moving) return { client: null, blocked: cannotOpen(error, new Date(this.#deps.clock.now())) };
+      const reason = serializeError(error).message.trim().replace(/([^.!?])$/, '$1.');
+      throw new ConfigError(`Could not switch to "${profile.name}": ${reason} Renderdrop is still using "${previous.profile.name}".`, { code: 'switch-failed' });
+    }
+  }
+}
+
+/** What a session that could not connect says. */
+function cannotOpen(error: unknown, now: Date): ConnectionState {
+  const { message, code } = serializeError(error);
+  if (code === 'keychain-unavailable' || code === 'key-unreadable') return { state: 'no-key', message };
+  return { state: 'unreachable', message, retryInSeconds: 0, since: now.toISOString() };
 }

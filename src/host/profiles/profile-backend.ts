@@ -16,8 +16,11 @@ export interface ProfileConnection {
 export interface ProfileBackend {
   /** What the UI shows of the profile's key (never the key). */
   keyView(): Promise<Pick<ProfileView, 'hasKey' | 'keyStorage'>>;
-  /** A client whose waits before retrying go to `onRetry`, or why the profile cannot be used. */
-  connect(onRetry: (info: RetryInfo) => void): Promise<ProfileConnection>;
+  /**
+   * A client whose waits before retrying go to `onRetry`, or why the profile cannot be used. With
+   * `mustAnswer`, a server that does not answer (or a key that cannot be read) is an error, thrown.
+   */
+  connect(onRetry: (info: RetryInfo) => void, options?: { mustAnswer?: boolean }): Promise<ProfileConnection>;
   /** Throws when the artist may not change this part of the profile (`address`, `key`, `existence`). */
   refuseChange(what: 'address' | 'key' | 'existence'): void;
   /** Why files cannot be submitted to it right now, or null. */

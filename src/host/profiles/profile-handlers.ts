@@ -1,5 +1,4 @@
 import { ConfigError } from '../../core/errors';
-import type { SecretStore } from '../../core/secrets';
 import type { SettingsStore } from '../../core/settings';
 import { type Profile, sameServer, trimBaseUrl } from '../../shared/settings';
 import { THIS_COMPUTER_PROFILE_ID } from '../../shared/contract';
@@ -7,12 +6,14 @@ import type { AppViews } from '../app/app-views';
 import type { NamespaceHandlers } from '../namespace-handlers';
 import type { ActiveSession } from './active-session';
 import { refuseRejectedKey } from './key-check';
+import { storeKey } from './key-storing';
+import type { ProfileKeys } from './profile-keys';
 import { testConnectionTo, untested, type ProfileBackend } from './profile-backend';
 
 /** What the profile calls need. */
 export interface ProfileHandlerDeps {
   store: SettingsStore;
-  secrets: SecretStore;
+  secrets: ProfileKeys;
   backendFor: (profile: Profile) => ProfileBackend;
   views: AppViews;
   sessions: ActiveSession;
@@ -29,10 +30,15 @@ export function profileHandlers(deps: ProfileHandlerDeps): NamespaceHandlers<'pr
     if (store.get().activeProfileId === id) await sessions.switch();
   };
   return {
-    'profiles.add': async ({ name, baseUrl, apiKey }) => {
+    'profiles.add': async ({ name, baseUrl, apiKey, keyPlace }) => {
       if (apiKey) await refuseRejectedKey(trimBaseUrl(baseUrl), apiKey);
       const profile = store.addProfile({ name, baseUrl: trimBaseUrl(baseUrl), kind: 'cloud' });
-      if (apiKey) await secrets.set(profile.id, apiKey);
+      if (apiKey) {
+        await storeKey(secrets, { profile, apiKey, keyPlace, adding: true }).catch((error: unknown) => {
+          store.removeProfile(profile.id);
+          throw error;
+        });
+      }
       await views.announce();
       return views.profile(profile);
     },
@@ -59,16 +65,15 @@ export function profileHandlers(deps: ProfileHandlerDeps): NamespaceHandlers<'pr
     },
     'profiles.use': async ({ profileId }) => {
       byId(profileId);
-      store.set({ activeProfileId: profileId });
-      await sessions.switch();
+      await sessions.switch(profileId);
       await views.announce();
       return views.state();
     },
-    'profiles.setKey': async ({ profileId, apiKey }) => {
+    'profiles.setKey': async ({ profileId, apiKey, keyPlace }) => {
       const profile = byId(profileId);
       backendFor(profile).refuseChange('key');
       await refuseRejectedKey(trimBaseUrl(profile.baseUrl), apiKey);
-      await secrets.set(profileId, apiKey);
+      await storeKey(secrets, { profile, apiKey, keyPlace, adding: false });
       await restartIfActive(profileId);
       await views.announce();
       return views.profile(profile);

@@ -10,8 +10,10 @@ import { JobDetails } from '../jobs/job-details';
 import { JobFolderRepair } from '../jobs/job-folder-repair';
 import { JobDownloads } from '../jobs/job-downloads';
 import { ProfileJobs } from '../jobs/profile-jobs';
+import { withFrameCounts } from '../jobs/job-summary';
 import { JobSync } from '../jobs/job-sync';
 import { JobFrameStrip } from '../jobs/job-frame-strip';
+import { JobLogReader } from '../jobs/job-log';
 import { notifier, type Notify } from '../app/notifier';
 import type { SessionEnvironment } from './session-environment';
 import { SubmittedJobs } from '../submissions/submitted-jobs';
@@ -37,6 +39,8 @@ export interface SessionServices {
   downloads: JobDownloads;
   details: JobDetails;
   frames: JobFolderRepair;
+  /** What Blender printed for a job, for the details' Log tab. */
+  logs: JobLogReader;
 }
 
 /**
@@ -66,13 +70,14 @@ export class ProfileSession {
       return;
     }
     this.#tracker = this.#makeTracker(client);
-    const jobs = new ProfileJobs({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker });
+    const jobs = new ProfileJobs({ client, profileId: deps.profile.id, events: deps.events, connection: deps.connection, submitted: this.#submitted, tracker: this.#tracker, ...(deps.hiddenJobs ? { hidden: deps.hiddenJobs } : {}) });
     this.#sync = new JobSync({ client, jobs, tracker: this.#tracker, events: deps.events, clock: deps.clock, ...deps.sync });
     const downloads = new JobDownloads({ client, jobs, submitted: this.#submitted, events: deps.events, downloadRoot: deps.downloadRoot });
     const submissions = new HostSubmissions({ ...deps, profileId: deps.profile.id, client, tracker: this.#tracker, jobs, downloads, submitted: this.#submitted });
     this.#services = {
       jobs,
       frameStrip: new JobFrameStrip({ client, downloads }),
+      logs: new JobLogReader({ client }),
       downloads,
       details: new JobDetails({ client, jobs, downloads, submitted: this.#submitted, isStaged: deps.isStaged }),
       submissions,
@@ -174,7 +179,7 @@ export class ProfileSession {
     });
     tracker.on('job', ({ job }) => this.#services?.jobs.put(job));
     tracker.on('progress', ({ jobId, completedFrames, totalFrames }) => {
-      this.#services?.jobs.queue.patch(jobId, (s) => ({ ...s, completedFrames, totalFrames }));
+      this.#services?.jobs.queue.patch(jobId, (s) => withFrameCounts(s, { completedFrames, totalFrames }, this.#deps.clock.now()));
     });
     tracker.on('completed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);

@@ -2,6 +2,7 @@ import type { SubmissionJournal } from '../../core/journal';
 import type { Clock } from '../../core/util';
 import type { AppPreferences } from '../app/app-preferences';
 import type { HostEvents } from '../app/host-events';
+import type { HiddenJobs } from '../jobs/hidden-jobs';
 
 /** What every profile session and its services get from the host, whatever the profile. */
 export interface SessionEnvironment {
@@ -15,4 +16,6 @@ export interface SessionEnvironment {
   isStaged: (path: string) => boolean;
   /** Removes a staged upload once no journal record refers to it. */
   releaseFile: (path: string) => Promise<void>;
+  /** The jobs the artist removed from the list, per profile (default: kept in memory only). */
+  hiddenJobs?: HiddenJobs;
 }

@@ -1,12 +1,11 @@
 import { join } from 'node:path';
-import { safeStorage, type SafeStorage } from 'electron';
+import { safeStorage } from 'electron';
 import { KeyringSecretStore, MemorySecretStore, type SecretStore } from '../../core/secrets';
 import type { AppState } from '../../shared/contract';
 import { chooseKeyStore } from './key-store-choice';
-import { EncryptedFileSecretStore } from './encrypted-file-secret-store';
+import { ENCRYPTED_KEYS_FILE, safeStorageKeyFile, type SafeStorageApi } from './key-fallback';
 
-/** The file of safeStorage-encrypted keys in the settings folder (only without a keychain). */
-export const ENCRYPTED_KEYS_FILE = 'keys.safe-storage.json';
+export { ENCRYPTED_KEYS_FILE };
 
 /** The store the app uses for API keys, what kind it is, and what Settings says about it. */
 export interface OpenedSecretStore {
@@ -19,7 +18,7 @@ export interface OpenedSecretStore {
 export interface OpenSecretStoreOptions {
   configDir: string;
   keychain?: SecretStore;
-  safe?: Pick<SafeStorage, 'isAsyncEncryptionAvailable' | 'encryptStringAsync' | 'decryptStringAsync' | 'getSelectedStorageBackend'>;
+  safe?: SafeStorageApi;
   platform?: NodeJS.Platform;
 }
 
@@ -43,14 +42,7 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
     encryptedFile,
   });
   if (choice.kind === 'encrypted-file') {
-    const secrets = new EncryptedFileSecretStore(encryptedFile, {
-      encrypt: (text) => safe.encryptStringAsync(text),
-      decrypt: async (data) => {
-        const { result, shouldReEncrypt } = await safe.decryptStringAsync(data);
-        return { text: result, reEncrypt: shouldReEncrypt };
-      },
-    });
-    return { secrets, keyStore: 'encrypted-file', note: choice.note };
+    return { secrets: safeStorageKeyFile(options.configDir, safe), keyStore: 'encrypted-file', note: choice.note };
   }
   return { secrets: new MemorySecretStore(), keyStore: 'memory', ...(choice.kind === 'memory' ? { note: choice.note } : {}) };
 }

@@ -12,10 +12,15 @@ export interface ProfileView extends Profile {
   hasKey: boolean;
   /**
    * Where the key lives: the OS keychain, a file encrypted with the desktop app's safeStorage (no
-   * keychain on this machine), this process's memory only, or the environment.
+   * keychain on this machine, or the keychain refused the key), this process's memory only, or the
+   * environment; `unreadable` when the keychain refuses to say.
    */
-  keyStorage: 'keychain' | 'encrypted-file' | 'memory' | 'env' | 'none';
+  keyStorage: 'keychain' | 'encrypted-file' | 'memory' | 'env' | 'none' | 'unreadable';
 }
+
+/** Where a key the system keychain refused may be kept instead: an encrypted file, or this run only. */
+export const KEY_PLACES = ['encrypted-file', 'session'] as const;
+export type KeyPlace = (typeof KEY_PLACES)[number];
 
 /** The settings the UI may read and change. */
 export interface SettingsView {
@@ -93,6 +98,8 @@ export interface AppState {
   keyStore: 'keychain' | 'encrypted-file' | 'memory';
   /** Why keys are not in the system keychain and what to do about it, when they are not. */
   keyStoreNote?: string;
+  /** Set when a key the keychain refuses can be kept in an encrypted file (the desktop app). */
+  keyFallback?: 'encrypted-file';
   /** The settings folder (`RENDERDROP_CONFIG_DIR` moves it). */
   configDir: string;
 }

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { renderConfigSchema, type RenderConfig } from '../api/render-config';
-import { type AppState, type ConnectionTest, type DoctorView, type ProfileView, type SettingsView, THEMES } from './app-state';
+import { type AppState, type ConnectionTest, type DoctorView, KEY_PLACES, type ProfileView, type SettingsView, THEMES } from './app-state';
 import type { SyncView } from './events';
-import { type JobCounts, type JobDetail, type JobSummary, JOB_FILTERS } from './job-views';
+import { type JobCounts, type JobDetail, type JobRemoval, type JobSummary, JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { FolderCheckView } from './frame-views';
 import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, FrameStripView } from './frame-strip-views';
 import type { FolderView } from './file-views';
+import type { AddonView, BlenderAddonView } from './addon-views';
 import { MAX_FRAME } from '../render/frame-ranges';
+import { jobLogRequestSchema, type JobLogView } from './job-log-views';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */
 export interface CallSpec<S extends z.ZodType, R> {
@@ -75,11 +77,13 @@ export const CALLS = {
   /** The render workers of "This computer"'s node (null when it does not run). */
   'app.renderWorkers': returns<NodeWorkers | null>()(none),
 
-  'profiles.add': returns<ProfileView>()(z.object({ name: z.string().trim().min(1).max(100), baseUrl, apiKey: apiKey.optional() }).strict()),
+  'profiles.add': returns<ProfileView>()(
+    z.object({ name: z.string().trim().min(1).max(100), baseUrl, apiKey: apiKey.optional(), keyPlace: z.enum(KEY_PLACES).optional() }).strict(),
+  ),
   'profiles.update': returns<ProfileView>()(z.object({ profileId: id, name: z.string().trim().min(1).max(100).optional(), baseUrl: baseUrl.optional() }).strict()),
   'profiles.remove': returns<AppState>()(byProfile),
   'profiles.use': returns<AppState>()(byProfile),
-  'profiles.setKey': returns<ProfileView>()(z.object({ profileId: id, apiKey }).strict()),
+  'profiles.setKey': returns<ProfileView>()(z.object({ profileId: id, apiKey, keyPlace: z.enum(KEY_PLACES).optional() }).strict()),
   'profiles.clearKey': returns<ProfileView>()(byProfile),
   'profiles.hasKey': returns<boolean>()(byProfile),
   'profiles.testConnection': returns<ConnectionTest>()(
@@ -124,6 +128,13 @@ export const CALLS = {
    */
   'files.list': returns<FolderView>()(z.object({ path: z.string().min(1).max(4096).optional(), hidden: z.boolean().optional() }).strict()),
 
+  /** Every Blender on this computer and the Renderdrop add-on's state in each (looks afresh each time). */
+  'addon.blenders': returns<AddonView>()(none),
+  /** Installs the add-on into a Blender `addon.blenders` found (into its user add-on folder); installing twice is harmless. */
+  'addon.install': returns<BlenderAddonView>()(z.object({ blender: z.string().min(1).max(4096) }).strict()),
+  /** Removes what Renderdrop installed from that Blender, and nothing else. */
+  'addon.uninstall': returns<BlenderAddonView>()(z.object({ blender: z.string().min(1).max(4096) }).strict()),
+
   'scenes.lastSettings': returns<RenderConfig | null>()(z.object({ fileName: z.string().min(1).max(1000) }).strict()),
 
   'jobs.list': returns<JobPage>()(jobQuerySchema),
@@ -131,14 +142,21 @@ export const CALLS = {
   'jobs.preview': returns<string | null>()(byJob),
   /** The job's frames for the frame strip and viewer. */
   'jobs.frames': returns<FrameStripView>()(byJob),
-  /** One frame's picture (from the job's folder when downloaded, else from the server). */
-  'jobs.frameImage': returns<FrameImage>()(byFrame),
+  /** What Blender printed for a job, from a byte of its log on; from a farm that keeps none, why the job failed. */
+  'jobs.log': returns<JobLogView>()(jobLogRequestSchema),
+  /** One frame's picture (from the job's folder when downloaded, else from the server); a `thumbnail` prefers the server's small preview. */
+  'jobs.frameImage': returns<FrameImage>()(byFrame.extend({ thumbnail: z.boolean().optional() }).strict()),
   /** Opens a downloaded frame in the computer's image viewer; answers its path. */
   'jobs.openFrame': returns<string>()(byFrame),
   'jobs.refresh': returns<JobPage>()(none),
   /** Checks the queue against the server now (new jobs, changed statuses): cheap, for focus and the refresh button. */
   'jobs.sync': returns<SyncView>()(none),
   'jobs.cancel': returns<JobSummary>()(byJob),
+  /**
+   * Removes jobs from the list on this computer for the active profile (kept across restarts); jobs
+   * still at work are canceled first. The farm keeps the jobs.
+   */
+  'jobs.remove': returns<JobRemoval>()(z.object({ jobIds: z.array(id).min(1).max(1000) }).strict()),
   'jobs.download': returns<JobSummary>()(byJob),
   'jobs.openFolder': returns<string>()(byJob),
   'jobs.submitAgain': returns<SubmitFileResult>()(byJob),

@@ -1,13 +1,15 @@
 import { useId } from 'react';
 import type { ProfileView } from '../../../shared/contract';
+import { KeyPlaceOffer, useKeyFallback } from './key-place-offer';
 import { useCloudKey } from './use-cloud-key';
 
 const KEY_PLACES: Record<ProfileView['keyStorage'], string> = {
   keychain: 'stored in the system keychain',
-  'encrypted-file': 'stored encrypted in the settings folder (no system keychain)',
+  'encrypted-file': 'stored encrypted in the settings folder',
   memory: 'kept in memory until Renderdrop stops',
   env: 'taken from RENDERDROP_API_KEY',
   none: 'not set',
+  unreadable: 'the system keychain refuses to give it',
 };
 
 /** A cloud profile in Settings: where its key is kept, a field to set or replace it, test, forget, remove. */
@@ -15,6 +17,7 @@ export function CloudProfileSettings(props: { profile: ProfileView }) {
   const { profile } = props;
   const keyId = useId();
   const cloud = useCloudKey(profile);
+  const keyFallback = useKeyFallback();
   return (
     <div className="card-body">
       <p>
@@ -49,6 +52,12 @@ export function CloudProfileSettings(props: { profile: ProfileView }) {
       {cloud.test && (
         <p className={cloud.test.ok ? 'hint hint-ok' : 'hint hint-error'} role="status">
           {cloud.test.message}
+        </p>
+      )}
+      {cloud.refused && <KeyPlaceOffer reason={cloud.refused} fallback={keyFallback} decline="Don't save it" onChoose={(place) => void cloud.keep(place)} />}
+      {cloud.kept && (
+        <p className="hint hint-ok" role="status">
+          {cloud.kept}
         </p>
       )}
       {cloud.error && (

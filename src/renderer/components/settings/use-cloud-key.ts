@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ConnectionTest, ProfileView } from '../../../shared/contract';
+import type { ConnectionTest, KeyPlace, ProfileView } from '../../../shared/contract';
+import { call } from '../../bridge/bridge';
 import { command } from '../../lib/command';
 
 /** The shortest text taken for a key to test or save. */
@@ -13,8 +14,14 @@ export interface CloudKey {
   /** The last connection test, with the key it tested (empty for the saved one). */
   test: (ConnectionTest & { key: string }) | null;
   error: string | null;
+  /** Why the system keychain refused the key just saved, while the artist chooses where else to keep it. */
+  refused: string | null;
+  /** What was done with the key the keychain refused, once the artist chose. */
+  kept: string | null;
   type(value: string): void;
   save(): Promise<void>;
+  /** Keeps the refused key where the artist chose, or nowhere (null). */
+  keep(place: KeyPlace | null): Promise<void>;
   testConnection(): Promise<void>;
   forget(): Promise<void>;
   remove(): Promise<void>;
@@ -33,6 +40,8 @@ export function useCloudKey(profile: ProfileView): CloudKey {
   const [key, setKey] = useState('');
   const [test, setTest] = useState<(ConnectionTest & { key: string }) | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
+  const [kept, setKept] = useState<string | null>(null);
   const show = { show: setError };
   const typed = key.trim();
   const keyTyped = typed.length >= MIN_KEY_LENGTH;
@@ -40,18 +49,25 @@ export function useCloudKey(profile: ProfileView): CloudKey {
   useEffect(() => setTest(null), [profile.baseUrl]);
   const run = async (work: () => Promise<unknown>) => {
     setError(null);
+    setRefused(null);
+    setKept(null);
     await work();
   };
-  const save = async () => {
+  const save = async (keyPlace?: KeyPlace) => {
     if (rejectedTyped) {
       setTest(null);
       setError('The server rejected this key when you tested it, so it was not saved. Check the key and enter it again.');
       return;
     }
-    if (await command('profiles.setKey', { profileId: profile.id, apiKey: key }, { what: 'save the key', ...show })) {
-      setKey('');
-      setTest(null);
+    const result = await call('profiles.setKey', { profileId: profile.id, apiKey: key, ...(keyPlace ? { keyPlace } : {}) });
+    if (!result.ok) {
+      if (result.error.code === 'key-not-stored') setRefused(result.error.message);
+      else setError(result.error.message);
+      return;
     }
+    setKey('');
+    setTest(null);
+    if (keyPlace) setKept(keyPlace === 'encrypted-file' ? 'Key saved in an encrypted file in the settings folder.' : 'Key kept only until Renderdrop quits: enter it again next time.');
   };
   const testConnection = async () => {
     const tested = await command('profiles.testConnection', { profileId: profile.id, ...(keyTyped ? { apiKey: typed } : {}) }, { what: 'test the connection', ...show });
@@ -62,12 +78,17 @@ export function useCloudKey(profile: ProfileView): CloudKey {
     keyTyped,
     test,
     error,
+    refused,
+    kept,
     type(value) {
       setKey(value);
       setTest(null);
       setError(null);
+      setRefused(null);
+      setKept(null);
     },
     save: () => run(save),
+    keep: (place) => run(place ? () => save(place) : async () => setError('The key was not saved.')),
     testConnection: () => run(testConnection),
     forget: () => run(() => command('profiles.clearKey', { profileId: profile.id }, { what: 'forget the key', ...show })),
     remove: () => run(() => command('profiles.remove', { profileId: profile.id }, { what: `remove ${profile.name}`, ...show })),
