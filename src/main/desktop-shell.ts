@@ -9,7 +9,9 @@ import { appPaths } from './app-paths';
 import { forwardEvents } from './ipc/forward-events';
 import { registerContract } from './ipc/register-contract';
 import { isTrustedSender } from './ipc/sender-check';
+import { openKeyFallback } from './keychain/key-fallback';
 import { openSecretStore } from './keychain/open-secret-store';
+import { listenForBlender } from './launch/blender-hand-over';
 import type { FileHandOver } from './launch/file-hand-over';
 import { submitOpenedFiles } from './launch/submit-opened';
 import { applyCloseAndQuitRules } from './lifecycle/close-and-quit';
@@ -64,6 +66,7 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<D
   const mainWindow = createMainWindow({ preload: paths.preload, appOrigin, icon: join(paths.icons, '512x512.png'), openExternal: (url) => shell.openExternal(url) });
   window.attach(mainWindow);
   const stopForwarding = forwardEvents(host.subscribe, () => window.live()?.webContents ?? null);
+  const blender = await listenForBlender(host.configDir, options.opened);
   mainWindow.on('focus', () => {
     activity.markFailuresSeen();
     indicators.refreshSoon();
@@ -79,7 +82,7 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<D
       stopWatching();
       stopIpc();
       indicators.dispose();
-      return host.close();
+      return Promise.all([blender?.close(), host.close()]).then(() => undefined);
     },
   });
   options.opened.receiveWith((files) => void submitOpenedFiles(files, { submit: host.handlers['submissions.submit'], window }));
@@ -97,12 +100,14 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<D
 async function openHost(options: DesktopShellOptions, env: NodeJS.ProcessEnv): Promise<{ host: AppHost; settings: DesktopSettings }> {
   const settings = DesktopSettings.open(env);
   const keys = await openSecretStore({ configDir: settings.shared.dir, ...(options.keychain ? { keychain: options.keychain } : {}) });
+  const keyFallback = keys.keyStore === 'keychain' ? await openKeyFallback(settings.shared.dir) : null;
   const host = await createHost({
     ...options.host,
     env,
     secrets: keys.secrets,
     keyStore: keys.keyStore,
     ...(keys.note ? { keyStoreNote: keys.note } : {}),
+    ...(keyFallback ? { keyFallback } : {}),
     shell: 'desktop',
     settings: settings.shared,
     openPath,

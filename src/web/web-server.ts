@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { startHandoverListener, submitHandedOver } from '../host/handover';
 import type { AppHost } from '../host/host';
 import { registerCalls } from './call-route';
 import { registerEventStream } from './event-stream';
@@ -22,6 +23,8 @@ export interface WebServerOptions {
   token?: string;
   /** Seconds between SSE keep-alive comments. */
   keepAliveSeconds?: number;
+  /** Listen for scenes the Blender add-on hands over, announced in the config folder's `handover.json` (default true). */
+  handover?: boolean;
 }
 
 /** A running browser-mode server. */
@@ -31,6 +34,8 @@ export interface WebServer {
   /** The link to open once: it trades the one-time token for the session cookie and the page's secret. */
   loginUrl: string;
   port: number;
+  /** Where the Blender add-on hands scenes over (`handover.json` says so too); null when not listening. */
+  handoverUrl: string | null;
   /** Resolves once the token has been traded for the session. */
   tokenUsed: Promise<void>;
   close(): Promise<void>;
@@ -56,7 +61,8 @@ const SECURITY_HEADERS: Record<string, string> = {
  * are refused; the API also wants the page's secret in a header, since every server on 127.0.0.1
  * receives the cookie. Calls naming a path on disk take only paths in the artist's home folder
  * (`host.pageHandlers`). Every error, Fastify's own included, is answered in one shape:
- * `{ "ok": false, "error": { "kind", "code", "message" } }`.
+ * `{ "ok": false, "error": { "kind", "code", "message" } }`. Scenes the Blender add-on hands over
+ * arrive on a listener of their own (see `startHandoverListener`) and are submitted as if dropped.
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -76,12 +82,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   port = listeningPort(app);
   const url = `http://127.0.0.1:${port}`;
+  const submit = options.host.handlers['submissions.submit'];
+  const handover =
+    options.handover === false
+      ? null
+      : await startHandoverListener({ configDir: options.host.configDir, deliver: (scene) => submitHandedOver(submit, scene) }).catch(async (error: unknown) => {
+          await app.close();
+          throw error;
+        });
   return {
     url,
     loginUrl: `${url}/?token=${token}`,
     port,
+    handoverUrl: handover?.info.url ?? null,
     tokenUsed,
     close: async () => {
+      await handover?.close();
       for (const stream of streams) stream.end();
       await app.close();
     },

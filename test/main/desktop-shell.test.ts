@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
+import { readHandoverFile } from '../../src/host/handover';
 import { FileHandOver } from '../../src/main/launch/file-hand-over';
 import { APP_ENTRY_URL } from '../../src/main/window/app-origin';
 import { CALL_NAMES, callChannel, EVENT_CHANNEL } from '../../src/shared/contract';
@@ -33,6 +34,13 @@ describe('the desktop shell wired together (electron mocked, real host and local
     const quit = { preventDefault: vi.fn() };
     fake.app.emit('will-quit', quit);
     await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledWith(0), { timeout: 10_000 });
+    expect(await readHandoverFile(dir)).toBeNull();
+  });
+
+  it('listens for the Blender add-on: handover.json in the config folder, this user only', async () => {
+    const info = await readHandoverFile(dir);
+    expect(info?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/handover$/);
+    expect((await stat(join(dir, 'handover.json'))).mode & 0o777).toBe(0o600);
   });
 
   const window = () => fake.windows[0]!;

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KeyringSecretStore } from '../../src/core/secrets/keyring-secret-store';
+import { readHandoverFile } from '../../src/host/handover';
 import { localKeyAccount } from '../../src/host/profiles/local-node';
 import { ROOT } from '../helpers/cli';
 import { tempDir } from '../helpers/scene-files';
@@ -40,11 +41,13 @@ describe('renderdrop web', () => {
       const body = (await state.json()) as { ok: boolean; value: { configDir: string; keyStore: string } };
       expect(body).toMatchObject({ ok: true, value: { configDir: dir, shell: 'web' } });
       expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+      expect(await readHandoverFile(dir)).toMatchObject({ version: 1, pid: child.pid });
     } finally {
       child.kill('SIGTERM');
     }
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code).toBe(0);
+    expect(await readHandoverFile(dir)).toBeNull();
     await new KeyringSecretStore().delete(localKeyAccount(join(dir, 'node'))).catch(() => false);
   });
 });

@@ -1,9 +1,10 @@
 import type { AppState } from '../../../shared/contract';
 import { AddProfileForm } from './add-profile-form';
+import { BlenderAddonSettings } from './blender-addon-settings';
 import { DownloadSettings } from './download-settings';
 import { ProfileCard } from './profile-card';
 
-/** Settings: profiles (This computer with the doctor's report, cloud profiles with key and test), downloads, notifications, theme. */
+/** Settings: profiles (This computer with the doctor's report, cloud profiles with key and test), downloads, notifications, theme, the Blender add-on. */
 export function SettingsPage(props: { state: AppState }) {
   const { state } = props;
   return (
@@ -25,6 +26,7 @@ export function SettingsPage(props: { state: AppState }) {
         <AddProfileForm />
       </section>
       <DownloadSettings state={state} />
+      <BlenderAddonSettings />
     </section>
   );
 }

@@ -1,0 +1,27 @@
+import { addonStatus, findBlenders, installAddon, setAddonEnabled, uninstallAddon } from '../../core/addon';
+import type { AddonInstaller } from './addon-handlers';
+
+/**
+ * The add-on installer on this computer, as `renderdrop addon` does it: Blenders on PATH, in the usual
+ * folders and the one the app renders with (`configured`), looked up with the app's environment
+ * (BLENDER_USER_SCRIPTS honoured) and the artist's home folder. Installing also turns the add-on on
+ * in that Blender's preferences; removing what Renderdrop installed turns it off first.
+ */
+export function systemAddonInstaller(options: { env: NodeJS.ProcessEnv; home: string; configured: () => string[] }): AddonInstaller {
+  const { env } = options;
+  return {
+    findBlenders: () => findBlenders({ env, home: options.home, configured: options.configured() }),
+    addonStatus: (blender) => addonStatus(blender),
+    installAddon: async (blender) => {
+      const status = await installAddon(blender);
+      await setAddonEnabled(blender, true, { env });
+      return status;
+    },
+    uninstallAddon: async (blender) => {
+      const before = await addonStatus(blender);
+      if (before.state === 'not-installed' || before.state === 'foreign') return before;
+      await setAddonEnabled(blender, false, { env }).catch(() => false);
+      return uninstallAddon(blender);
+    },
+  };
+}
