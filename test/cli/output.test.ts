@@ -73,14 +73,31 @@ describe('tables', () => {
 describe('job output', () => {
   it('lists jobs with frames, times, scene and a paging hint', () => {
     const lines = formatJobList({ jobs: [job({ progress: { completedFrames: 3, totalFrames: 30 } }), job({ id: 'aaaa', status: 'completed', sceneFile: null })], pagination: { page: 1, pageSize: 2, total: 5, totalPages: 3 } });
-    expect(lines[0]).toMatch(/^ID +STATUS +FRAMES +CREATED +SCENE$/);
+    expect(lines[0]).toMatch(/^ID +STATUS +FRAMES +TIME +CREATED +SCENE$/);
     expect(lines[1]).toContain('1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b  rendering');
     expect(lines[1]).toContain('3/30');
     expect(lines[1]).toContain(formatTimestamp('2025-03-14T09:26:00.000Z'));
     expect(lines[1]).toMatch(/Shot 010$/);
-    expect(lines[2]).toMatch(/aaaa +completed +- +\S+ \S+ +-$/);
+    expect(lines[2]).toMatch(/aaaa +completed +- +- +\S+ \S+ +-$/);
     expect(lines.at(-1)).toBe('Page 1 of 3, 5 jobs. Next: renderdrop jobs --page 2');
     expect(formatJobList({ jobs: [], pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 } }, { status: 'failed' })).toEqual(['No failed jobs.']);
+  });
+
+  it('tells waiting from rendering: no clock in line, time left from the rendering time alone', () => {
+    const timeline = [
+      { status: 'booting', at: '2025-03-14T09:26:00.000Z' },
+      { status: 'rendering', at: '2025-03-14T09:30:00.000Z' },
+    ];
+    const now = Date.parse('2025-03-14T09:30:20.000Z');
+    const waiting = job({ id: 'w1', status: 'booting', timeline: timeline.slice(0, 1), waiting: { jobsAhead: 2 }, progress: { completedFrames: 0, totalFrames: 8 } });
+    const rendering = job({ id: 'r1', timeline, progress: { completedFrames: 4, totalFrames: 8 } });
+    const lines = formatJobList({ jobs: [waiting, rendering], pagination: { page: 1, pageSize: 20, total: 2, totalPages: 1 } }, {}, now);
+    expect(lines[1]).toMatch(/^w1 +booting +0\/8 +Waiting — 2 jobs ahead +/);
+    expect(lines[2]).toMatch(/^r1 +rendering +4\/8 +20 s, 20 s left +/);
+    expect(formatJobDetails(waiting, null, now)).toContainEqual(expect.stringMatching(/^Time +Waiting — 2 jobs ahead$/));
+    expect(formatJobDetails(rendering, null, now)).toContainEqual(expect.stringMatching(/^Time +Rendering for 20 s, about 20 s left$/));
+    const canceled = job({ status: 'canceled', timeline: [...timeline.slice(0, 1), { status: 'canceled', at: '2025-03-14T09:29:00.000Z' }] });
+    expect(formatJobDetails(canceled, null, now)).toContainEqual(expect.stringMatching(/^Time +It did not render$/));
   });
 
   it('shows one job with its failure and what the server adjusted', () => {

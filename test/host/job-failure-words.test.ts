@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFailure, failedStepOf, toJobSummary } from '../../src/host/jobs/job-summary';
+import { describeFailure, failedStepOf, toJobSummary, withFrameCounts } from '../../src/host/jobs/job-summary';
 import { failedStepTitle } from '../../src/shared/contract/failed-step';
 import type { Job } from '../../src/shared/api/job';
 
@@ -47,5 +47,29 @@ describe('failure words', () => {
 
   it('has no step for a job that did not fail', () => {
     expect(toJobSummary(job({ status: 'completed' }), {}).failedStep).toBeNull();
+  });
+});
+
+describe('times in the summary', () => {
+  it('starts the clock when rendering begins, not when the job joined the line, and says it waits before', () => {
+    const timeline = [
+      { status: 'validated', at: '2026-01-01T00:00:00Z' },
+      { status: 'booting', at: '2026-01-01T00:00:10Z' },
+    ];
+    const waiting = toJobSummary(job({ status: 'booting', timeline, waiting: { jobsAhead: 2 } }), {});
+    expect(waiting).toMatchObject({ startedAt: '2026-01-01T00:00:10Z', renderingSince: null, waiting: { jobsAhead: 2 }, running: false });
+    const rendering = toJobSummary(job({ status: 'rendering', timeline: [...timeline, { status: 'rendering', at: '2026-01-01T00:04:00Z' }], waiting: null }), { previous: waiting });
+    expect(rendering).toMatchObject({ renderingSince: '2026-01-01T00:04:00Z', waiting: null });
+  });
+
+  it('notes when it saw a frame count rise, from a progress read or a job read, and keeps it otherwise', () => {
+    const rendering = toJobSummary(job({ status: 'rendering', progress: { completedFrames: 2, totalFrames: 8 } }), {});
+    expect(rendering.framesSeen).toBeNull();
+    const t = Date.parse('2026-01-01T00:05:00Z');
+    const third = withFrameCounts(rendering, { completedFrames: 3, totalFrames: 8 }, t);
+    expect(third.framesSeen).toEqual({ firstAt: '2026-01-01T00:05:00.000Z', firstCount: 3, lastAt: '2026-01-01T00:05:00.000Z' });
+    expect(withFrameCounts(third, { completedFrames: 3, totalFrames: 8 }, t + 5000).framesSeen).toEqual(third.framesSeen);
+    const fourth = toJobSummary(job({ status: 'rendering', progress: { completedFrames: 4, totalFrames: 8 } }), { previous: third, now: t + 9000 });
+    expect(fourth.framesSeen).toEqual({ firstAt: '2026-01-01T00:05:00.000Z', firstCount: 3, lastAt: '2026-01-01T00:05:09.000Z' });
   });
 });

@@ -1,5 +1,5 @@
-import { sceneNameOf } from '../../core/download';
-import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf, statusMessageOf } from '../../shared/api';
+import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf, sceneNameOf, statusMessageOf } from '../../shared/api';
+import { clockFact, clockShortText, renderClockOf, renderTimingOf } from '../../shared/render';
 import { countOf, formatDuration } from '../../shared/text';
 import { formatFrameProgress } from './format-progress';
 import { safeText } from './safe-text';
@@ -21,11 +21,11 @@ export interface JobListOptions {
 }
 
 /**
- * One page of jobs as an aligned table with a footer: the count, and the page with a hint to the next
+ * One page of jobs as an aligned table (time: waiting, rendering with time left, or rendering time) with a footer: the count, and the page with a hint to the next
  * one when there are several. The page shown is the one asked for, whatever page number the server
  * echoes (some count from 0).
  */
-export function formatJobList(list: JobList, options: JobListOptions = {}): string[] {
+export function formatJobList(list: JobList, options: JobListOptions = {}, now = Date.now()): string[] {
   const page = options.page ?? 1;
   const { totalPages, total } = list.pagination;
   const filter = options.status ? ` --status ${options.status}` : '';
@@ -33,18 +33,19 @@ export function formatJobList(list: JobList, options: JobListOptions = {}): stri
     const what = options.status ? `No ${options.status} jobs` : 'No jobs';
     return [total > 0 ? `${what} on page ${page} (${total} in all).` : `${what}.`];
   }
-  const rows = [['ID', 'STATUS', 'FRAMES', 'CREATED', 'SCENE']];
+  const rows = [['ID', 'STATUS', 'FRAMES', 'TIME', 'CREATED', 'SCENE']];
   for (const job of list.jobs) {
     const progress = progressOf(job);
     rows.push([
       job.id,
       job.status,
       progress && progress.totalFrames > 0 ? `${progress.completedFrames}/${progress.totalFrames}` : '-',
+      clockShortText(renderClockOf(renderTimingOf(job), now)),
       formatTimestamp(job.createdAt),
       truncate(safeText(sceneNameOf(job) ?? '-'), 40),
     ]);
   }
-  const lines = formatTable(rows, ['left', 'left', 'right', 'left', 'left']);
+  const lines = formatTable(rows, ['left', 'left', 'right', 'left', 'left', 'left']);
   const count = `${countOf(total, 'job')}${options.status ? ` ${options.status}` : ''}`;
   if (totalPages <= 1 && page === 1) return [...lines, '', `${count}.`];
   const of = totalPages >= page ? ` of ${totalPages}` : '';
@@ -52,8 +53,8 @@ export function formatJobList(list: JobList, options: JobListOptions = {}): stri
   return [...lines, '', `Page ${page}${of}, ${count}.${next}`];
 }
 
-/** One job in detail: status with frames, scene, times, render time, failure and node adjustments. */
-export function formatJobDetails(job: Job, progress: ProgressRecord | null): string[] {
+/** One job in detail: status with frames, scene, times (waiting, rendering, time left), render time, failure and node adjustments. */
+export function formatJobDetails(job: Job, progress: ProgressRecord | null, now = Date.now()): string[] {
   const frames = progress ?? progressOf(job);
   const status = frames && frames.totalFrames > 0 ? `${job.status}  ${formatFrameProgress(frames.completedFrames, frames.totalFrames)}` : job.status;
   const rows: [string, string][] = [
@@ -65,6 +66,9 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null): str
   const scene = sceneNameOf(job);
   if (scene) rows.push(['Scene', scene]);
   rows.push(['Created', formatTimestamp(job.createdAt)], ['Updated', formatTimestamp(job.updatedAt)]);
+  const counted = frames && job.status !== 'completed' ? { completedFrames: frames.completedFrames, totalFrames: frames.totalFrames } : {};
+  const timing = { ...renderTimingOf(job), ...counted };
+  rows.push(['Time', clockFact(renderClockOf(timing, now)).text]);
   if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)} s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
   const config = summarizeConfig(job.finalConfig ?? job.requestedConfig);
   if (config) rows.push(['Settings', config]);

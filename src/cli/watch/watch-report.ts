@@ -1,4 +1,4 @@
-import { sceneNameOf } from '../../core/download';
+import { sceneNameOf } from '../../shared/api';
 import { type Job, isWorkingStatus } from '../../shared/api';
 import { formatFrameProgress, formatTrackerRetry } from '../output/format-progress';
 import { LiveDisplay, type DisplayStream } from '../output/live-display';

@@ -1,6 +1,6 @@
 /** What other layers use of core/download: the room's public surface. */
 export { downloadJobOutputs } from './download-job';
 export type { DownloadProgress } from './download-tally';
-export { jobFolderName, sceneNameOf } from './job-folder';
+export { jobFolderName } from './job-folder';
 export { itemPath, planOutputs } from './output-plan';
 export { resolveInside, sanitizeRelativePath, sanitizeSegment } from './safe-path';

@@ -1,7 +1,7 @@
 import type { PackSummary } from '../../core/packing';
 import { type FailedReason, type Job, progressOf, sceneFileNameOf, timelineOf, isTerminalStatus } from '../../shared/api';
 import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract';
-import type { RenderEstimate } from '../../shared/render';
+import { renderTimingOf, type FramesSeen, type RenderEstimate } from '../../shared/render';
 import { asSentence } from '../../shared/text';
 import { warningWordsOf } from './job-warnings';
 
@@ -52,14 +52,16 @@ const STARTED = new Set(['booting', 'rendering']);
 /**
  * What the queue shows of a job; `previous` keeps frame counts and download state the payload lacks.
  * `fileName` (the file the artist submitted from this app) names the job before the server's name for
- * its upload (a scene packed with its files is uploaded as `<scene>.zip`).
+ * its upload (a scene packed with its files is uploaded as `<scene>.zip`). A frame count above the
+ * previous one is noted as seen at `now`.
  */
 export function toJobSummary(
   job: Job,
-  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean; estimate?: RenderEstimate | null; packing?: PackSummary | null },
+  extra: { fileName?: string | null; previous?: JobSummary | null; download?: DownloadState; canSubmitAgain?: boolean; estimate?: RenderEstimate | null; packing?: PackSummary | null; now?: number },
 ): JobSummary {
   const timeline = timelineOf(job);
   const previous = extra.previous ?? null;
+  const timing = renderTimingOf(job, previous?.renderingSince ?? null);
   const progress = progressOf(job) ?? (previous ? { completedFrames: previous.completedFrames, totalFrames: previous.totalFrames } : null);
   const ended = isTerminalStatus(job.status);
   const totalFrames = progress?.totalFrames ?? 0;
@@ -73,6 +75,10 @@ export function toJobSummary(
     updatedAt: job.updatedAt,
     startedAt: timeline.find((e) => STARTED.has(e.status))?.at ?? previous?.startedAt ?? (STARTED.has(job.status) ? job.updatedAt : null),
     endedAt: ended ? (timeline.find((e) => isTerminalStatus(e.status))?.at ?? job.updatedAt) : null,
+    renderingSince: timing.renderingSince,
+    waiting: timing.waiting,
+    running: timing.running,
+    framesSeen: previous ? framesSeenBy(previous, completedFrames, extra.now ?? Date.now()) : null,
     completedFrames,
     totalFrames,
     normalizedSeconds: job.normalizedSeconds ?? null,
@@ -85,4 +91,15 @@ export function toJobSummary(
     warnings: warningWordsOf(job.analysis, extra.packing ?? null),
     estimate: extra.estimate ?? null,
   };
+}
+
+function framesSeenBy(previous: JobSummary, completedFrames: number, now: number): FramesSeen | null {
+  if (completedFrames <= previous.completedFrames) return previous.framesSeen;
+  const at = new Date(now).toISOString();
+  return { firstAt: previous.framesSeen?.firstAt ?? at, firstCount: previous.framesSeen?.firstCount ?? completedFrames, lastAt: at };
+}
+
+/** A summary with the frame counts of a progress read; a count above the last one is noted as seen at `now`. */
+export function withFrameCounts(summary: JobSummary, counts: { completedFrames: number; totalFrames: number }, now: number): JobSummary {
+  return { ...summary, completedFrames: counts.completedFrames, totalFrames: counts.totalFrames, framesSeen: framesSeenBy(summary, counts.completedFrames, now) };
 }

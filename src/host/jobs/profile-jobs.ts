@@ -3,8 +3,10 @@ import type { SubmissionRecord } from '../../core/journal';
 import type { JobTracker } from '../../core/tracking';
 import { type Job, isTerminalStatus, isPastValidation } from '../../shared/api';
 import type { JobPage, JobQuery, DownloadState, JobSummary } from '../../shared/contract';
+import type { EstimateBasis } from '../../shared/render';
 import type { ConnectionService } from '../profiles/connection-service';
 import type { HostEvents } from '../app/host-events';
+import { HiddenJobs } from './hidden-jobs';
 import { JobQueue } from './job-queue';
 import { NO_DOWNLOAD, summaryFileName, toJobSummary } from './job-summary';
 import { RenderHistory } from './render-history';
@@ -20,6 +22,8 @@ export interface ProfileJobsDeps {
   connection: ConnectionService;
   submitted: SubmittedJobs;
   tracker: JobTracker;
+  /** The jobs removed from the list (default: a list in memory). */
+  hidden?: HiddenJobs;
 }
 
 /**
@@ -31,13 +35,26 @@ export class ProfileJobs {
   readonly queue: JobQueue;
   readonly #deps: ProfileJobsDeps;
   readonly #history = new RenderHistory();
+  readonly #hidden: HiddenJobs;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #failures = 0;
   #closed = false;
 
   constructor(deps: ProfileJobsDeps) {
     this.#deps = deps;
-    this.queue = new JobQueue((summary) => deps.events.emit('job.updated', summary));
+    const hidden = deps.hidden ?? new HiddenJobs(null);
+    this.#hidden = hidden;
+    this.queue = new JobQueue(
+      (summary) => deps.events.emit('job.updated', summary),
+      (id) => hidden.has(deps.profileId, id),
+    );
+  }
+
+  /** Removes jobs from the list on this computer (the farm keeps them) and tells the UI to list again. */
+  async hide(jobIds: readonly string[]): Promise<number> {
+    const added = await this.#hidden.hide(this.#deps.profileId, jobIds);
+    if (added > 0) this.#deps.events.emit('jobs.reset', { profileId: this.#deps.profileId });
+    return added;
   }
 
   /** One page of the queue. */
@@ -88,6 +105,13 @@ export class ProfileJobs {
     if (job.status !== 'completed') return;
     const name = summaryFileName(job, this.#deps.submitted.get(job.id)?.file.name ?? null, this.queue.get(job.id));
     this.#history.record(job, name, this.queue.get(job.id)?.endedAt ?? null);
+  }
+
+  /** The earlier renders of a job's scene that estimates of it are made from; null when there are none. */
+  estimateBasis(job: Job): EstimateBasis | null {
+    const sceneName = summaryFileName(job, this.#deps.submitted.get(job.id)?.file.name ?? null, this.queue.get(job.id));
+    const renders = this.#history.pastRenders(job.id, sceneName);
+    return renders.length > 0 ? { sceneName, renders } : null;
   }
 
   /** What the queue shows of a job, with what this app knows of it (file, download). */

@@ -1,20 +1,5 @@
-import { z } from 'zod';
 import { type Job, progressOf } from '../../shared/api';
-import { parseFrameRanges, estimateRender, type PastRender, type RenderEstimate, type RenderShape } from '../../shared/render';
-
-const size = z.tuple([z.number().positive(), z.number().positive()]);
-const configShape = z.looseObject({
-  resolution: size.optional(),
-  resolutionPercentage: z.number().positive().optional(),
-  sampleCount: z.number().int().positive().optional(),
-  frameRanges: z.array(z.string()).optional(),
-});
-const analysisShape = z.looseObject({
-  resolution: size,
-  resolutionPercentage: z.number().positive(),
-  samples: z.number().int().nullable(),
-  totalFrames: z.number().int(),
-});
+import { estimateRender, renderShapeFrom, type PastRender, type RenderEstimate, type RenderShape } from '../../shared/render';
 
 /**
  * What a job asks of the farm: frames (the progress total, else its frame ranges, else the scene's),
@@ -22,22 +7,7 @@ const analysisShape = z.looseObject({
  * neither says the resolution.
  */
 export function renderShapeOf(job: Job): RenderShape | null {
-  const config = configShape.safeParse(job.finalConfig);
-  const analysis = analysisShape.safeParse(job.analysis);
-  const c = config.success ? config.data : null;
-  const a = analysis.success ? analysis.data : null;
-  const resolution = c?.resolution ?? a?.resolution;
-  if (!resolution) return null;
-  const percentage = c?.resolutionPercentage ?? a?.resolutionPercentage ?? 100;
-  const progress = progressOf(job);
-  const ranged = c?.frameRanges ? parseFrameRanges(c.frameRanges) : null;
-  const frames = progress && progress.totalFrames > 0 ? progress.totalFrames : ranged?.ok ? ranged.frames.length : (a?.totalFrames ?? 0);
-  return {
-    frames,
-    width: Math.max(1, Math.round((resolution[0] * percentage) / 100)),
-    height: Math.max(1, Math.round((resolution[1] * percentage) / 100)),
-    samples: c?.sampleCount ?? a?.samples ?? null,
-  };
+  return renderShapeFrom(job.finalConfig, job.analysis, progressOf(job)?.totalFrames ?? null);
 }
 
 /** Completed renders of one profile by scene file name, for estimates of the next ones. */
@@ -61,10 +31,16 @@ export class RenderHistory {
 
   /** The estimate of a job not rendered yet, from earlier renders of its scene; null without any. */
   estimate(job: Job, sceneName: string): RenderEstimate | null {
-    const renders = this.#byScene.get(sceneName);
-    if (!renders) return null;
+    const renders = this.pastRenders(job.id, sceneName);
+    if (renders.length === 0) return null;
     const shape = renderShapeOf({ ...job, progress: null });
     if (!shape) return null;
-    return estimateRender(shape, [...renders.entries()].filter(([id]) => id !== job.id).map(([, render]) => render), sceneName);
+    return estimateRender(shape, renders, sceneName);
+  }
+
+  /** The completed renders of a scene other than the job itself, which an estimate of that job is made from. */
+  pastRenders(jobId: string, sceneName: string): PastRender[] {
+    const renders = this.#byScene.get(sceneName);
+    return renders ? [...renders.entries()].filter(([id]) => id !== jobId).map(([, render]) => render) : [];
   }
 }

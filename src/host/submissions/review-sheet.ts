@@ -21,7 +21,7 @@ export interface AwaitingReview {
  * What validation detected and the settings to start from. Files the farm reports missing are named
  * as the artist knows them (mapped back through the pack summary); files that travelled are not.
  */
-export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<ProfileJobs, 'summarise'> }): ReviewSheet {
+export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<ProfileJobs, 'estimateBasis'> }): ReviewSheet {
   const { record, proposal } = waiting;
   const analysis = readAnalysis(analysisForArtist(proposal.analysis, record.packing, waiting.paths));
   const recorded = recordedRenderConfig(record);
@@ -36,6 +36,6 @@ export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, dep
     fromLastTime: recorded === null && remembered !== null,
     fromEarlierJob: waiting.again && recorded !== null,
     ...(record.packing ? { files: sceneFilesOf(record.packing, waiting.paths) } : {}),
-    estimate: deps.jobs.summarise(proposal.job).estimate,
+    estimateFrom: deps.jobs.estimateBasis(proposal.job),
   };
 }

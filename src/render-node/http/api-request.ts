@@ -29,6 +29,7 @@ export function apiJobFor(ctx: NodeContext, request: FastifyRequest, job: JobRec
     storage: ctx.storage,
     keyId: keyOf(request).id,
     statusMessage: ctx.runner.statusMessage(job.id),
+    waiting: ctx.runner.waitingFor(job),
   });
 }
 

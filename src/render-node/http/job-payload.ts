@@ -12,12 +12,13 @@ export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string,
 
 /**
  * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
- * (status changes), `progress` and `statusMessage` (why a render waits, or null) as extras. `previewUrl` shows the latest frame rendered while the
+ * (status changes), `progress`, `statusMessage` (why a render waits, or null) and `waiting` (the jobs
+ * ahead of a render waiting for a slot, or null) as extras. `previewUrl` shows the latest frame rendered while the
  * job renders, and the packaged preview (the last frame) once it has one.
  */
 export function toApiJob(
   job: JobRecord,
-  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null },
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null; waiting?: { jobsAhead: number } | null },
 ): Job {
   const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id)) : null;
   return {
@@ -40,6 +41,7 @@ export function toApiJob(
     sceneFile: job.sceneFile,
     progress: { completedFrames: job.completedFrames, totalFrames: job.totalFrames },
     statusMessage: ctx.statusMessage ?? null,
+    waiting: ctx.waiting ?? null,
     timeline: ctx.jobs.events(job.id).map((e) => ({ status: e.status, at: e.at })),
   };
 }

@@ -18,6 +18,7 @@ import type { RenderExecutor } from './render-executor';
 import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
 import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
+import type { JobLogs } from '../logs/job-logs';
 
 /** What the runner needs from the node. */
 export interface JobRunnerOptions {
@@ -46,6 +47,8 @@ export interface JobRunnerOptions {
   now?: () => number;
   /** Where renders run; default: the node's own Blender ({@link EmbeddedExecutor}). */
   executor?: RenderExecutor;
+  /** Where what Blender prints for each job is kept. */
+  logs?: JobLogs;
 }
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
@@ -147,6 +150,19 @@ export class JobRunner {
   /** Why a job's render waits, when its executor knows something holds it back; null otherwise. */
   statusMessage(jobId: string): string | null {
     return this.executor.statusMessage?.(jobId) ?? null;
+  }
+
+  /**
+   * Where a render waiting for a slot stands in line: the renders holding a slot and those queued before
+   * it are ahead. Null when the job is not a render, or a render holds a slot for it.
+   */
+  waitingFor(job: Pick<JobRecord, 'id' | 'status'>): { jobsAhead: number } | null {
+    if (!(RENDER_STATUSES as readonly string[]).includes(job.status) || this.running.has(job.id)) return null;
+    const queued = this.o.jobs.inStatus(RENDER_STATUSES);
+    const index = queued.findIndex((j) => j.id === job.id);
+    if (index < 0) return null;
+    const before = queued.slice(0, index).filter((j) => !this.running.has(j.id)).length;
+    return { jobsAhead: this.runningRenders().length + before };
   }
 
   private validationMark(jobId: string): string {
@@ -262,7 +278,9 @@ export class JobRunner {
       return;
     }
     this.unrecorded.delete(jobId);
-    if (moved) this.o.log.warn({ jobId, reason: reason.name }, 'job failed');
+    if (!moved) return;
+    this.o.log.warn({ jobId, reason: reason.name }, 'job failed');
+    this.o.logs?.section(jobId, `Failed: ${reason.message}`);
   }
 
   private recordFailures(): void {
@@ -315,6 +333,7 @@ export class JobRunner {
         tempDir: this.o.storage.tempDir,
         analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
+        onLog: this.o.logs?.writer(job.id, '', `Scene analysis with Blender ${blender.version}`),
         warningsOfRenderers: (analysis) => this.executor.analysisWarnings(analysis),
         sceneDir: this.o.storage.sceneDir(job.id),
         source: this.o.uploadPath(job.uploadSlug),
@@ -328,6 +347,7 @@ export class JobRunner {
   }
 
   private async render(job: JobRecord, work: Work): Promise<void> {
+    this.o.logs?.section(job.id, this.executor.mode === 'distributed' ? 'Render on the render workers' : 'Render');
     const outcome = await runRenderStep(
       {
         jobs: this.o.jobs,
@@ -338,6 +358,7 @@ export class JobRunner {
         jobTimeLimitMs: this.limits.jobTimeLimitMs,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
         shouldYield: () => this.executor.mode === 'embedded' && this.shouldGiveWay(job.id, work),
+        onLog: this.o.logs?.writer(job.id),
       },
       job,
       work.abort.signal,

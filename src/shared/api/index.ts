@@ -6,5 +6,6 @@ export * from './render-config';
 export * from './analysis';
 export * from './workers';
 export * from './job-frames';
-export { adjustmentsOf, analysisSceneOf, progressOf, sceneFileNameOf, statusMessageOf, timelineOf } from './job-extras';
+export * from './job-log';
+export { adjustmentsOf, analysisSceneOf, progressOf, sceneFileNameOf, sceneNameOf, statusMessageOf, timelineOf } from './job-extras';
 export { isActiveStatus, isPastValidation, isTerminalStatus, isWorkingStatus, JOB_STATUS_TABLE, JOB_STATUSES, type JobStatus, jobStatusSchema, needsReview } from './job-status';

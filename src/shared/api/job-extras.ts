@@ -75,3 +75,16 @@ export function adjustmentsOf(finalConfig: unknown): { field: string | null; rea
     return adjustment.success ? [{ field: adjustment.data.field ?? null, reason: adjustment.data.reason ?? null }] : [];
   });
 }
+
+/**
+ * The scene name of a job, read defensively from `sceneFile` (fileName, name, originalName or path)
+ * or the analysis' scene, without extension; null when the server says nothing usable.
+ */
+export function sceneNameOf(job: Pick<Job, 'sceneFile' | 'analysis'>): string | null {
+  const fileName = sceneFileNameOf(job);
+  return fileName !== null ? stripExtension(fileName) : analysisSceneOf(job);
+}
+
+function stripExtension(name: string): string {
+  return name.replace(/\.(blend\d*|zip)$/i, '') || name;
+}

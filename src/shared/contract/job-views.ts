@@ -1,5 +1,6 @@
 import type { SceneAnalysis } from '../api/analysis';
 import type { JobStatus } from '../api/job';
+import type { FramesSeen } from '../render/render-clock';
 import type { RenderEstimate } from '../render/render-estimate';
 
 /** Where a job's outputs stand on this computer. */
@@ -24,9 +25,17 @@ export interface JobSummary {
   status: JobStatus;
   createdAt: string;
   updatedAt: string;
-  /** When rendering began (first `booting`), and when the job ended. */
+  /** When the job was sent to render (first `booting`, which includes its wait in line), and when it ended. */
   startedAt: string | null;
   endedAt: string | null;
+  /** When it began rendering (first `rendering`): its clock starts here, not while it waits. */
+  renderingSince: string | null;
+  /** Set while it waits for its turn, with the jobs ahead of it when the farm says. */
+  waiting: { jobsAhead: number | null } | null;
+  /** Whether the farm says a render holds a slot for it (it is starting, not waiting). */
+  running: boolean;
+  /** When this app saw frames done (null until it saw one): time left takes their rate and counts down from the latest. */
+  framesSeen: FramesSeen | null;
   completedFrames: number;
   totalFrames: number;
   /** Render time the server counted, in seconds. */
@@ -83,6 +92,12 @@ export interface JobDetail {
   outputs: OutputFileView[];
   /** Whether the server has a preview image (fetch it with `jobs.preview`). */
   hasPreview: boolean;
+}
+
+/** What "Remove from list" did: jobs now hidden, and how many of them were canceled first. */
+export interface JobRemoval {
+  removed: number;
+  canceled: number;
 }
 
 /** Status filter chips of the queue. */

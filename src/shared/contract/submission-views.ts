@@ -1,7 +1,7 @@
 import type { SceneAnalysis, AnalysisWarning } from '../api/analysis';
 import type { RenderConfig } from '../api/render-config';
 import type { SerializedError } from '../client-error';
-import type { RenderEstimate } from '../render/render-estimate';
+import type { EstimateBasis } from '../render/render-estimate';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and
@@ -126,8 +126,8 @@ export interface ReviewSheet {
   fromEarlierJob?: boolean;
   /** The files the scene uses, when Renderdrop traced them before sending (absent for a zip). */
   files?: SceneFilesView;
-  /** The render time at the scene's own settings, from earlier renders of the same scene on this profile; null without any. */
-  estimate: RenderEstimate | null;
+  /** Earlier renders of the same scene on this profile, to estimate the render at the settings chosen; null without any. */
+  estimateFrom: EstimateBasis | null;
 }
 
 /** What happened to one dropped or picked file. */

@@ -1,3 +1,4 @@
+import { formatDuration } from '../text/format-duration';
 import { countOf } from '../text/plural';
 
 /** What a render asks of the farm, as far as its time goes. */
@@ -22,9 +23,16 @@ export interface PastRender {
 /** A time estimate before a render starts, and what it is based on, in words. */
 export interface RenderEstimate {
   seconds: number;
+  /** What it is based on, as a phrase that follows "based on" (no capital, no full stop). */
   basedOn: string;
   /** How many earlier renders it was made from. */
   renders: number;
+}
+
+/** The earlier renders of one scene that estimates of its next render are made from. */
+export interface EstimateBasis {
+  sceneName: string;
+  renders: PastRender[];
 }
 
 /** The latest renders an estimate looks at. */
@@ -68,19 +76,17 @@ export function estimateRender(target: RenderShape, history: readonly PastRender
   const lastWhat = `${countOf(last.frames, 'frame')} at ${last.width} × ${last.height}${last.samples !== null ? `, ${last.samples} samples` : ''}`;
   return {
     seconds,
-    basedOn: `Based on ${count} of ${sceneName} on this farm (latest: ${lastWhat}, about ${Math.max(1, perFrame)} s per frame), scaled to ${countOf(target.frames, 'frame')} at ${target.width} × ${target.height}${withSamples ? `, ${target.samples} samples` : ''}.`,
+    basedOn: `${count} of ${sceneName} on this farm (latest: ${lastWhat}, about ${Math.max(1, perFrame)} s per frame), scaled to ${countOf(target.frames, 'frame')} at ${target.width} × ${target.height}${withSamples ? `, ${target.samples} samples` : ''}`,
     renders: latest.length,
   };
 }
 
-/**
- * Seconds left of a render from its frame rate so far: time since it started over the frames done,
- * times the frames left. Null before the first frame, or when the times do not make sense.
- */
-export function etaFromFrameRate(startedAt: string | null, now: number, completedFrames: number, totalFrames: number): number | null {
-  if (!startedAt || completedFrames <= 0 || totalFrames <= 0 || completedFrames >= totalFrames) return null;
-  const started = Date.parse(startedAt);
-  if (Number.isNaN(started) || now <= started) return null;
-  const perFrame = (now - started) / 1000 / completedFrames;
-  return Math.round(perFrame * (totalFrames - completedFrames));
+/** The estimate as the review says it: "About 2 min 00 s to render, based on the last render of …". */
+export function estimateSentence(estimate: RenderEstimate): string {
+  return `About ${formatDuration(estimate.seconds)} to render, based on ${estimate.basedOn}.`;
+}
+
+/** What the estimate is based on, as a sentence of its own (a tooltip). */
+export function estimateBasisSentence(estimate: RenderEstimate): string {
+  return `Based on ${estimate.basedOn}.`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jobFolderName, sceneNameOf } from '../../../src/core/download/job-folder';
+import { jobFolderName } from '../../../src/core/download/job-folder';
+import { sceneNameOf } from '../../../src/shared/api';
 import { fileNameFromUrl, planOutputs } from '../../../src/core/download/output-plan';
 import { resolveInside, sanitizeRelativePath, sanitizeSegment } from '../../../src/core/download/safe-path';
 

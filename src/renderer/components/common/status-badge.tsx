@@ -14,9 +14,9 @@ const LABELS: Record<JobStatus, string> = {
   suspended: 'Suspended',
 };
 
-/** A job's status as a coloured badge with words (colour is never the only signal). */
-export function StatusBadge(props: { status: JobStatus }) {
-  return <span className={`badge badge-${props.status}`}>{LABELS[props.status]}</span>;
+/** A job's status as a coloured badge with words (colour is never the only signal); "Waiting" while it waits in line. */
+export function StatusBadge(props: { status: JobStatus; waiting?: boolean }) {
+  return <span className={`badge badge-${props.status}`}>{props.waiting ? 'Waiting' : LABELS[props.status]}</span>;
 }
 
 /** The words of a status. */

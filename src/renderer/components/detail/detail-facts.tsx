@@ -1,8 +1,8 @@
-import { type JobDetail, describeOutput } from '../../../shared/contract';
+import { type DownloadState, type JobDetail, describeOutput } from '../../../shared/contract';
 import { isPlainRecord } from '../../../shared/plain-record';
 import { command } from '../../lib/command';
 import { formatDuration } from '../../../shared/text';
-import { secondsBetween } from '../../lib/job-times';
+import { clockFact, renderClockOf } from '../../../shared/render';
 
 /** What the job delivers: format and depth as rendered (final settings), else as the scene sets them. */
 function outputOf(detail: JobDetail): string | null {
@@ -13,19 +13,25 @@ function outputOf(detail: JobDetail): string | null {
   return null;
 }
 
+/** Whether the job's folder exists on this computer: something was downloaded into it. */
+export function hasFolder(download: DownloadState): boolean {
+  return download.dir !== null && (download.state === 'done' || download.state === 'downloading' || download.filesDone > 0);
+}
+
 /** The job's key facts: frames, time taken, the farm's render time (and what "normalized" means), output and folder. */
 export function DetailFacts(props: { detail: JobDetail }) {
   const s = props.detail.summary;
   const output = outputOf(props.detail);
   const counted = s.normalizedSeconds !== null && s.normalizedSeconds > 0 ? s.normalizedSeconds : null;
+  const time = clockFact(renderClockOf(s, Date.now()));
   return (
     <dl className="facts">
       <dt>Frames</dt>
       <dd>
         {s.completedFrames} of {s.totalFrames} rendered
       </dd>
-      <dt>Time taken</dt>
-      <dd>{formatDuration(secondsBetween(s.startedAt, s.endedAt, Date.now()))}</dd>
+      <dt>{time.label}</dt>
+      <dd data-testid="detail-time">{time.text}</dd>
       {counted !== null && (
         <>
           <dt>Render time</dt>
@@ -43,10 +49,12 @@ export function DetailFacts(props: { detail: JobDetail }) {
       )}
       <dt>Folder</dt>
       <dd>
-        {s.download.dir ? <span className="path-text">{s.download.dir}</span> : <span className="fact-inline">Not downloaded yet </span>}
-        <button type="button" className="link" onClick={() => void command('jobs.openFolder', { jobId: s.id }, { what: 'open the folder' })}>
-          Open folder
-        </button>
+        {hasFolder(s.download) ? <span className="path-text">{s.download.dir}</span> : <span className="fact-inline">Not downloaded yet</span>}{' '}
+        {hasFolder(s.download) && (
+          <button type="button" className="link" onClick={() => void command('jobs.openFolder', { jobId: s.id }, { what: 'open the folder' })}>
+            Open folder
+          </button>
+        )}
       </dd>
     </dl>
   );

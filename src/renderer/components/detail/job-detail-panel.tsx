@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { isActiveStatus } from '../../../shared/api';
 import { failedStepTitle } from '../../../shared/contract';
+import { isWaitingInLine } from '../../../shared/render';
+import { closeJobDetails } from '../../lib/close-job-details';
 import { useDetailStore } from '../../stores/detail-store';
 import { useFramesStore } from '../../stores/frames-store';
-import { useQueueStore } from '../../stores/queue-store';
 import { DetailFacts } from './detail-facts';
 import { DetailOutputs } from './detail-outputs';
 import { DetailScene } from './detail-scene';
@@ -13,6 +14,8 @@ import { FrameViewer } from '../frames/frame-viewer';
 import { LiveFrame } from '../frames/live-frame';
 import { RenderMissingFrames } from './render-missing-frames';
 import { StatusBadge, statusLabel } from '../common/status-badge';
+import { DetailTabs, tabIds, useDetailTab } from './detail-tabs';
+import { JobLogTab } from './job-log-tab';
 
 /** The job detail panel: the last rendered frame, the frames, facts, settings in words, the scene, timeline and files. */
 export function JobDetailPanel() {
@@ -26,11 +29,9 @@ export function JobDetailPanel() {
   useEffect(() => {
     if (jobId) heading.current?.focus();
   }, [jobId]);
+  const [tab, setTab] = useDetailTab(jobId);
   if (!jobId) return null;
-  const close = () => {
-    useDetailStore.getState().close();
-    useQueueStore.getState().select(null);
-  };
+  const close = () => closeJobDetails(jobId);
   const s = detail?.summary;
   const active = s ? isActiveStatus(s.status) : false;
   return (
@@ -52,7 +53,7 @@ export function JobDetailPanel() {
       {detail && s && (
         <>
           <p className="detail-status">
-            <StatusBadge status={s.status} />{' '}
+            <StatusBadge status={s.status} waiting={isWaitingInLine(s)} />{' '}
             <span className="muted" title={`Job ${s.id}`}>
               Job {s.id.slice(0, 8)}
             </span>
@@ -63,6 +64,13 @@ export function JobDetailPanel() {
               <p>{s.failure}</p>
             </section>
           )}
+          <DetailTabs tab={tab} onChange={setTab} />
+          {tab === 'log' && (
+            <div role="tabpanel" id={tabIds('log').panel} aria-labelledby={tabIds('log').tab}>
+              <JobLogTab jobId={s.id} active={active} failed={s.status === 'failed'} />
+            </div>
+          )}
+          <div role="tabpanel" id={tabIds('details').panel} aria-labelledby={tabIds('details').tab} hidden={tab !== 'details'}>
           <LiveFrame summary={s} preview={preview} active={active} />
           {frames && <FrameStrip frames={frames} fileName={s.fileName} rendered={s.completedFrames} active={active} />}
           <DetailFacts detail={detail} />
@@ -82,6 +90,7 @@ export function JobDetailPanel() {
           )}
           <DetailOutputs detail={detail} />
           <RenderMissingFrames key={s.id} job={s} />
+          </div>
           {frames && viewing !== null && <FrameViewer frames={frames} frame={viewing} fileName={s.fileName} preview={preview} />}
         </>
       )}

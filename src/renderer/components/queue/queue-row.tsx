@@ -1,11 +1,13 @@
 import { memo, useEffect, useState, type CSSProperties, type Ref } from 'react';
 import { isActiveStatus, needsReview } from '../../../shared/api';
 import type { JobSummary, SubmissionView } from '../../../shared/contract';
-import { etaFromFrameRate } from '../../../shared/render';
+import { estimateBasisSentence, isWaitingInLine, renderClockOf, rowTimeText } from '../../../shared/render';
 import { command } from '../../lib/command';
 import { countOf, formatDuration, percent } from '../../../shared/text';
-import { formatWhen, secondsBetween } from '../../lib/job-times';
+import { formatWhen } from '../../lib/job-times';
 import { cancelJob, submitAgain } from '../../lib/job-actions';
+import type { SceneRun } from '../../lib/queue-items';
+import { removeFromList } from '../../lib/remove-from-list';
 import { useDetailStore } from '../../stores/detail-store';
 import { usePreviewsStore } from '../../stores/previews-store';
 import { useQueueStore } from '../../stores/queue-store';
@@ -31,17 +33,32 @@ export function openJob(jobId: string): void {
 }
 
 /** One job in the queue: thumbnail, name and what tells it apart, status, progress, time, actions. */
-export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submission: SubmissionView | null; selected: boolean; now: number; place: RowPlacement }) {
-  const { job, place } = props;
+export const QueueRow = memo(function QueueRow(props: {
+  job: JobSummary;
+  submission: SubmissionView | null;
+  selected: boolean;
+  /** Whether the job is ticked for a bulk action. */
+  checked: boolean;
+  /** Which run of its scene this is, when the queue groups the scene's runs. */
+  run?: SceneRun | undefined;
+  now: number;
+  place: RowPlacement;
+}) {
+  const { job, place, run } = props;
+  const name = run ? `${job.fileName}, run ${run.number} of ${run.of}` : job.fileName;
   const [menuOpen, setMenuOpen] = useState(false);
   const active = isActiveStatus(job.status);
   const value = job.status === 'completed' ? 100 : percent(job.completedFrames, job.totalFrames);
   const { primary, all } = jobActions(job, props.submission);
+  if (run && run.runs.length > 0) {
+    const ids = run.runs.map((r) => r.id);
+    all.push({ id: 'choose-runs', label: `Choose all ${run.of} runs`, run: () => useQueueStore.getState().setChecked(ids, true) });
+  }
   return (
     <div
       role="listitem"
-      aria-label={job.fileName}
-      className={`row ${props.selected ? 'row-selected' : ''}`}
+      aria-label={name}
+      className={`row ${props.selected ? 'row-selected' : ''} ${run ? 'row-run' : ''}`}
       data-status={job.status}
       data-row-index={place.index}
       data-index={place.index}
@@ -50,12 +67,15 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submiss
       ref={place.measure}
       style={{ ...place.style, zIndex: menuOpen ? 2 : undefined }}
     >
+      <RowCheck id={job.id} name={name} checked={props.checked} />
       <Thumbnail job={job} />
       <div className="row-name-cell">
         <button type="button" className="row-name" tabIndex={-1} onClick={() => openJob(job.id)} aria-label={`Details of ${job.fileName}`}>
           <MiddleEllipsis text={job.fileName} />
         </button>
         <span className="row-meta">
+          {run && run.runs.length > 0 && <RunsToggle run={run} fileName={job.fileName} />}
+          {run && <span className="row-run-number">Run {run.number} · </span>}
           {formatWhen(job.createdAt, props.now)}
           {job.totalFrames > 0 && ` · ${countOf(job.totalFrames, 'frame')}`}
           {' · '}
@@ -63,7 +83,7 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submiss
         </span>
       </div>
       <div className="row-status">
-        <StatusBadge status={job.status} />
+        <StatusBadge status={job.status} waiting={isWaitingInLine(job)} />
         {job.warnings.length > 0 && (
           <span className="warning-mark" role="img" aria-label={`Warnings: ${job.warnings.join(', ')}`} title={`Warnings: ${job.warnings.join(', ')}`}>
             ⚠
@@ -85,11 +105,41 @@ export const QueueRow = memo(function QueueRow(props: { job: JobSummary; submiss
         ) : (
           <span className="row-primary" />
         )}
-        <RowMenu actions={all} name={job.fileName} onOpenChange={setMenuOpen} />
+        <RowMenu actions={all} name={name} onOpenChange={setMenuOpen} />
       </div>
     </div>
   );
 });
+
+/** On the latest run of a scene: folds its earlier runs away, or shows them again. */
+function RunsToggle(props: { run: SceneRun; fileName: string }) {
+  const { run } = props;
+  return (
+    <button
+      type="button"
+      className="runs-toggle"
+      aria-expanded={!run.collapsed}
+      aria-label={`${run.of} runs of ${props.fileName}`}
+      title={run.collapsed ? 'Show the earlier runs' : 'Fold the earlier runs away'}
+      onClick={() => useQueueStore.getState().toggleCollapsed(run.scene)}
+    >
+      <span aria-hidden="true">{run.collapsed ? '▸' : '▾'}</span> {run.of} runs
+    </button>
+  );
+}
+
+/** The tick box that chooses a job for a bulk action. */
+export function RowCheck(props: { id: string; name: string; checked: boolean }) {
+  return (
+    <input
+      type="checkbox"
+      className="row-check"
+      checked={props.checked}
+      aria-label={`Choose ${props.name}`}
+      onChange={(e) => useQueueStore.getState().setChecked([props.id], e.target.checked)}
+    />
+  );
+}
 
 function Thumbnail(props: { job: JobSummary }) {
   const { job } = props;
@@ -106,24 +156,23 @@ function Thumbnail(props: { job: JobSummary }) {
 }
 
 function TimeCell(props: { job: JobSummary; now: number; active: boolean }) {
-  const { job, now } = props;
-  const spent = secondsBetween(job.startedAt, job.endedAt, now);
-  const eta = job.status === 'rendering' ? etaFromFrameRate(job.startedAt, now, job.completedFrames, job.totalFrames) : null;
-  if (job.estimate && job.startedAt === null) {
+  const { job } = props;
+  const time = rowTimeText(renderClockOf(job, props.now));
+  if (job.estimate && time === null) {
     return (
-      <span className="row-estimate" title={job.estimate.basedOn}>
+      <span className="row-estimate" title={estimateBasisSentence(job.estimate)}>
         about {formatDuration(job.estimate.seconds)}
         <span className="row-sub">estimate</span>
       </span>
     );
   }
+  const download = props.active ? '' : downloadText(job);
   return (
-    <>
-      <span title="Time spent rendering">{spent === null ? '–' : formatDuration(spent)}</span>
-      {eta !== null && <span className="row-sub">{formatDuration(eta)} left</span>}
-      {props.active && eta === null && job.status === 'rendering' && <span className="row-sub">estimating</span>}
-      {!props.active && downloadText(job) !== '' && <span className="row-sub">{downloadText(job)}</span>}
-    </>
+    <span className="row-clock" data-testid="row-time" title={time?.title}>
+      <span>{time?.main ?? '–'}</span>
+      {time?.sub && <span className="row-sub">{time.sub}</span>}
+      {download !== '' && <span className="row-sub">{download}</span>}
+    </span>
   );
 }
 
@@ -164,8 +213,9 @@ function jobActions(job: JobSummary, submission: SubmissionView | null): { prima
   if (job.status === 'completed' || job.status === 'canceled') {
     all.push({ id: 'download', label: job.download.state === 'none' ? 'Download' : 'Download again', run: () => void command('jobs.download', { jobId: job.id }, { what: 'download the outputs' }) });
   }
-  if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', accessibleName: `Submit ${job.fileName} again`, run: () => void submitAgain(job) });
+  if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', run: () => void submitAgain(job) });
   all.push({ id: 'details', label: 'Details', run: () => openJob(job.id) });
+  all.push({ id: 'remove', label: 'Remove from list', run: () => void removeFromList([job]) });
   // A finished render's folder comes first; after a failure or a cancel, sending it again does.
   const order = job.status === 'completed' ? ['review', 'cancel', 'open', 'download', 'again'] : ['review', 'cancel', 'again', 'open', 'download'];
   const primary = order.map((id) => all.find((a) => a.id === id)).find((a) => a !== undefined) ?? null;

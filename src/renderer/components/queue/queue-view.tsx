@@ -1,6 +1,7 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { QueueItem } from '../../lib/queue-items';
+import { BulkBar } from './bulk-bar';
 import { EmptyQueue } from './empty-queue';
 import { QueueRow, type RowPlacement } from './queue-row';
 import { QueueTools } from './queue-tools';
@@ -17,9 +18,9 @@ const ROW_HEIGHT = 60;
  * file on its way and every job. Arrow keys move between rows, Enter opens a job's details.
  */
 export function QueueView() {
-  const { items, jobs, counts, filter, search, selectedId, loaded } = useQueueItems();
+  const { items, jobs, counts, filter, search, selectedId, checked, loaded } = useQueueItems();
   const scroller = useRef<HTMLDivElement>(null);
-  const now = useNow(jobs.some((j) => j.startedAt !== null && j.endedAt === null));
+  const now = useNow(jobs.some((j) => j.renderingSince !== null && j.endedAt === null));
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
@@ -40,6 +41,7 @@ export function QueueView() {
   return (
     <section className="queue" aria-label="Queue">
       <QueueTools filter={filter} search={search} counts={counts} />
+      <BulkBar shown={jobs} />
       {empty && counts.all === 0 && search === '' ? (
         <EmptyQueue />
       ) : empty ? (
@@ -49,7 +51,7 @@ export function QueueView() {
       ) : (
         <div className="queue-scroll" ref={scroller} data-testid="queue-scroll">
           <div role="list" aria-label="Render queue" className="queue-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={keys.onKeyDown}>
-            {virtualizer.getVirtualItems().map((virtual) => itemRow(items[virtual.index]!, placeOf(virtual), { selectedId, now }))}
+            {virtualizer.getVirtualItems().map((virtual) => itemRow(items[virtual.index]!, placeOf(virtual), { selectedId, checked, now }))}
           </div>
         </div>
       )}
@@ -57,9 +59,22 @@ export function QueueView() {
   );
 }
 
-/** The row of one queue item: a job, a submission on its way, or a file just dropped. */
-function itemRow(item: QueueItem, place: RowPlacement, shown: { selectedId: string | null; now: number }) {
-  if (item.kind === 'job') return <QueueRow key={item.key} job={item.job} submission={item.submission} selected={item.job.id === shown.selectedId} now={shown.now} place={place} />;
+/** The row of one queue item: a job (maybe one run of a scene), a submission on its way, or a file just dropped. */
+function itemRow(item: QueueItem, place: RowPlacement, shown: { selectedId: string | null; checked: ReadonlySet<string>; now: number }) {
+  if (item.kind === 'job') {
+    return (
+      <QueueRow
+        key={item.key}
+        job={item.job}
+        submission={item.submission}
+        selected={item.job.id === shown.selectedId}
+        checked={shown.checked.has(item.job.id)}
+        run={item.run}
+        now={shown.now}
+        place={place}
+      />
+    );
+  }
   if (item.kind === 'submission') return <SubmissionRow key={item.key} submission={item.submission} place={place} />;
   return <DroppedRow key={item.key} file={item.file} place={place} />;
 }

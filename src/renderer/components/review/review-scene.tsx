@@ -1,6 +1,7 @@
 import type { ReviewSheet as ReviewData } from '../../../shared/contract';
-import { formatDuration } from '../../../shared/text';
+import { estimateSentence } from '../../../shared/render';
 import type { ReviewForm } from '../../lib/review-form';
+import { reviewEstimate } from '../../lib/review-estimate';
 import { DetectedSettings } from './detected-settings';
 import { SceneFilesLine } from './packing-summary';
 import { RenderOverridesForm } from './render-overrides-form';
@@ -12,13 +13,14 @@ import { SceneWarnings } from './scene-warnings';
  */
 export function ReviewScene(props: { data: ReviewData; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void }) {
   const { data } = props;
+  const estimate = reviewEstimate(data, props.form);
   return (
     <>
       {data.fromEarlierJob && <p className="hint">Settings of the render you are sending again. Change them or start as they are.</p>}
       {data.fromLastTime && <p className="hint">Settings from the last render of this scene.</p>}
-      {data.estimate && (
-        <p className="estimate" data-testid="render-estimate">
-          About {formatDuration(data.estimate.seconds)} to render, based on {data.estimate.basedOn}.
+      {estimate && (
+        <p className="estimate" data-testid="render-estimate" aria-live="polite">
+          {estimateSentence(estimate)}
         </p>
       )}
       <DetectedSettings analysis={data.analysis} />

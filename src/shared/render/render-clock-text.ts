@@ -1,0 +1,72 @@
+import { formatDuration } from '../text/format-duration';
+import { countOf } from '../text/plural';
+import type { RenderClock } from './render-clock';
+
+/** A waiting job in words: "Waiting — 2 jobs ahead", or just "Waiting" when the count is unknown or none. */
+export function waitingText(jobsAhead: number | null): string {
+  return jobsAhead !== null && jobsAhead > 0 ? `Waiting — ${countOf(jobsAhead, 'job')} ahead` : 'Waiting';
+}
+
+/** The time column of a queue row: a main line, a smaller line under it, and the whole said once for a tooltip. */
+export interface RowTimeText {
+  main: string;
+  sub: string | null;
+  title: string;
+}
+
+/** What a queue row's time column says of a job that is waiting, rendering or ended; null before it is sent to render. */
+export function rowTimeText(clock: RenderClock): RowTimeText | null {
+  switch (clock.phase) {
+    case 'before':
+      return null;
+    case 'waiting': {
+      const ahead = clock.jobsAhead !== null && clock.jobsAhead > 0 ? `${countOf(clock.jobsAhead, 'job')} ahead` : null;
+      return { main: 'Waiting', sub: ahead, title: `${waitingText(clock.jobsAhead)}; the clock starts when it renders.` };
+    }
+    case 'starting':
+      return { main: 'Starting', sub: null, title: 'The render is starting; the clock starts with it.' };
+    case 'rendering':
+      return { main: formatDuration(clock.renderedSeconds), sub: leftText(clock), title: 'Time spent rendering' };
+    case 'ended':
+      return { main: formatDuration(clock.renderedSeconds), sub: null, title: clock.renderedSeconds === null ? 'It did not render' : 'Time spent rendering' };
+  }
+}
+
+function leftText(clock: Extract<RenderClock, { phase: 'rendering' }>): string {
+  if (clock.framesDone) return 'finishing';
+  return clock.leftSeconds === null ? 'estimating' : `${formatDuration(clock.leftSeconds)} left`;
+}
+
+/** A job's time as one fact with its label, for the details and `renderdrop status`. */
+export function clockFact(clock: RenderClock): { label: string; text: string } {
+  switch (clock.phase) {
+    case 'before':
+      return { label: 'Time taken', text: 'Not rendered yet' };
+    case 'waiting':
+      return { label: 'Time', text: waitingText(clock.jobsAhead) };
+    case 'starting':
+      return { label: 'Time', text: 'Starting to render' };
+    case 'rendering': {
+      const left = clock.framesDone ? 'all frames done, finishing' : clock.leftSeconds === null ? 'time left known after the first frame' : `about ${formatDuration(clock.leftSeconds)} left`;
+      return { label: 'Time', text: `Rendering for ${formatDuration(clock.renderedSeconds)}, ${left}` };
+    }
+    case 'ended':
+      return { label: 'Time taken', text: clock.renderedSeconds === null ? 'It did not render' : `${formatDuration(clock.renderedSeconds)} rendering` };
+  }
+}
+
+/** A job's time in a few words for a list column ("Waiting — 1 job ahead", "1 min 02 s, 30 s left", "50 s"). */
+export function clockShortText(clock: RenderClock): string {
+  switch (clock.phase) {
+    case 'before':
+      return '-';
+    case 'waiting':
+      return waitingText(clock.jobsAhead);
+    case 'starting':
+      return 'Starting';
+    case 'rendering':
+      return `${formatDuration(clock.renderedSeconds)}, ${leftText(clock)}`;
+    case 'ended':
+      return clock.renderedSeconds === null ? '-' : formatDuration(clock.renderedSeconds);
+  }
+}
