@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { cliDeps, type CliDeps } from './cli-deps';
+import { registerAddonCommands } from './commands/addon';
 import { registerAuthCommands } from './commands/auth';
 import { registerDownloadCommand } from './commands/download';
 import { registerJobCommands } from './commands/jobs';
+import { registerLogsCommand } from './commands/logs';
 import { registerNodeCommands } from './commands/node';
 import { registerPackCommand } from './commands/pack';
 import { registerProfileCommands } from './commands/profile';
@@ -31,11 +33,13 @@ export function buildProgram(deps: CliDeps): Command {
   registerJobCommands(program, deps);
   registerWatchCommand(program, deps);
   registerDownloadCommand(program, deps);
+  registerLogsCommand(program, deps);
   registerVerifyCommand(program, deps);
   registerAuthCommands(program, deps);
   registerProfileCommands(program, deps);
   registerNodeCommands(program, deps);
   registerWebCommand(program, deps);
+  registerAddonCommands(program, deps);
   showUsageAfterErrors(program);
   return program;
 }

@@ -43,6 +43,7 @@ describe('electron-builder configuration', () => {
     const extra = config.extraResources as { from: string; to: string }[];
     expect(extra.map((e) => [e.from, e.to])).toEqual([
       ['resources/blender', 'resources/blender'],
+      ['addon/renderdrop_blender', 'addon/renderdrop_blender'],
       ['resources/icons', 'resources/icons'],
     ]);
     expect(config.files).toEqual(expect.arrayContaining(['out/main/**', 'out/preload/**', 'out/renderer/**']));

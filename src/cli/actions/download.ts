@@ -26,7 +26,7 @@ export async function download(ctx: CliContext, typed: string, opts: { dir?: str
     if (!isTerminalStatus(job.status)) {
       throw new CommandFailedError(`Job ${jobId} is ${job.status}; its outputs can be downloaded once it has finished. Follow it with \`renderdrop watch\`.`);
     }
-    const journal = ctx.journal();
+    const journal = await ctx.journal();
     const record = (await journal.list()).filter((r) => r.jobId === jobId && r.baseUrl === client.baseUrl).at(-1) ?? null;
     const dir = opts.dir !== undefined ? join(resolve(opts.dir), jobFolderName(job)) : (record?.download.dir ?? join(record?.download.root ?? effectiveDownloadDir(ctx.settings().get()), jobFolderName(job)));
     const result = await downloadJobOutputs({

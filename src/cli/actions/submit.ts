@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../core/api';
 import { isAbort, serializeError } from '../../core/errors';
-import { reached, type SubmissionRecord } from '../../core/journal';
-import { effectiveDownloadDir } from '../../core/settings';
+import { reached, type SubmissionJournal, type SubmissionRecord } from '../../core/journal';
+import { type Connection, effectiveDownloadDir } from '../../core/settings';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
@@ -29,6 +29,8 @@ interface SubmitOptions extends RenderOverrides {
   pack?: boolean;
   /** `--allow-outside`: files outside the scene's folder that look private and may travel (absolute). */
   allowOutside?: string[];
+  /** Stop once the server has validated the scene (a later `submit --yes` of the same file renders it). */
+  validateOnly?: boolean;
 }
 
 interface ResumeOptions {
@@ -60,15 +62,15 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
     ...(opts.format !== undefined ? { format: opts.format } : {}),
   });
   const canPrompt = Boolean(ctx.io.stdin.isTTY);
-  if (!opts.yes && !canPrompt) {
+  const validateOnly = Boolean(opts.validateOnly);
+  if (!opts.yes && !validateOnly && !canPrompt) {
     throw new UsageError('submit shows what it found and asks before rendering, but there is no terminal to ask on. Add --yes to render without asking.');
   }
-  const client = await ctx.client();
-  const connection = await ctx.connection();
-  const journal = ctx.journal();
+  const { client, connection } = await connect(ctx, Boolean(opts.json));
+  const journal = await ctx.journal();
   const downloadRoot = opts.download !== undefined ? resolve(opts.download) : null;
   const follow = Boolean(opts.wait) || downloadRoot !== null;
-  const session = openSession(ctx, { json: Boolean(opts.json), yes: Boolean(opts.yes), canPrompt, names: files.map(baseName) });
+  const session = openSession(ctx, journal, { json: Boolean(opts.json), yes: Boolean(opts.yes), canPrompt, names: files.map(baseName), validateOnly });
   const { display, runner } = session;
   const signal = session.interrupt.signal;
   const outcomes: SubmissionOutcome[] = [];
@@ -89,7 +91,7 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
           renderConfig,
           downloadRoot,
           scenePath: opts.scene ?? null,
-          yes: Boolean(opts.yes),
+          yes: Boolean(opts.yes) || validateOnly,
           fresh: Boolean(opts.new),
           pack: opts.pack !== false,
           allowOutside: opts.allowOutside ?? [],
@@ -117,7 +119,7 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
 
 /** `renderdrop resume`: continues every unfinished submission. */
 export async function resume(ctx: CliContext, opts: ResumeOptions): Promise<ExitCode> {
-  const journal = ctx.journal();
+  const journal = await ctx.journal();
   if (!opts.list) await journal.sweepBundles();
   const records = await journal.listUnfinished();
   if (opts.list) {
@@ -137,7 +139,7 @@ export async function resume(ctx: CliContext, opts: ResumeOptions): Promise<Exit
   if (!opts.yes && !canPrompt && records.some((r) => !reached(r, 'render-requested'))) {
     throw new UsageError('Some submissions still need a go-ahead to render, and there is no terminal to ask on. Add --yes to render them without asking.');
   }
-  const session = openSession(ctx, { json: Boolean(opts.json), yes: Boolean(opts.yes), canPrompt, names: records.map((r) => r.file.name) });
+  const session = openSession(ctx, journal, { json: Boolean(opts.json), yes: Boolean(opts.yes), canPrompt, names: records.map((r) => r.file.name) });
   const { display, runner } = session;
   const signal = session.interrupt.signal;
   const outcomes: SubmissionOutcome[] = [];
@@ -174,7 +176,20 @@ export async function resume(ctx: CliContext, opts: ResumeOptions): Promise<Exit
   return report(ctx, outcomes, { json: Boolean(opts.json), followed: true });
 }
 
-function openSession(ctx: CliContext, o: { json: boolean; yes: boolean; canPrompt: boolean; names: string[] }): Session {
+/**
+ * The server and its client. With --json, a connection that cannot be made (no key) is also printed as
+ * `{ "submissions": [], "error": ... }` on stdout, so scripts read why from the same place.
+ */
+async function connect(ctx: CliContext, json: boolean): Promise<{ client: ApiClient; connection: Connection }> {
+  try {
+    return { client: await ctx.client(), connection: await ctx.connection() };
+  } catch (error) {
+    if (json) ctx.io.stdout.write(`${JSON.stringify({ submissions: [], error: serializeError(error) }, null, 2)}\n`);
+    throw error;
+  }
+}
+
+function openSession(ctx: CliContext, journal: SubmissionJournal, o: { json: boolean; yes: boolean; canPrompt: boolean; names: string[]; validateOnly?: boolean }): Session {
   const stream = o.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(stream, { live: Boolean(stream.isTTY) });
   const interrupt = ctx.listenForInterrupt();
@@ -182,13 +197,14 @@ function openSession(ctx: CliContext, o: { json: boolean; yes: boolean; canPromp
   const runner = new SubmissionRunner({
     confirm: ctx.prompt.confirm,
     choose: ctx.prompt.choose,
-    journal: ctx.journal(),
+    journal,
     display,
     signal: interrupt.signal,
     yes: o.yes,
     canPrompt: o.canPrompt,
     defaultDownloadRoot: effectiveDownloadDir(ctx.settings().get()),
     nameWidth: Math.min(40, Math.max(8, ...o.names.map((n) => n.length))),
+    validateOnly: Boolean(o.validateOnly),
   });
   return {
     display,

@@ -32,7 +32,7 @@ async function recordOf(journal: SubmissionJournal, jobId: string, baseUrl: stri
 /** `renderdrop verify <id>`: checks the job's folder frame by frame, renders what is missing with `--fix`. */
 export async function verify(ctx: CliContext, typed: string, opts: VerifyOptions): Promise<ExitCode> {
   const client = await ctx.client();
-  const journal = ctx.journal();
+  const journal = await ctx.journal();
   const out = opts.json ? ctx.io.stderr : ctx.io.stdout;
   const say = (lines: string[]) => out.write(`${safeText(lines.join('\n'), { multiline: true })}\n`);
   const interrupt = ctx.listenForInterrupt();

@@ -32,6 +32,7 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--download <dir>', 'when done, download the outputs into <dir>/<scene>-<job id>/ (implies --wait)')
     .option('--no-pack', 'send a .blend alone, without the textures, libraries and other files it uses (by default they are packed with it)')
     .option('--allow-outside <path>', 'send files outside the scene\'s folder that look private (keys, passwords, system files) when they are this file or inside this folder (repeatable; others are left out)', collectPath, [])
+    .option('--validate-only', 'stop once the server has checked the scene: show what it found and render nothing (submit the same file again with --yes to render it)')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
     .action(cliAction(deps, lazyBody(async () => (await import('../actions/submit')).submit)));
 

@@ -1,6 +1,6 @@
 import { ApiClient, type RetryInfo } from '../../core/api';
 import { ConfigError } from '../../core/errors';
-import { SubmissionJournal, type SubmissionRecord } from '../../core/journal';
+import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
 import { KeyringSecretStore, type SecretStore, localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets';
 import { requireApiKey, resolveConnection, type Connection, SettingsStore } from '../../core/settings';
 import { sameServer, trimBaseUrl, THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
@@ -59,9 +59,12 @@ export class CliContext {
     return this.#settings;
   }
 
-  /** The submission journal, beside the settings. */
-  journal(): SubmissionJournal {
-    this.#journal ??= new SubmissionJournal({ dataDir: this.settings().dir });
+  /** The submission journal, beside the settings (loaded on first use: most commands never need it). */
+  async journal(): Promise<SubmissionJournal> {
+    if (!this.#journal) {
+      const { SubmissionJournal } = await import('../../core/journal');
+      this.#journal ??= new SubmissionJournal({ dataDir: this.settings().dir });
+    }
     return this.#journal;
   }
 

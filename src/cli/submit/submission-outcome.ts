@@ -5,7 +5,18 @@ import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
 
 /** How a submission stands when the command is done with it. */
-export type OutcomeState = 'rendering' | 'completed' | 'downloaded' | 'failed' | 'canceled' | 'declined' | 'error' | 'interrupted';
+export type OutcomeState = 'validated' | 'rendering' | 'completed' | 'downloaded' | 'failed' | 'canceled' | 'declined' | 'error' | 'interrupted';
+
+/** What validation found, as `submit --validate-only --json` prints it: the summary's rows and warnings. */
+export interface ReviewSummary {
+  jobId: string;
+  /** Label and value, as the terminal shows them (Engine, Frames, Resolution, Samples, ...). */
+  rows: [string, string][];
+  warnings: string[];
+  frameCount: number | null;
+  /** Why the scene cannot render with the settings asked for, or null. */
+  problem: string | null;
+}
 
 /** The result of one file or journal entry, as `submit --json` and `resume --json` print it. */
 export interface SubmissionOutcome {
@@ -22,6 +33,8 @@ export interface SubmissionOutcome {
   error: { kind: string; message: string } | null;
   /** Files outside the scene's folder that look private: left out, or sent as `--allow-outside` allowed (`allowed`). */
   privateFiles: PrivateFile[];
+  /** With `--validate-only`: what validation found (the submission waits for `submit --yes`). */
+  review?: ReviewSummary;
 }
 
 /** The exit code an outcome contributes. */
@@ -47,6 +60,7 @@ export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: Jo
   else if (record.ending === 'declined') state = 'declined';
   else if (record.step === 'downloaded') state = 'downloaded';
   else if (record.step === 'completed') state = 'completed';
+  else if (record.step === 'validated') state = 'validated';
   else state = 'rendering';
   return {
     file: record.file.path,

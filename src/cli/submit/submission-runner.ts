@@ -16,7 +16,7 @@ import { formatTrackerRetry } from '../output/format-progress';
 import type { LiveDisplay } from '../output/live-display';
 import type { Choose, Confirm } from '../terminal/terminal-prompt';
 import { askForScene, sceneOptionExample } from './scene-question';
-import { outcomeOfRecord, type OutcomeState, type SubmissionOutcome } from './submission-outcome';
+import { outcomeOfRecord, type OutcomeState, type ReviewSummary, type SubmissionOutcome } from './submission-outcome';
 import { formatSubmissionLine, statusLine, type SubmissionLineState } from './submission-line';
 
 /** What a runner needs from the command that uses it. */
@@ -36,6 +36,8 @@ export interface SubmissionRunnerOptions {
   defaultDownloadRoot: string;
   /** Width the file names are padded to in progress lines. */
   nameWidth: number;
+  /** Stop once validated: show what the server found, keep the submission waiting for a later go-ahead. */
+  validateOnly?: boolean;
 }
 
 /** A submission that reached the server's render queue and is left to it (or to `follow`). */
@@ -65,6 +67,7 @@ export class SubmissionRunner {
   readonly #o: SubmissionRunnerOptions;
   readonly #trackers = new Map<ApiClient, JobTracker>();
   readonly #tracked = new Map<string, Tracked>();
+  readonly #reviews = new Map<string, ReviewSummary>();
 
   constructor(options: SubmissionRunnerOptions) {
     this.#o = options;
@@ -90,6 +93,7 @@ export class SubmissionRunner {
       if (current.step !== 'validated' || isFinished(current)) return;
       const proposal = await claimed.review(options);
       if (proposal === null) return;
+      if (this.#o.validateOnly) return this.#holdForReview(current, proposal);
       if (await this.#confirm(current, proposal)) await claimed.advance({ until: 'render-requested', ...options });
       else await claimed.decline();
     });
@@ -270,15 +274,7 @@ export class SubmissionRunner {
    */
   async #confirm(record: SubmissionRecord, proposal: RenderProposal): Promise<boolean> {
     const display = this.#o.display;
-    display.print(
-      formatAnalysisSummary({
-        fileName: record.file.name,
-        jobId: proposal.job.id,
-        analysis: analysisForArtist(proposal.analysis, record.packing, 'disk'),
-        renderConfig: proposal.renderConfig,
-        missingAdvice: missingAdvice(record),
-      }),
-    );
+    this.#printSummary(record, proposal);
     if (proposal.problem !== null || this.#o.yes) return true;
     if (!this.#o.canPrompt) throw new UsageError('Rendering needs a confirmation, and there is no terminal to ask on. Add --yes to render without asking.');
     const frames = summarizeAnalysis(proposal.analysis, proposal.renderConfig).frameCount;
@@ -291,6 +287,25 @@ export class SubmissionRunner {
     }
   }
 
+  #printSummary(record: SubmissionRecord, proposal: RenderProposal): void {
+    this.#o.display.print(
+      formatAnalysisSummary({
+        fileName: record.file.name,
+        jobId: proposal.job.id,
+        analysis: analysisForArtist(proposal.analysis, record.packing, 'disk'),
+        renderConfig: proposal.renderConfig,
+        missingAdvice: missingAdvice(record),
+      }),
+    );
+  }
+
+  /** `--validate-only`: shows the summary and keeps it for the outcome; the submission waits at `validated`. */
+  #holdForReview(record: SubmissionRecord, proposal: RenderProposal): void {
+    this.#printSummary(record, proposal);
+    const summary = summarizeAnalysis(analysisForArtist(proposal.analysis, record.packing, 'disk'), proposal.renderConfig, missingAdvice(record));
+    this.#reviews.set(record.id, { jobId: proposal.job.id, rows: summary.rows, warnings: summary.warnings, frameCount: summary.frameCount, problem: proposal.problem });
+  }
+
   /** The scene of a zip recorded without one (by the app), asked on the terminal. */
   #askForScene(record: SubmissionRecord): Promise<string> {
     const scenes = scenesToChooseFrom(record) ?? [];
@@ -300,6 +315,8 @@ export class SubmissionRunner {
 
   #finish(record: SubmissionRecord, tracked: Tracked): SubmissionOutcome {
     const outcome = outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: tracked.downloadedFiles });
+    const review = this.#reviews.get(record.id);
+    if (review && outcome.state === 'validated') outcome.review = review;
     this.#o.display.finish(record.id, this.#finalLine(outcome));
     return outcome;
   }
@@ -326,6 +343,8 @@ export class SubmissionRunner {
         const count = outcome.downloadedFiles;
         return statusLine(name, 'downloaded', `${count ?? 'all'} ${count === 1 ? 'file' : 'files'} to ${outcome.downloadedTo}`);
       }
+      case 'validated':
+        return statusLine(name, 'validated', `${job}; submit it again with --yes to render it`);
       case 'completed':
         return statusLine(name, 'completed', job);
       case 'rendering':

@@ -1,0 +1,227 @@
+"""What the add-on is doing for the open scene, and the background thread that does it.
+
+Every call to Renderdrop (the hand-over, the command) runs on a thread; its results are queued and
+applied on Blender's main thread by a timer (`bpy.app.timers`), which also redraws the panel and the
+status bar. Blender's UI never waits.
+"""
+
+import os
+import queue
+import tempfile
+import threading
+import time
+import urllib.request
+
+import bpy
+
+from . import cli, handover
+from .locate import find_cli
+from .preferences import cli_path_setting
+
+ENDED = ("completed", "failed", "canceled")
+
+
+class State:
+    """The panel's and status bar's view of the current submission."""
+
+    def __init__(self):
+        self.phase = "idle"  # idle, sending, review, starting, rendering, completed, ended, app
+        self.scene = ""
+        self.message = ""
+        self.review = None
+        self.job_id = None
+        self.job_status = None
+        self.done = 0
+        self.total = 0
+        self.render_started = None
+        self.seconds_left = None
+        self.preview_path = None
+        self.preview_version = 0
+        self.frames_dir = None
+        self.command = None
+
+
+state = State()
+_inbox = queue.Queue()
+_busy = threading.Event()
+_preview_dir = tempfile.mkdtemp(prefix="renderdrop-previews-")
+
+
+def busy():
+    return _busy.is_set()
+
+
+def _work(fn, *args):
+    def run():
+        try:
+            fn(*args)
+        except cli.RenderdropError as error:
+            _inbox.put(("error", error.line))
+        except Exception as error:  # noqa: BLE001 - every failure is one line, never a traceback
+            _inbox.put(("error", cli.one_line("Renderdrop: " + str(error))))
+        finally:
+            _busy.clear()
+
+    _busy.set()
+    threading.Thread(target=run, daemon=True).start()
+    if not bpy.app.timers.is_registered(_pump):
+        bpy.app.timers.register(_pump, first_interval=0.1, persistent=True)
+
+
+def _send(scene, configured):
+    taken, said = handover.hand_over_scene(scene)
+    if taken == handover.TAKEN:
+        _inbox.put(("app", None))
+        return
+    if taken == handover.REFUSED:
+        raise cli.RenderdropError(("Renderdrop: " + said) if said else "The Renderdrop app refused the scene: restart the app, then send it again.")
+    command = find_cli(configured)
+    if command is None:
+        raise cli.RenderdropError(cli.NOT_FOUND)
+    _inbox.put(("command", command))
+    outcome = cli.submit(command, scene, validate_only=True)
+    _inbox.put(("review", outcome.get("review") or {"rows": [], "warnings": [], "jobId": outcome.get("jobId")}))
+
+
+def _start(command, scene):
+    outcome = cli.submit(command, scene, fresh=False)
+    _inbox.put(("started", outcome.get("jobId")))
+    _follow(command, outcome.get("jobId"))
+
+
+def _follow(command, job_id):
+    preview_url = None
+    while True:
+        data = cli.status(command, job_id)
+        job = data.get("job") or {}
+        progress = data.get("progress") or {}
+        _inbox.put(("progress", (job.get("status"), progress.get("completedFrames") or 0, progress.get("totalFrames") or 0)))
+        url = job.get("previewUrl")
+        if url and url != preview_url:
+            preview_url = url
+            path = os.path.join(_preview_dir, "frame-%d.png" % int(time.time() * 1000))
+            try:
+                urllib.request.urlretrieve(url, path)
+                _inbox.put(("preview", path))
+            except (OSError, ValueError):
+                pass
+        if job.get("status") in ENDED:
+            break
+        time.sleep(2.0)
+    if job.get("status") == "completed":
+        _inbox.put(("frames", cli.download(command, job_id)))
+    elif job.get("status") == "canceled":
+        _inbox.put(("error", "The render was canceled."))
+    else:
+        failed = job.get("failedReason") or {}
+        _inbox.put(("error", cli.one_line("The render failed: %s" % (failed.get("message") or failed.get("name") or "the server gave no reason"))))
+
+
+def send(scene):
+    """Hands the saved scene to the running app, else validates it through the command (then review)."""
+    state.__init__()
+    state.phase = "sending"
+    state.scene = scene
+    state.message = "Sending %s\u2026" % os.path.basename(scene)
+    _work(_send, scene, cli_path_setting())
+
+
+def start():
+    """Renders the reviewed scene and follows it."""
+    state.phase = "starting"
+    state.message = "Starting the render\u2026"
+    _work(_start, state.command, state.scene)
+
+
+def _apply(kind, value):
+    if kind == "error":
+        state.phase = "ended" if state.job_id else "idle"
+        state.message = value
+        _report("ERROR", value)
+    elif kind == "app":
+        state.phase = "app"
+        state.message = "Sent to Renderdrop: review it there."
+        _report("INFO", state.message)
+    elif kind == "command":
+        state.command = value
+    elif kind == "review":
+        state.phase = "review"
+        state.review = value
+        state.job_id = value.get("jobId")
+        state.message = ""
+    elif kind == "started":
+        state.phase = "rendering"
+        state.job_id = value
+        state.render_started = time.time()
+        state.message = ""
+    elif kind == "progress":
+        state.job_status, state.done, state.total = value
+        if state.done > 0 and state.total > state.done and state.render_started:
+            state.seconds_left = (time.time() - state.render_started) / state.done * (state.total - state.done)
+        elif state.total and state.done >= state.total:
+            state.seconds_left = 0
+    elif kind == "preview":
+        state.preview_path = value
+        state.preview_version += 1
+    elif kind == "frames":
+        state.phase = "completed"
+        state.frames_dir = value
+        state.message = "Rendered: %d frames in %s" % (state.total, value)
+        _report("INFO", state.message)
+
+
+def _report(level, line):
+    """Puts one line in Blender's info area; the status bar shows it too."""
+    wm = bpy.context.window_manager
+    window = wm.windows[0] if wm and len(wm.windows) else None
+    try:
+        if window is None:
+            bpy.ops.renderdrop.report(level=level, message=line)
+            return
+        with bpy.context.temp_override(window=window, screen=window.screen):
+            bpy.ops.renderdrop.report("INVOKE_DEFAULT", level=level, message=line)
+    except (RuntimeError, TypeError):
+        print(line)
+
+
+def _pump():
+    changed = False
+    while True:
+        try:
+            kind, value = _inbox.get_nowait()
+        except queue.Empty:
+            break
+        _apply(kind, value)
+        changed = True
+    if changed:
+        _redraw()
+    return 0.25 if busy() or not _inbox.empty() else None
+
+
+def _redraw():
+    """Redraws the panel, and the status bar (a global area, which only a status change redraws)."""
+    wm = bpy.context.window_manager
+    for window in wm.windows if wm else ():
+        for area in window.screen.areas:
+            if area.type == "PROPERTIES":
+                area.tag_redraw()
+        try:
+            with bpy.context.temp_override(window=window):
+                window.workspace.status_text_set_internal(None)
+        except (AttributeError, RuntimeError, TypeError):
+            pass
+
+
+def status_text():
+    """The status bar's words while a job is followed, or ''."""
+    if state.phase == "rendering":
+        if not state.total:
+            return "Renderdrop: %s" % (state.job_status or "starting")
+        left = ""
+        if state.seconds_left:
+            minutes = int(state.seconds_left // 60)
+            left = ", %s left" % ("%d min" % minutes if minutes else "%d s" % max(1, int(state.seconds_left)))
+        return "Renderdrop: %d/%d frames%s" % (state.done, state.total, left)
+    if state.phase in ("sending", "starting"):
+        return state.message
+    return ""

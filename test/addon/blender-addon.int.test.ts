@@ -1,0 +1,151 @@
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installAddon, inspectBlender, setAddonEnabled } from '../../src/core/addon';
+import { probeBlender } from '../../src/render-node/blender/probe';
+import { requireBlender } from '../helpers/blender';
+import { blenderInfo } from '../helpers/blender-info';
+import { startTestNode, type TestNode } from '../helpers/node';
+import { renderInPlace } from '../helpers/pack-corpus';
+import { decodePng, hasColour, type Pixels } from '../helpers/png-pixels';
+import { cliSetup, nodeJobs, type CliSetup } from '../cli/helpers/cli-setup';
+import { ROOT } from '../helpers/cli';
+import { buildCli, makeAddonScene, run, runBuiltCli } from './helpers/addon-setup';
+
+const blenderPath = requireBlender();
+
+const SUBMIT = 'import bpy; bpy.ops.renderdrop.submit()';
+
+describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in background mode (real Blender, real node)', () => {
+  let work: string;
+  let made: Awaited<ReturnType<typeof makeAddonScene>>;
+  let t: TestNode;
+  let cli: CliSetup;
+  let blenderEnv: NodeJS.ProcessEnv;
+  let inPlace: Pixels[];
+
+  /** Runs Blender in the background with the add-on's user folders and `extra` environment. */
+  const blender = (args: string[], extra: NodeJS.ProcessEnv = {}) => run(blenderPath!, ['-b', ...args], { ...blenderEnv, ...extra });
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'rd-addon-'));
+    await buildCli();
+    made = await makeAddonScene(blenderPath!, work);
+    await renderInPlace(blenderPath!, made.scene, join(work, 'inplace', 'frame_'), 1, 2);
+    inPlace = await Promise.all([1, 2].map(async (n) => decodePng(await readFile(join(work, 'inplace', `frame_000${n}.png`)))));
+    for (const key of ['grid', 'prop']) expect(hasColour(inPlace[0]!, made.colours[key]!), `Blender in place shows ${key}`).toBe(true);
+    t = await startTestNode({ blender: await probeBlender(blenderPath!, { timeoutMs: 60_000 }) });
+    cli = await cliSetup(t.url, t.key);
+    blenderEnv = { ...cli.env, BLENDER_USER_SCRIPTS: join(work, 'user', 'scripts'), BLENDER_USER_CONFIG: join(work, 'user', 'config') };
+    const installed = await runBuiltCli(['addon', 'install', '--blender', blenderPath!], blenderEnv);
+    expect(installed.code, installed.stdout + installed.stderr).toBe(0);
+    expect(installed.stdout).toMatch(/^Blender \d+\.\d+\.\d+ \(.+\): installed \(\d+\.\d+\.\d+\), enabled\. Folder: .+renderdrop_blender$/m);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('sends a textured scene with a library through the renderdrop command; the frames match Blender in place', async () => {
+    const out = join(work, 'frames');
+    const sent = await blender([made.scene, '--python-expr', `import bpy; bpy.ops.renderdrop.submit(download=${JSON.stringify(out)})`]);
+    const jobLine = /^Renderdrop job: ([0-9a-f-]{36})$/m.exec(sent.stdout);
+    expect(jobLine, sent.stdout + sent.stderr).not.toBeNull();
+    expect(sent.stderr).not.toMatch(/Traceback/);
+    const [job] = await nodeJobs(t);
+    expect(job).toMatchObject({ id: jobLine![1], status: 'completed', sceneFile: { fileName: 'shot.zip', scenePath: 'shot.blend' } });
+    const folder = /^Renderdrop frames: (.+)$/m.exec(sent.stdout)![1]!;
+    expect(folder.startsWith(out)).toBe(true);
+    const frames = (await readdir(folder)).sort();
+    expect(frames).toEqual(['shot_0001.png', 'shot_0002.png']);
+    for (const [index, frame] of frames.entries()) {
+      const rendered = decodePng(await readFile(join(folder, frame)));
+      expect([rendered.width, rendered.height, rendered.channels]).toEqual([inPlace[index]!.width, inPlace[index]!.height, inPlace[index]!.channels]);
+      expect(rendered.data.equals(inPlace[index]!.data), `${frame} is pixel-identical to Blender in place`).toBe(true);
+    }
+  });
+
+  it('prints the job id and leaves the render to the farm without waiting', async () => {
+    const sent = await blender([made.scene, '--python-expr', SUBMIT]);
+    const id = /^Renderdrop job: ([0-9a-f-]{36})$/m.exec(sent.stdout)?.[1];
+    expect(id, sent.stdout + sent.stderr).toBeDefined();
+    const job = (await t.call('GET', `/jobs/${id}`)).json;
+    expect(['booting', 'rendering', 'finalizing', 'completed']).toContain((job.data ?? job).status);
+  });
+
+  it('validates through the command, shows what it found, renders on Start and follows the job to its frames', async () => {
+    const script = join(ROOT, 'test', 'fixtures', 'blender', 'drive-addon-session.py');
+    const ran = await blender([made.scene, '--python-exit-code', '1', '--python', script, '--', 'send-start'], { HOME: join(work, 'home') });
+    const line = (name: string) => JSON.parse(ran.stdout.split('\n').find((l) => l.startsWith(`${name} `))!.slice(name.length + 1));
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const sent = line('STATE');
+    expect(sent.phase).toBe('review');
+    const rows = Object.fromEntries(sent.review.rows);
+    expect(rows).toMatchObject({ Frames: '1-2 (2 frames)', Resolution: '64 × 36 at 100% = 64 × 36 px', Samples: '4' });
+
+    const final = line('FINAL');
+    expect(final).toMatchObject({ phase: 'completed', jobId: sent.review.jobId, done: 2, total: 2 });
+    expect(final.statusTexts.length).toBeGreaterThan(0);
+    expect(final.statusTexts.every((text: string) => /^Renderdrop: (\d+\/2 frames(, \d+ (s|min) left)?|\w+)$|^Starting the render/.test(text)), final.statusTexts.join(' | ')).toBe(true);
+    expect(final.preview, 'the last rendered frame was fetched for the panel').not.toBeNull();
+    expect(decodePng(await readFile(final.preview)).width).toBeGreaterThan(0);
+    expect((await readdir(final.framesDir)).sort()).toEqual(['shot_0001.png', 'shot_0002.png']);
+    expect(ran.stdout).toContain(`Info: Rendered: 2 frames in ${final.framesDir}`);
+  });
+
+  it('refuses a scene that was never saved, in one line', async () => {
+    const sent = await blender(['--python-expr', SUBMIT]);
+    expect(sent.stderr.split('\n')).toContain('Save the scene first: the farm renders the file on disk.');
+    expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
+  });
+
+  it('refuses a scene with unsaved changes, in one line', async () => {
+    const sent = await blender([made.scene, '--python-expr', `import bpy; bpy.data.objects.new("Extra", None); bpy.ops.ed.undo_push(message="add"); ${SUBMIT}`]);
+    expect(sent.stderr.split('\n')).toContain('The scene has unsaved changes: save it first, the farm renders the file on disk.');
+  });
+
+  it('says in one line when the server refuses the key', async () => {
+    const sent = await blender([made.scene, '--python-expr', SUBMIT], { RENDERDROP_API_KEY: 'rd_wrong_key_0000000000000000' });
+    expect(sent.stderr.split('\n')).toContain("The server refused Renderdrop's key: update it in Renderdrop's Settings.");
+    expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
+  });
+
+  it('says in one line when there is no key for the server', async () => {
+    const config = await mkdtemp(join(tmpdir(), 'rd-addon-nokey-'));
+    const sent = await blender([made.scene, '--python-expr', SUBMIT], { RENDERDROP_API_KEY: '', RENDERDROP_CONFIG_DIR: config });
+    expect(sent.stderr.split('\n')).toContain("Renderdrop has no key for this server: add one in Renderdrop's Settings, or set RENDERDROP_API_KEY.");
+    expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
+    await rm(config, { recursive: true, force: true });
+  });
+
+  it('says in one line when the scene fails validation, with the server\'s reason', async () => {
+    const broken = join(work, 'broken-blender');
+    await writeFile(broken, '#!/bin/sh\necho "Error: cannot open this file" >&2\nexit 1\n');
+    await chmod(broken, 0o755);
+    const failing = await startTestNode({ blender: blenderInfo({ path: broken }) });
+    try {
+      const sent = await blender([made.scene, '--python-expr', SUBMIT], { RENDERDROP_BASE_URL: failing.url, RENDERDROP_API_KEY: failing.key });
+      const [job] = await nodeJobs(failing);
+      expect(job.status).toBe('failed');
+      const reason = String(job.failedReason.message);
+      expect(reason.length).toBeGreaterThan(0);
+      expect(sent.stderr.split('\n')).toContain(`The scene failed validation: ${reason}${reason.endsWith('.') ? '' : '.'}`);
+      expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
+    } finally {
+      await failing.stop();
+    }
+  });
+
+  it('says in one line when Renderdrop is not found', async () => {
+    const user = join(work, 'bare');
+    const env = { BLENDER_USER_SCRIPTS: join(user, 'scripts'), BLENDER_USER_CONFIG: join(user, 'config') };
+    const target = await inspectBlender(blenderPath!, { env: { ...process.env, ...env } });
+    await mkdir(user, { recursive: true });
+    await installAddon(target!, { cli: null });
+    expect(await setAddonEnabled(target!, true, { env: { ...process.env, ...env } })).toBe(true);
+    const sent = await blender([made.scene, '--python-expr', SUBMIT], { ...env, PATH: '/usr/bin:/bin' });
+    expect(sent.stderr.split('\n')).toContain("Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences.");
+    expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
+  });
+});
