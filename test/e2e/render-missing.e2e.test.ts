@@ -92,6 +92,11 @@ describe.skipIf(!ready)('"Render missing frames" in Chromium (browser mode, loca
     for (const [i, name] of names.entries()) {
       expect(decodePng(await readFile(join(folder, name))).data.equals(decodePng(originals[i]!).data), name).toBe(true);
     }
+    // The panel follows the frames into the folder by itself: no stale "Rendering 2 frames again", and
+    // the output files say the same as the folder check.
+    await frames.getByText('All 4 frames are in your folder.').waitFor({ timeout: 30_000 });
+    expect(await frames.textContent()).not.toMatch(/Rendering 2 frames again/);
+    await detail.getByRole('region', { name: 'Output files' }).getByText('4 of 4 files on this computer.').waitFor({ timeout: 30_000 });
     await frames.getByRole('button', { name: 'Check again' }).click();
     await frames.getByText('All 4 frames are in your folder.').waitFor({ timeout: 30_000 });
     await shootAtWidths(page, frames, 'render-missing-frames-complete');

@@ -149,10 +149,12 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     expect(await inView(page, sheet.getByRole('button', { name: 'Start render' }))).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await seriousAxeProblems(page, { include: '[role="dialog"]' })).toEqual([]);
-    await sheet.getByRole('button', { name: 'Discard' }).click();
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     const jobs = (await app.host.handlers['jobs.list']({ search: 'shot-b.blend' })).jobs;
     expect(jobs).toHaveLength(2);
+    await sheet.getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // A discarded review leaves nothing in the list; its job is canceled on the farm.
+    await expect.poll(async () => (await app.host.handlers['jobs.list']({ search: 'shot-b.blend' })).jobs.length).toBe(1);
     const onServer = async () => Promise.all(jobs.map(async (j) => (await app.host.handlers['jobs.get']({ jobId: j.id })).summary.status));
     await expect.poll(async () => (await onServer()).sort(), { timeout: 30_000 }).toEqual(['canceled', 'completed']);
   });

@@ -46,3 +46,21 @@ describe('countOf', () => {
     expect([countOf(0, 'frame'), countOf(1, 'frame'), countOf(12, 'frame'), countOf(2, 'more scene')]).toEqual(['0 frames', '1 frame', '12 frames', '2 more scenes']);
   });
 });
+
+describe('the cancel question while the job renders on', () => {
+  it('counts the frames the row shows now, not those done when it was asked', async () => {
+    const { cancelJob } = await import('../../src/renderer/lib/job-actions');
+    const { useQueueStore } = await import('../../src/renderer/stores/queue-store');
+    const { jobSummary } = await import('../fixtures/job-summary');
+    const asked = jobSummary({ id: 'live', fileName: 'shot.blend', status: 'rendering', completedFrames: 5, totalFrames: 12 });
+    useQueueStore.getState().replace([asked], 'p');
+    const answered = cancelJob(asked);
+    expect(useConfirmStore.getState().open?.message).toContain('5 frames done so far');
+    useQueueStore.getState().upsert([{ ...asked, completedFrames: 6 }]);
+    expect(useConfirmStore.getState().open?.message).toContain('6 frames done so far stay, the 6 frames left');
+    useConfirmStore.getState().answer(false);
+    await answered;
+    useQueueStore.getState().upsert([{ ...asked, completedFrames: 7 }]);
+    expect(useConfirmStore.getState().open).toBeNull();
+  });
+});

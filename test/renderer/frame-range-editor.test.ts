@@ -15,7 +15,20 @@ describe('frame range field', () => {
     expect(checkFrameRangeText('0-200000', null)).toMatchObject({ ok: false, message: 'More than 100000 frames.' });
   });
 
-  it('renders a labelled input that says when it is invalid', () => {
+  it('says so when frames lie outside the scene\'s range, without refusing them', () => {
+    const inside = checkFrameRangeText('1-24', '1-24');
+    expect(inside).toMatchObject({ ok: true, count: 24 });
+    expect(inside).not.toHaveProperty('outside');
+    const beyond = checkFrameRangeText('20-30', '1-24');
+    expect(beyond).toMatchObject({ ok: true, count: 11, outside: "6 frames (25–30) are outside the scene's range (1–24); Blender renders them all the same." });
+    expect(checkFrameRangeText('0', '1-24/2')).toMatchObject({ ok: true, outside: expect.stringMatching(/^Frame 0 is outside the scene's range \(1–23\)/) });
+    const html = renderToStaticMarkup(createElement(FrameRangeEditor, { value: '20-30', sceneRange: '1-24', onChange: () => undefined }));
+    expect(html).toContain('aria-invalid="false"');
+    expect(html).toMatch(/aria-describedby="([^"]+)-hint \1-outside"/);
+    expect(html).toContain("outside the scene&#x27;s range");
+  });
+
+    it('renders a labelled input that says when it is invalid', () => {
     const valid = renderToStaticMarkup(createElement(FrameRangeEditor, { value: '1-3', sceneRange: '1-3', onChange: () => undefined }));
     expect(valid).toContain('aria-invalid="false"');
     expect(valid).toMatch(/<label for="([^"]+)">Frames<\/label><input id="\1"/);

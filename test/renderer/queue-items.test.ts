@@ -37,8 +37,15 @@ describe('queueItems (the drop tray and the queue as one list)', () => {
   });
 
   it('keeps a stopped submission on its own row, and drops a dropped file once its submission is known', () => {
-    const items = queueItems([dropped('d1', 'accepted', 's1'), dropped('d2', 'rejected')], [submission('s1', 'failed', 'j1')], [jobSummary({ id: 'j1', status: 'failed' })]);
+    const items = queueItems([dropped('d1', 'accepted', 's1'), dropped('d2', 'rejected')], [submission('s1', 'failed', 'j1')], [jobSummary({ id: 'j1', status: 'completed' })]);
     expect(items.map((i) => i.key)).toEqual(['dropped:d2', 'submission:s1', 'job:j1']);
+  });
+
+  it('shows a submission whose job failed on the failed job\'s row only, not as a second "Stopped" row', () => {
+    const stopped = submission('s1', 'failed', 'j1');
+    const items = queueItems([], [stopped], [jobSummary({ id: 'j1', status: 'failed', failure: 'Blender could not read shot.blend.' })]);
+    expect(items.map((i) => i.key)).toEqual(['job:j1']);
+    expect(items[0]).toMatchObject({ kind: 'job', submission: stopped });
   });
 
   it('leaves out submissions that are done, canceled or discarded', () => {

@@ -1,6 +1,7 @@
 import type { NamespaceHandlers } from '../namespace-handlers';
 import type { ActiveSession } from '../profiles/active-session';
 import type { OpenPath } from './open-path';
+import { removeJobs } from './remove-jobs';
 
 /** What the job calls need. */
 export interface JobHandlerDeps {
@@ -17,7 +18,8 @@ export function jobHandlers({ sessions, openPath }: JobHandlerDeps): NamespaceHa
     'jobs.get': async ({ jobId }) => (await services()).details.detail(jobId),
     'jobs.preview': async ({ jobId }) => (await services()).details.preview(jobId),
     'jobs.frames': async ({ jobId }) => (await services()).frameStrip.frames(jobId),
-    'jobs.frameImage': async ({ jobId, frame }) => (await services()).frameStrip.image(jobId, frame),
+    'jobs.log': async ({ jobId, since }) => (await services()).logs.read(jobId, since),
+    'jobs.frameImage': async ({ jobId, frame, thumbnail }) => (await services()).frameStrip.image(jobId, frame, thumbnail ?? false),
     'jobs.openFrame': async ({ jobId, frame }) => {
       const path = await (await services()).frameStrip.pathOf(jobId, frame);
       await openPath(path);
@@ -26,6 +28,10 @@ export function jobHandlers({ sessions, openPath }: JobHandlerDeps): NamespaceHa
     'jobs.refresh': async () => (await sessions.active()).reload(),
     'jobs.sync': async () => (await sessions.active()).sync(),
     'jobs.cancel': async ({ jobId }) => (await sessions.active()).cancel(jobId),
+    'jobs.remove': async ({ jobIds }) => {
+      const session = await sessions.active();
+      return removeJobs({ jobs: session.services().jobs, cancel: (id) => session.cancel(id) }, jobIds);
+    },
     'jobs.download': async ({ jobId }) => (await services()).downloads.download(jobId),
     'jobs.openFolder': async ({ jobId }) => {
       const dir = await (await services()).downloads.ensureJobDir(jobId);

@@ -4,9 +4,12 @@ import { type JobQuery, type JobPage, queryJobs, type JobSummary } from '../../s
 export class JobQueue {
   readonly #jobs = new Map<string, JobSummary>();
   readonly #onChange: (summary: JobSummary) => void;
+  readonly #isHidden: (id: string) => boolean;
 
-  constructor(onChange: (summary: JobSummary) => void) {
+  /** `isHidden` names the jobs removed from the list: kept here, never listed or announced. */
+  constructor(onChange: (summary: JobSummary) => void, isHidden: (id: string) => boolean = () => false) {
     this.#onChange = onChange;
+    this.#isHidden = isHidden;
   }
 
   get size(): number {
@@ -33,6 +36,7 @@ export class JobQueue {
   put(summary: JobSummary): void {
     const before = this.#jobs.get(summary.id);
     this.#jobs.set(summary.id, summary);
+    if (this.#isHidden(summary.id)) return;
     if (!before || JSON.stringify(before) !== JSON.stringify(summary)) this.#onChange(summary);
   }
 
@@ -47,7 +51,8 @@ export class JobQueue {
 
   /** One page of the queue, newest first, with counts per filter. */
   page(query: JobQuery, profileId: string | null): JobPage {
-    const { jobs, counts } = queryJobs([...this.#jobs.values()], query);
+    const shown = [...this.#jobs.values()].filter((job) => !this.#isHidden(job.id));
+    const { jobs, counts } = queryJobs(shown, query);
     const offset = query.offset ?? 0;
     const slice = query.limit === undefined ? jobs.slice(offset) : jobs.slice(offset, offset + query.limit);
     return { jobs: slice, total: jobs.length, counts, profileId };

@@ -157,7 +157,7 @@ export class HostSubmissions {
 
   /**
    * Drops a submission: held for missing files, nothing was sent; at review nothing is rendered and its
-   * job is canceled on the server; waiting for its scene to be chosen it ends there; else its run stops.
+   * job is canceled on the server and removed from the list; waiting for its scene to be chosen it ends there; else its run stops.
    */
   async discard(submissionId: string): Promise<SubmissionView> {
     const tracked = this.#require(submissionId);
@@ -178,7 +178,10 @@ export class HostSubmissions {
       } finally {
         this.#release(tracked);
       }
-      if (jobId !== null) await this.#deps.client.cancelJob(jobId).catch(() => null);
+      if (jobId !== null) {
+        await this.#deps.client.cancelJob(jobId).catch(() => null);
+        await this.#deps.jobs.hide([jobId]);
+      }
     } else {
       tracked.abort.abort();
     }

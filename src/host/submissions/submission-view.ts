@@ -4,6 +4,7 @@ import { describeMissing, type ArtistPaths, missingPlaces } from '../../core/pac
 import type { SerializedError } from '../../shared/client-error';
 import type { PackingView, SubmissionPhase, SubmissionView } from '../../shared/contract';
 import { markUnchecked } from '../files/unchecked-files';
+import { jobFailedWords } from './job-failed-words';
 
 /** What the host knows of one submission besides its journal record. */
 export interface SubmissionState {
@@ -56,8 +57,9 @@ export function packingView(record: SubmissionRecord, paths: ArtistPaths): Packi
 export function toSubmissionView(state: SubmissionState): SubmissionView {
   const { record } = state;
   const ended = record.ending !== null;
-  const error: SerializedError | null =
+  const stopped: SerializedError | null =
     state.error ?? (record.ending === 'failed' && record.error ? { kind: 'invalid-state', code: record.error.kind, message: record.error.message } : null);
+  const error = stopped && { ...stopped, message: jobFailedWords(stopped.message) };
   return {
     id: record.id,
     fileName: record.file.name,

@@ -1,6 +1,7 @@
 import type { JobSummary } from '../../shared/contract';
 import { countOf } from '../../shared/text';
-import { confirmFirst, type ConfirmRequest } from '../stores/confirm-store';
+import { confirmFirst, useConfirmStore, type ConfirmRequest } from '../stores/confirm-store';
+import { useQueueStore } from '../stores/queue-store';
 import { useNotificationsStore } from '../stores/notifications-store';
 import { command } from './command';
 
@@ -16,9 +17,24 @@ export function cancelQuestion(job: Pick<JobSummary, 'fileName' | 'completedFram
   return { title: `Cancel the render of ${job.fileName}?`, message: `${lost} This cannot be undone.`, confirm: 'Cancel render', keep: 'Keep rendering' };
 }
 
-/** Cancels a job once the artist confirmed what is lost. */
+/**
+ * Cancels a job once the artist confirmed what is lost. The question follows the job while it is
+ * open, so the frames it counts are those the row shows.
+ */
 export async function cancelJob(job: JobSummary): Promise<void> {
-  if (!(await confirmFirst(cancelQuestion(job)))) return;
+  const question = cancelQuestion(useQueueStore.getState().byId.get(job.id) ?? job);
+  const follow = useQueueStore.subscribe((queue) => {
+    const latest = queue.byId.get(job.id);
+    const open = useConfirmStore.getState().open;
+    if (!latest || open?.title !== question.title) return;
+    const now = cancelQuestion(latest);
+    if (now.message !== open.message) useConfirmStore.setState({ open: { ...open, ...now } });
+  });
+  try {
+    if (!(await confirmFirst(question))) return;
+  } finally {
+    follow();
+  }
   await command('jobs.cancel', { jobId: job.id }, { what: `cancel ${job.fileName}` });
 }
 

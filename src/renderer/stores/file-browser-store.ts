@@ -8,6 +8,8 @@ export interface FileBrowserRequest {
   note?: string;
   /** The folder to show first (default: the last one shown). */
   start?: string;
+  /** Opened to choose a folder instead of scenes: its title, and what to do with the folder chosen. */
+  chooseFolder?: { title: string; onChoose(path: string): void };
 }
 
 interface FileBrowserStore {

@@ -4,6 +4,7 @@ import { describeFrames } from '../../../shared/render';
 import { countOf } from '../../../shared/text';
 import { call } from '../../bridge/bridge';
 import { command } from '../../lib/command';
+import { useDetailStore } from '../../stores/detail-store';
 
 const FINISHED = new Set(['completed', 'failed', 'canceled']);
 
@@ -24,7 +25,19 @@ export function describeFolder(check: FolderCheckView): string[] {
   return lines;
 }
 
-type State = { kind: 'checking' } | { kind: 'checked'; check: FolderCheckView } | { kind: 'error'; message: string } | { kind: 'started'; count: number };
+type State = { kind: 'checking' } | { kind: 'checked'; check: FolderCheckView } | { kind: 'error'; message: string } | { kind: 'started'; count: number; arrived: number };
+
+/** How often the folder is looked at again while missing frames are rendered into it. */
+const REPAIR_CHECK_MS = 3_000;
+
+/**
+ * What a folder check means after "Render missing frames" started `count` frames: still rendering
+ * (with how many arrived) until nothing is missing or damaged any more, then the check itself.
+ */
+export function afterRepair(count: number, check: FolderCheckView): State {
+  const left = check.missing.length + check.broken.length;
+  return left === 0 ? { kind: 'checked', check } : { kind: 'started', count, arrived: Math.max(0, count - left) };
+}
 
 /**
  * "Render missing frames" for a finished job: checks the job's folder on this computer, says which
@@ -38,10 +51,24 @@ export function RenderMissingFrames({ job }: { job: Pick<JobSummary, 'id' | 'sta
     setState({ kind: 'checking' });
     const result = await call('jobs.verifyFolder', { jobId: job.id });
     setState(result.ok ? { kind: 'checked', check: result.value } : { kind: 'error', message: result.error.message });
+    if (result.ok) void useDetailStore.getState().refresh();
   }, [job.id]);
   useEffect(() => {
     if (finished) void check();
   }, [check, finished, job.download.state]);
+  const repairing = state.kind === 'started' ? state.count : null;
+  useEffect(() => {
+    if (repairing === null) return;
+    const timer = setInterval(() => {
+      void call('jobs.verifyFolder', { jobId: job.id }).then((result) => {
+        if (!result.ok) return;
+        const next = afterRepair(repairing, result.value);
+        setState((now) => (now.kind === 'started' ? next : now));
+        if (next.kind === 'checked') void useDetailStore.getState().refresh();
+      });
+    }, REPAIR_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [repairing, job.id]);
   if (!finished) return null;
 
   const found = state.kind === 'checked' ? state.check : null;
@@ -52,13 +79,13 @@ export function RenderMissingFrames({ job }: { job: Pick<JobSummary, 'id' | 'sta
       : state.kind === 'error'
         ? state.message
         : state.kind === 'started'
-          ? `Rendering ${countOf(state.count, 'frame')} again; they will be downloaded into your folder.`
+          ? `Rendering ${countOf(state.count, 'frame')} again; they will be downloaded into your folder.${state.arrived > 0 ? ` ${state.arrived} of ${state.count} are there so far.` : ''}`
           : count === 0
             ? 'Nothing is missing.'
             : found?.cannotRender ?? null;
   const start = async () => {
     const started = await command('jobs.renderMissing', { jobId: job.id }, { what: 'render the missing frames' });
-    if (started?.ok) setState({ kind: 'started', count });
+    if (started?.ok) setState({ kind: 'started', count, arrived: 0 });
     else if (started && !started.ok) setState({ kind: 'error', message: started.error.message });
   };
   return (

@@ -37,8 +37,9 @@ function FileBrowserDialog(props: { request: FileBrowserRequest }) {
     box.current?.querySelector<HTMLElement>('[role="listbox"]')?.focus();
   }, [folder?.path]);
 
+  const choosing = props.request.chooseFolder;
   const pick = (scenes: PickedScene[]) => {
-    if (scenes.length === 0) return;
+    if (scenes.length === 0 || choosing) return;
     close();
     void submitPaths(scenes).then(() => {
       const replaces = props.request.replaces;
@@ -46,13 +47,20 @@ function FileBrowserDialog(props: { request: FileBrowserRequest }) {
     });
   };
   const asPicked = (entry: FileEntryView): PickedScene => ({ name: entry.name, path: entry.path, size: entry.size ?? 0 });
-  const toggle = (entry: FileEntryView) =>
+  const toggle = (entry: FileEntryView) => {
+    if (choosing) return;
     setChosen((now) => {
       const next = new Map(now);
       if (next.has(entry.path)) next.delete(entry.path);
       else next.set(entry.path, asPicked(entry));
       return next;
     });
+  };
+  const chooseShownFolder = () => {
+    if (!folder || !choosing) return;
+    close();
+    choosing.onChoose(folder.path);
+  };
   const openEntry = (entry: FileEntryView) => {
     if (entry.kind === 'folder') go(entry.path);
     else if (isScene(entry)) pick([...new Map([...chosen, [entry.path, asPicked(entry)]]).values()]);
@@ -62,7 +70,7 @@ function FileBrowserDialog(props: { request: FileBrowserRequest }) {
     <div className="backdrop backdrop-centered">
       <div className="sheet file-browser" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={box} tabIndex={-1}>
         <div className="file-browser-header">
-          <h2 id={titleId}>Open scenes from this computer</h2>
+          <h2 id={titleId}>{choosing ? choosing.title : 'Open scenes from this computer'}</h2>
           {props.request.note && <p className="hint">{props.request.note}</p>}
           {folder && <Breadcrumb crumbs={folder.crumbs} onGo={go} />}
         </div>
@@ -78,25 +86,52 @@ function FileBrowserDialog(props: { request: FileBrowserRequest }) {
             {loading ? 'Reading your home folder…' : ''}
           </p>
         )}
-        <p className="hint file-browser-keys">Arrow keys move, Enter opens a folder or a scene, Space chooses several scenes, Backspace goes up.</p>
-        <div className="file-browser-footer">
-          <label className="file-browser-hidden">
-            <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Show hidden files
-          </label>
-          <span className="muted file-browser-count" aria-live="polite">
-            {chosen.size === 0 ? '' : chosen.size === 1 ? '1 scene chosen' : `${chosen.size} scenes chosen`}
-          </span>
-          <div className="actions">
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-            <button type="button" className="primary" disabled={chosen.size === 0} onClick={() => pick([...chosen.values()])}>
-              {openLabel(chosen.size)}
-            </button>
-          </div>
-        </div>
+        <BrowserFooter
+          hidden={hidden}
+          onHidden={setHidden}
+          chosen={chosen.size}
+          choosing={choosing ? chooseShownFolder : null}
+          onCancel={close}
+          onOpen={() => pick([...chosen.values()])}
+        />
       </div>
     </div>
+  );
+}
+
+/** The keys, "Show hidden files", how many scenes are chosen, and Cancel with Open (or "Use this folder"). */
+function BrowserFooter(props: { hidden: boolean; onHidden(hidden: boolean): void; chosen: number; choosing: (() => void) | null; onCancel(): void; onOpen(): void }) {
+  const { choosing } = props;
+  return (
+    <>
+      <p className="hint file-browser-keys">
+        {choosing
+          ? 'Arrow keys move, Enter opens a folder, Backspace goes up. “Use this folder” chooses the folder shown.'
+          : 'Arrow keys move, Enter opens a folder or a scene, Space chooses several scenes, Backspace goes up.'}
+      </p>
+      <div className="file-browser-footer">
+        <label className="file-browser-hidden">
+          <input type="checkbox" checked={props.hidden} onChange={(e) => props.onHidden(e.target.checked)} /> Show hidden files
+        </label>
+        <span className="muted file-browser-count" aria-live="polite">
+          {props.chosen === 0 ? '' : props.chosen === 1 ? '1 scene chosen' : `${props.chosen} scenes chosen`}
+        </span>
+        <div className="actions">
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+          {choosing ? (
+            <button type="button" className="primary" onClick={choosing}>
+              Use this folder
+            </button>
+          ) : (
+            <button type="button" className="primary" disabled={props.chosen === 0} onClick={props.onOpen}>
+              {openLabel(props.chosen)}
+            </button>
+          )}
+        </div>
+      </div>
+    </>
   );
 }
 

@@ -64,44 +64,46 @@ export function FileList(props: FileListProps) {
   };
 
   return (
-    <div
-      ref={list}
-      className="file-list"
-      role="listbox"
-      aria-label={`Files in ${name}`}
-      aria-multiselectable="true"
-      tabIndex={0}
-      aria-activedescendant={current ? `${base}-${active}` : undefined}
-      onKeyDown={onKeyDown}
-      data-testid="file-list"
-    >
+    <>
       {entries.length === 0 && <p className="muted file-list-empty">This folder is empty.</p>}
-      {entries.map((entry, index) => (
-        <div
-          key={entry.path}
-          id={`${base}-${index}`}
-          data-index={index}
-          role="option"
-          aria-selected={selected.has(entry.path)}
-          aria-disabled={entry.kind === 'other' ? true : undefined}
-          className={`file-entry kind-${entry.kind} ${index === active ? 'active' : ''}`}
-          onClick={() => {
-            props.onActive(index);
-            if (entry.kind === 'folder') props.onOpen(entry);
-            else if (isScene(entry)) props.onToggle(entry);
-            list.current?.focus();
-          }}
-          onDoubleClick={() => isScene(entry) && props.onOpen(entry)}
-        >
-          <span className="file-mark" aria-hidden="true">
-            {selected.has(entry.path) ? '✓' : entry.kind === 'folder' ? <FolderMark /> : KIND_MARK[entry.kind]}
-          </span>
-          <span className="file-name">{entry.name}</span>
-          <span className="file-kind muted">{KIND_WORDS[entry.kind]}</span>
-          <span className="file-size muted">{entry.size === null ? '' : formatBytes(entry.size)}</span>
-          <span className="file-modified muted">{modifiedText(entry.modified)}</span>
-        </div>
-      ))}
-    </div>
+      <div
+        ref={list}
+        className="file-list"
+        role="listbox"
+        aria-label={`Files in ${name}`}
+        aria-multiselectable="true"
+        tabIndex={0}
+        aria-activedescendant={current ? `${base}-${active}` : undefined}
+        onKeyDown={onKeyDown}
+        data-testid="file-list"
+      >
+        {entries.map((entry, index) => (
+          <div
+            key={entry.path}
+            id={`${base}-${index}`}
+            data-index={index}
+            role="option"
+            aria-selected={selected.has(entry.path)}
+            aria-disabled={entry.kind === 'other' ? true : undefined}
+            className={`file-entry kind-${entry.kind} ${index === active ? 'active' : ''}`}
+            onClick={() => {
+              props.onActive(index);
+              if (entry.kind === 'folder') props.onOpen(entry);
+              else if (isScene(entry)) props.onToggle(entry);
+              list.current?.focus();
+            }}
+            onDoubleClick={() => isScene(entry) && props.onOpen(entry)}
+          >
+            <span className="file-mark" aria-hidden="true">
+              {selected.has(entry.path) ? '✓' : entry.kind === 'folder' ? <FolderMark /> : KIND_MARK[entry.kind]}
+            </span>
+            <span className="file-name">{entry.name}</span>
+            <span className="file-kind muted">{KIND_WORDS[entry.kind]}</span>
+            <span className="file-size muted">{entry.size === null ? '' : formatBytes(entry.size)}</span>
+            <span className="file-modified muted">{modifiedText(entry.modified)}</span>
+          </div>
+        ))}
+      </div>
+    </>
   );
 }

@@ -4,6 +4,8 @@ export interface ViewerBarProps {
   /** The frame's place among the frames there are to view, counted from 1. */
   position: number;
   count: number;
+  /** Whether the job still renders (the frames to view are those written so far). */
+  rendering: boolean;
   fps: number;
   playing: boolean;
   actual: boolean;
@@ -20,14 +22,20 @@ export function ViewerBar(props: ViewerBarProps) {
   return (
     <header className="viewer-bar">
       <h2 className="viewer-title">
-        Frame {props.frame} <span className="muted">({props.position} of {props.count})</span>
+        Frame {props.frame}{' '}
+        <span className="muted">
+          ({props.position} of {props.count}
+          {props.rendering ? ' so far' : ''})
+        </span>
       </h2>
       <div className="viewer-actions">
         <button type="button" onClick={() => props.go(-1)} aria-label="Previous frame" disabled={single}>
           ‹
         </button>
-        <button type="button" onClick={() => props.setPlaying(!playing)} aria-pressed={playing} disabled={single}>
-          {playing ? 'Pause' : `Play at ${Math.round(fps * 100) / 100} fps`}
+        <button type="button" className="viewer-play" onClick={() => props.setPlaying(!playing)} aria-pressed={playing} disabled={single}>
+          {/* Both words take their place, one hidden, so the button keeps one width and the arrows stay put. */}
+          <span className={playing ? undefined : 'viewer-play-hidden'}>Pause</span>
+          <span className={playing ? 'viewer-play-hidden' : undefined}>{`Play at ${Math.round(fps * 100) / 100} fps`}</span>
         </button>
         <button type="button" onClick={() => props.go(1)} aria-label="Next frame" disabled={single}>
           ›

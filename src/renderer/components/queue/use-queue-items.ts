@@ -1,5 +1,6 @@
 import { foldSearch, type JobCounts, type JobFilter, type JobSummary } from '../../../shared/contract';
 import { queueItems, type QueueItem } from '../../lib/queue-items';
+import { groupRuns } from '../../lib/scene-groups';
 import { selectVisibleQueue } from '../../stores/queue-selectors';
 import { useQueueStore } from '../../stores/queue-store';
 import { useSubmissionsStore } from '../../stores/submissions-store';
@@ -12,13 +13,15 @@ export interface QueueShown {
   filter: JobFilter;
   search: string;
   selectedId: string | null;
+  /** Jobs ticked for a bulk action. */
+  checked: ReadonlySet<string>;
   /** Whether the first list of jobs has arrived. */
   loaded: boolean;
 }
 
 /**
  * The rows of the queue: files on their way (under the chips that show them) and jobs, matching the
- * chip and the search.
+ * chip and the search, with runs of the same scene grouped under it.
  */
 export function useQueueItems(): QueueShown {
   const version = useQueueStore((s) => s.version);
@@ -27,12 +30,14 @@ export function useQueueItems(): QueueShown {
   const search = useQueueStore((s) => s.search);
   const selectedId = useQueueStore((s) => s.selectedId);
   const loaded = useQueueStore((s) => s.loaded);
+  const checked = useQueueStore((s) => s.checked);
+  const collapsed = useQueueStore((s) => s.collapsed);
   const dropped = useSubmissionsStore((s) => s.dropped);
   const submissionsById = useSubmissionsStore((s) => s.byId);
   const { jobs, counts } = selectVisibleQueue({ byId, version, filter, search });
   const folded = foldSearch(search);
   const showOnTheWay = filter === 'all' || filter === 'active';
   const submissions = Object.values(submissionsById).filter((s) => foldSearch(s.fileName).includes(folded));
-  const items = queueItems(showOnTheWay ? dropped.filter((d) => foldSearch(d.name).includes(folded)) : [], showOnTheWay ? submissions : [], jobs);
-  return { items, jobs, counts, filter, search, selectedId, loaded };
+  const listed = queueItems(showOnTheWay ? dropped.filter((d) => foldSearch(d.name).includes(folded)) : [], showOnTheWay ? submissions : [], jobs);
+  return { items: groupRuns(listed, collapsed), jobs, counts, filter, search, selectedId, checked, loaded };
 }

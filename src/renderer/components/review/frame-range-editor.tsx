@@ -16,12 +16,17 @@ export function FrameRangeEditor(props: { value: string; sceneRange: string | nu
         spellCheck={false}
         autoComplete="off"
         aria-invalid={!check.ok}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={check.ok && check.outside ? `${id}-hint ${id}-outside` : `${id}-hint`}
         onChange={(e) => props.onChange(e.target.value)}
       />
       <p id={`${id}-hint`} className={check.ok ? 'hint' : 'hint hint-error'} role={check.ok ? undefined : 'alert'}>
         {check.ok ? check.message : `${check.message} Use 12, 1-10 or 1-10/2, separated by commas.`}
       </p>
+      {check.ok && check.outside && (
+        <p id={`${id}-outside`} className="hint hint-warn" role="status">
+          {check.outside}
+        </p>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { AppState, CallRequest, Theme } from '../../../shared/contract';
 import { command } from '../../lib/command';
 import { useAppStore } from '../../stores/app-store';
+import { useFileBrowserStore } from '../../stores/file-browser-store';
 
 /** Downloads and display: the download folder, automatic downloads, notifications and the theme. */
 export function DownloadSettings(props: { state: AppState }) {
@@ -26,6 +27,23 @@ export function DownloadSettings(props: { state: AppState }) {
       >
         <label htmlFor={ids.dir}>Download folder</label>
         <input id={ids.dir} value={dir} onChange={(e) => setDir(e.target.value)} />
+        <button
+          type="button"
+          onClick={() =>
+            useFileBrowserStore.getState().show({
+              ...(dir.trim() !== '' ? { start: dir.trim() } : {}),
+              chooseFolder: {
+                title: 'Choose the download folder',
+                onChoose: (path) => {
+                  setDir(path);
+                  void update({ downloadDir: path });
+                },
+              },
+            })
+          }
+        >
+          Browse…
+        </button>
         <button type="submit">Save folder</button>
       </form>
       <div className="check">
