@@ -167,7 +167,7 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await sheet.getByLabel('Samples').fill('4096', { timeout: 120_000 });
     await sheet.getByRole('button', { name: 'Start render' }).click();
     const row = queueRow(page, 'long.blend');
-    await row.getByText(/Rendering|Starting/).waitFor({ timeout: 60_000 });
+    await row.getByText(/Rendering|Starting/).first().waitFor({ timeout: 60_000 });
 
     const cancel = row.getByRole('button', { name: 'Cancel long.blend' });
     await cancel.click();
