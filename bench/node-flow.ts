@@ -1,17 +1,23 @@
 /**
  * The local render node's overhead: the full flow (upload, validate, render, finalize, download) of a
  * 3-frame sample scene through the node, against a bare `blender -b scene.blend -a` of the same frames
- * measured in the same run. Prints the median times and their ratio.
+ * measured in the same run. The node validates the scene with its .blend reader (no Blender launch);
+ * a second node whose probe taught it nothing about its Blender analyses every scene with Blender, as
+ * nodes did before. Runs alternate between the three. Prints the median times, ratios and overheads.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../test/helpers/blender';
-import { startTestNode, uploadBytes, waitForJob } from '../test/helpers/node';
+import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../test/helpers/node';
 import { probeBlender } from '../src/render-node/blender/probe';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Goal of issue 21: a 3-frame job's whole flow within this much of bare Blender. */
+const GOAL_OVERHEAD_MS = 400;
+
+type Phases = { flow: number; uploadValidate: number; renderFinalize: number; download: number };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -27,6 +33,41 @@ function bareBlender(blender: string, scene: string, outDir: string): Promise<nu
   });
 }
 
+async function nodeFlow(node: TestNode, bytes: Buffer, out: string): Promise<Phases> {
+  const t0 = performance.now();
+  const slug = await uploadBytes(node, 'sample.blend', bytes);
+  const job = (await node.call('POST', '/jobs', { slug })).json;
+  await node.call('POST', `/jobs/${job.id}/validate`);
+  await waitForJob(node, job.id, (j) => j.status === 'validated' || j.status === 'failed');
+  const t1 = performance.now();
+  await node.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default' } });
+  const done = await waitForJob(node, job.id, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
+  if (done.status !== 'completed') throw new Error(`render ended ${done.status}: ${JSON.stringify(done.failedReason)}`);
+  const t2 = performance.now();
+  const downloads = (await node.call('GET', `/jobs/${job.id}/downloads`)).json;
+  for (const o of downloads.frameOutputs) await writeFile(join(out, `node-${o.fileName}`), Buffer.from(await (await fetch(o.url)).arrayBuffer()));
+  const t3 = performance.now();
+  return { flow: t3 - t0, uploadValidate: t1 - t0, renderFinalize: t2 - t1, download: t3 - t2 };
+}
+
+function report(version: string, bare: number[], reader: Phases[], blender: Phases[]): void {
+  const bareMs = median(bare);
+  const ph = (runs: Phases[], k: keyof Phases) => median(runs.map((p) => p[k]));
+  const sec = (ms: number) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
+  console.log(`\nnode flow vs bare Blender (median of ${RUNS}, alternating, Blender ${version})`);
+  console.log(`${'bare blender -b -a (3 frames)'.padEnd(40)} ${sec(bareMs)}`);
+  for (const [label, runs] of [['node, scene read without Blender', reader], ['node, analysis by Blender (before)', blender]] as const) {
+    console.log(`${label.padEnd(40)} ${sec(ph(runs, 'flow'))}`);
+    for (const k of ['uploadValidate', 'renderFinalize', 'download'] as const) console.log(`  ${k.padEnd(38)} ${sec(ph(runs, k))}`);
+  }
+  const overhead = ph(reader, 'flow') - bareMs;
+  const before = ph(blender, 'flow') - bareMs;
+  console.log(`ratio full flow / bare Blender: ${(ph(reader, 'flow') / bareMs).toFixed(2)}  (overhead ${(overhead / 1000).toFixed(2)} s)`);
+  console.log(`ratio full flow with Blender's analysis / bare Blender: ${(ph(blender, 'flow') / bareMs).toFixed(2)}  (overhead ${(before / 1000).toFixed(2)} s)`);
+  console.log(`ratio render+finalize / bare Blender: ${(ph(reader, 'renderFinalize') / bareMs).toFixed(2)}`);
+  console.log(`goal: whole flow within ${GOAL_OVERHEAD_MS / 1000} s of bare Blender: ${overhead <= GOAL_OVERHEAD_MS ? 'met' : 'not met'}`);
+}
+
 async function main(): Promise<void> {
   const blender = requireBlender();
   if (!blender) throw new Error('Blender is needed for this benchmark (install it, or set BLENDER_PATH).');
@@ -36,53 +77,26 @@ async function main(): Promise<void> {
     const bytes = await readFile(scene);
     const info = await probeBlender(blender, { timeoutMs: 60_000 });
     const node = await startTestNode({ blender: info, logLevel: 'warn' });
+    const blenderNode = await startTestNode({ blender: { ...info, analysisFacts: null }, logLevel: 'warn' });
     const bare: number[] = [];
-    const flow: number[] = [];
-    const phases: Record<string, number>[] = [];
+    const reader: Phases[] = [];
+    const withBlender: Phases[] = [];
     try {
       for (let i = 0; i < RUNS; i++) {
         const out = join(work, `bare-${i}`);
         await mkdir(out, { recursive: true });
         bare.push(await bareBlender(blender, scene, out));
-
-        const t0 = performance.now();
-        const slug = await uploadBytes(node, 'sample.blend', bytes);
-        const job = (await node.call('POST', '/jobs', { slug })).json;
-        await node.call('POST', `/jobs/${job.id}/validate`);
-        await waitForJob(node, job.id, (j) => j.status === 'validated' || j.status === 'failed');
-        const t1 = performance.now();
-        await node.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default' } });
-        const done = await waitForJob(node, job.id, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
-        if (done.status !== 'completed') throw new Error(`render ended ${done.status}: ${JSON.stringify(done.failedReason)}`);
-        const t2 = performance.now();
-        const downloads = (await node.call('GET', `/jobs/${job.id}/downloads`)).json;
-        for (const o of downloads.frameOutputs) await writeFile(join(out, `node-${o.fileName}`), Buffer.from(await (await fetch(o.url)).arrayBuffer()));
-        const t3 = performance.now();
-        flow.push(t3 - t0);
-        phases.push({ uploadValidate: t1 - t0, renderFinalize: t2 - t1, download: t3 - t2 });
+        reader.push(await nodeFlow(node, bytes, out));
+        withBlender.push(await nodeFlow(blenderNode, bytes, out));
       }
     } finally {
       await node.stop();
+      await blenderNode.stop();
     }
-    const bareMs = median(bare);
-    const flowMs = median(flow);
-    const ph = (k: string) => median(phases.map((p) => p[k]!));
-    const rows = [
-      ['bare blender -b -a (3 frames)', bareMs],
-      ['node: full flow', flowMs],
-      ['  upload + validate', ph('uploadValidate')],
-      ['  render + finalize', ph('renderFinalize')],
-      ['  download 3 frames', ph('download')],
-    ] as const;
-    console.log(`\nnode flow vs bare Blender (median of ${RUNS}, Blender ${info.version})`);
-    for (const [name, ms] of rows) console.log(`${name.padEnd(32)} ${(ms / 1000).toFixed(2).padStart(7)} s`);
-    console.log(`ratio full flow / bare Blender: ${(flowMs / bareMs).toFixed(2)}  (overhead ${((flowMs - bareMs) / 1000).toFixed(2)} s)`);
-    console.log(`ratio render+finalize / bare Blender: ${(ph('renderFinalize') / bareMs).toFixed(2)}`);
+    report(info.version, bare, reader, withBlender);
     await mkdir('bench/results', { recursive: true });
-    await writeFile(
-      'bench/results/node-flow.json',
-      JSON.stringify({ runs: RUNS, blender: info.version, bareMs: bare, flowMs: flow, phases, ratio: flowMs / bareMs }, null, 2),
-    );
+    const ratio = median(reader.map((p) => p.flow)) / median(bare);
+    await writeFile('bench/results/node-flow.json', JSON.stringify({ runs: RUNS, blender: info.version, bareMs: bare, reader, withBlender, ratio }, null, 2));
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import { UploadsRepo } from './store/uploads-repo';
 import { UrlSigner } from './http/signing';
 import { JobRunner, DEFAULT_HEADROOM_BYTES } from './jobs/job-runner';
 import type { BlenderRuntime } from './jobs/blender-runtime';
+import { readerFactsOf } from './blender/analysis-facts';
 import { createRequestLimiter, type RateLimitSpec } from './http/rate-limit';
 import { WebhookDispatcher, type WebhookConfig } from './jobs/webhooks';
 import { keyIdOfUser } from './store/keys';
@@ -30,6 +31,7 @@ import { ChunksRepo } from './distributed/chunks-repo';
 import { ChunkIntake } from './distributed/chunk-intake';
 import { registerChunkRoutes } from './distributed/chunk-routes';
 import { loadNodeWorkerSecret } from './distributed/worker-secret';
+import { JobLogs } from './logs/job-logs';
 
 /** How to run a render node. */
 export interface RenderNodeOptions {
@@ -120,6 +122,7 @@ interface NodeParts {
   limits: RenderLimits;
   headroomBytes: number;
   downloadUrlTtlMs: number;
+  logs: JobLogs;
 }
 
 /** What every part of a node is built from. */
@@ -173,7 +176,8 @@ function buildParts(basis: NodeBasis): NodeParts {
   const distributed = options.distributed
     ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), log, now })
     : null;
-  const partsSoFar = { workspaceId: ws, jobs, uploads, chunks, signer, webhooks, distributed, limits, headroomBytes, downloadUrlTtlMs };
+  const logs = new JobLogs(storage);
+  const partsSoFar = { workspaceId: ws, jobs, uploads, chunks, signer, webhooks, distributed, limits, headroomBytes, downloadUrlTtlMs, logs };
   return { ...partsSoFar, runner: createJobRunner(basis, partsSoFar) };
 }
 
@@ -181,7 +185,14 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
   const { options, log, data, blender } = basis;
   const { distributed } = parts;
   const runtime: BlenderRuntime | null = blender
-    ? { path: blender.path, version: blender.version, openImageDenoise: blender.openImageDenoise, optix: blender.optix, eeveeUsable: blender.eeveeUsable }
+    ? {
+        path: blender.path,
+        version: blender.version,
+        openImageDenoise: blender.openImageDenoise,
+        optix: blender.optix,
+        eeveeUsable: blender.eeveeUsable,
+        reader: readerFactsOf(blender),
+      }
     : null;
   return new JobRunner({
     jobs: parts.jobs,
@@ -197,6 +208,7 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
     renderTurnMs: options.renderTurnMs,
     env: options.env,
     uploadPath: (slug) => data.storage.uploadPath(slug),
+    logs: parts.logs,
     onCompleted: (job) => announceCompletion(basis, parts, job),
   });
 }
@@ -238,6 +250,7 @@ function nodeContext(basis: NodeBasis, parts: NodeParts): NodeContext {
     baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : addresses.listenUrl),
     now,
     workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings() }),
+    logs: parts.logs,
   };
 }
 
@@ -248,7 +261,7 @@ async function registerRoutes(app: FastifyInstance, ctx: NodeContext, basis: Nod
   registerStorageRoutes(app, ctx);
   if (parts.distributed) {
     const intake = new ChunkIntake({ executor: parts.distributed, jobs: parts.jobs, chunks: parts.chunks, storage: data.storage, uploadPath: (slug) => data.storage.uploadPath(slug), headroomBytes: parts.headroomBytes });
-    registerChunkRoutes(app, { signer: parts.signer, keys: parts.distributed.workerKeys, intake, now });
+    registerChunkRoutes(app, { signer: parts.signer, keys: parts.distributed.workerKeys, intake, now, logs: parts.logs });
   }
 }
 
@@ -265,6 +278,7 @@ function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts)
     closed = true;
     if (cleanupTimer) clearInterval(cleanupTimer);
     await Promise.all([parts.webhooks.stop(), parts.runner.stop()]);
+    parts.logs.close();
     await app.close();
     data.db.close();
     data.lock.release();

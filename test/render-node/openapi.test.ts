@@ -92,6 +92,11 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     for (let i = 0; i < 100 && t.node.ctx.jobs.get(job.id)?.status !== 'failed'; i++) await new Promise((r) => setTimeout(r, 20));
     const failed = (await send('GET', `/jobs/${job.id}`)).body.data;
     expect(failed.failedReason.name).toBe('BlenderNotFound');
+    const log = (await send('GET', `/node/jobs/${job.id}/log?since=0`)).body;
+    expect(log).toMatchObject({ jobId: job.id, offset: 0, cutBytes: 0 });
+    expect(log.text).toContain(failed.failedReason.message);
+    expect((await send('GET', `/node/jobs/${job.id}/log?since=soon`)).status).toBe(400);
+    expect((await send('GET', '/node/jobs/00000000-0000-4000-8000-000000000000/log')).status).toBe(404);
     expect((await send('POST', `/jobs/${job.id}/cancel`)).status).toBe(400);
 
     // cancel

@@ -1,6 +1,5 @@
-import got, { type Got } from 'got';
 import { z } from 'zod';
-import { downloadsSchema, type Downloads, jobEnvelopeSchema, jobListSchema, jobSchema, progressListSchema, progressRecordSchema, type Job, type JobList, type JobStatus, type ProgressRecord, type RenderConfig, type ValidateRequest, uploadTargetSchema, type FileType, type UploadTarget, nodeWorkersSchema, type NodeWorkers, jobFramesSchema, type JobFrames } from '../../shared/api';
+import { downloadsSchema, type Downloads, jobEnvelopeSchema, jobListSchema, jobSchema, progressListSchema, progressRecordSchema, type Job, type JobList, type JobStatus, type ProgressRecord, type RenderConfig, type ValidateRequest, uploadTargetSchema, type FileType, type UploadTarget, nodeWorkersSchema, type NodeWorkers, jobFramesSchema, type JobFrames, jobLogSchema, type JobLog } from '../../shared/api';
 import { trimBaseUrl } from '../../shared/settings';
 import { AbortError, ContractError, errorCode, NetworkError, RenderdropError } from '../errors';
 import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
@@ -8,6 +7,7 @@ import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
 import { systemClock, type Clock, type Sleep } from '../util/clock';
 import { USER_AGENT } from '../version';
 import { errorForStatus, readComplaint } from './http-errors';
+import { sendJsonRequest } from './json-request';
 import { parseJsonText, parseResponse } from './parse-response';
 import { DEFAULT_RETRY_POLICY, mayHaveBeenApplied, type RetryInfo, type RetryPolicy, type RetrySafety } from './retry-policy';
 
@@ -25,8 +25,6 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Told before every wait-and-retry (for logs and UI); never sees the key. */
   onRetry?: (info: RetryInfo) => void;
-  /** Base got instance to extend (tests, proxies). */
-  got?: Got;
 }
 
 /** Per-call options. */
@@ -87,7 +85,7 @@ export const API_PREFIX = '/api/external/v1/';
 export class ApiClient {
   readonly baseUrl: string;
   readonly #apiKey: string;
-  readonly #got: Got;
+  readonly #timeoutMs: number;
   readonly #sleep: Sleep;
   readonly #clock: Clock;
   readonly #random: () => number;
@@ -102,15 +100,7 @@ export class ApiClient {
     this.#random = options.random ?? Math.random;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#onRetry = options.onRetry;
-    this.#got = (options.got ?? got).extend({
-      prefixUrl: `${this.baseUrl}${API_PREFIX}`,
-      headers: { authorization: `Bearer ${options.apiKey}`, 'user-agent': USER_AGENT, accept: 'application/json' },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
-      responseType: 'text',
-      timeout: { request: options.timeoutMs ?? 60_000 },
-    });
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
   }
 
   /** `POST /uploads`: a presigned target for one file. */
@@ -260,6 +250,24 @@ export class ApiClient {
     ).then((r) => r.value);
   }
 
+  /** `GET /node/jobs/{id}/log`: what Blender printed for a job, from byte `since` (a Renderdrop node's extension; other servers answer 404). */
+  async getJobLog(id: string, since = 0, options: CallOptions = {}): Promise<JobLog> {
+    return this.#call(
+      {
+        name: 'GET /node/jobs/{id}/log',
+        method: 'GET',
+        path: `node/jobs/${segment(id)}/log`,
+        safety: 'read',
+        subject: `job ${id}`,
+        action: `read the log of job ${id}`,
+        schema: jobLogSchema,
+        searchParams: { since },
+        expect: (log) => sameJob(id, log.jobId, 'jobId'),
+      },
+      options,
+    ).then((r) => r.value);
+  }
+
   async #call<S extends z.ZodType>(op: Operation<S>, options: CallOptions): Promise<{ value: z.infer<S>; headers: RawResponse['headers'] }> {
     const policy = { ...this.#policy, ...options.retry };
     const signal = options.signal;
@@ -311,13 +319,16 @@ export class ApiClient {
   }
 
   async #send(op: Operation<z.ZodType>, signal: AbortSignal | undefined): Promise<RawResponse> {
-    const response = await this.#got(op.path, {
+    const url = new URL(`${this.baseUrl}${API_PREFIX}${op.path}`);
+    for (const [name, value] of Object.entries(op.searchParams ?? {})) url.searchParams.set(name, String(value));
+    return await sendJsonRequest({
       method: op.method,
+      url,
+      headers: { authorization: `Bearer ${this.#apiKey}`, 'user-agent': USER_AGENT, accept: 'application/json' },
       ...(op.json !== undefined ? { json: op.json } : {}),
-      ...(op.searchParams ? { searchParams: op.searchParams } : {}),
       ...(signal ? { signal } : {}),
+      timeoutMs: this.#timeoutMs,
     });
-    return { statusCode: response.statusCode, headers: response.headers, body: String(response.body ?? '') };
   }
 
   async #wait(op: Operation<z.ZodType>, attempt: number, delayMs: number, reason: RetryInfo['reason'], status: number | undefined, signal: AbortSignal | undefined) {

@@ -1,3 +1,4 @@
 /** What other layers use of core/api: the room's public surface. */
 export { ApiClient, type CallOptions, type ListJobsQuery } from './api-client';
 export { type RetryInfo } from './retry-policy';
+export { readJobLog, type JobLogAnswer } from './job-log-reader';

@@ -94,6 +94,8 @@ export interface AnalyzeSceneOptions {
   tempDir?: string;
   /** Told Blender's process id once it has started. */
   onSpawn?: (pid: number) => void;
+  /** Told every line Blender prints (for the job's log). */
+  onLine?: (line: string) => void;
 }
 
 function parseVersion(version: string): number[] {
@@ -209,6 +211,7 @@ export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneA
       signal: options.signal,
       env: options.env,
       onSpawn: options.onSpawn,
+      onOutputLine: options.onLine,
     });
     if (result.aborted) throw Object.assign(new Error('The analysis was cancelled.'), { name: 'AbortError' });
     if (result.exitCode !== 0) throw analysisFailure(result, { fileName, header, nodeBlenderVersion: options.nodeBlenderVersion, timeoutMs });

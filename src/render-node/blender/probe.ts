@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { analysisFactsSchema, type AnalysisFacts } from './analysis-facts';
 import { parseEventLine } from './event-lines';
 import { blenderErrorLines, runBlender, type BlenderRunResult } from './run-blender';
 import { blenderScript } from './scripts-dir';
@@ -28,6 +29,8 @@ export interface BlenderInfo {
   colorSpaces: string[];
   /** The `OCIO` environment variable Blender saw, when a custom config is in use. */
   ocioConfig: string | null;
+  /** What the .blend reader needs to analyse a scene without this Blender; absent from older probes. */
+  analysisFacts?: AnalysisFacts | null;
 }
 
 const probeOutputSchema = z.object({
@@ -41,6 +44,7 @@ const probeOutputSchema = z.object({
   looks: z.array(z.string()),
   colorSpaces: z.array(z.string()),
   ocioConfig: z.string().nullable(),
+  analysisFacts: analysisFactsSchema.nullable().catch(null).optional(),
 });
 
 /** Options of {@link probeBlender} and {@link checkEevee}. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventLineParser, tokenPrefix, type BlenderEvent, type RenderEvent } from './event-lines';
 import { killProcessTree } from './process-tree';
-import type { LineSplitter } from './line-splitter';
+import { createLineSplitter, type LineSplitter } from './line-splitter';
 import { blenderErrorLines, TailBuffer } from './run-blender';
 import { blenderScript } from './scripts-dir';
 import { blenderEnvironment } from '../../shared/security';
@@ -99,6 +99,8 @@ export interface StartRenderOptions {
   plan: BlenderRenderPlan;
   signal?: AbortSignal;
   onEvent?: (event: RenderEvent) => void;
+  /** Told every line Blender prints on stdout and stderr, event lines left out (for the job's log). */
+  onLine?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
   /** Folder for the run's own scratch folder (its plan file); default: the system's temp folder. */
   tempDir?: string;
@@ -157,7 +159,7 @@ export function startRender(options: StartRenderOptions): RenderHandle {
     removeWorkDir();
     throw new Error(`Could not start Blender at ${options.blenderPath}.`);
   }
-  const { output, lines } = readRunOutput(child, eventToken, options.onEvent);
+  const { output, lines } = readRunOutput(child, eventToken, options.onEvent, options.onLine);
 
   let aborted = false;
   const onAbort = () => {
@@ -193,7 +195,12 @@ function spawnBlender(options: StartRenderOptions, planPath: string, platform: N
 }
 
 /** Follow Blender's output: record the events render.py reports and keep the ends of stdout and stderr. */
-function readRunOutput(child: BlenderChild, eventToken: string, onEvent: ((event: RenderEvent) => void) | undefined): { output: RunOutput; lines: LineSplitter } {
+function readRunOutput(
+  child: BlenderChild,
+  eventToken: string,
+  onEvent: ((event: RenderEvent) => void) | undefined,
+  onLine: ((line: string) => void) | undefined,
+): { output: RunOutput; lines: LineSplitter } {
   const output: RunOutput = { framesWritten: [], warnings: [], error: null, errTail: new TailBuffer(TAIL_CHARS), outTail: new TailBuffer(TAIL_CHARS) };
   const lines = createEventLineParser(
     (event) => {
@@ -201,6 +208,7 @@ function readRunOutput(child: BlenderChild, eventToken: string, onEvent: ((event
       if (reported) onEvent?.(reported);
     },
     (line) => {
+      onLine?.(line);
       output.outTail.push(`${line}\n`);
       if (blenderErrorLines({ stdout: line, stderr: '' }).length > 0) output.errTail.push(`${line}\n`);
     },
@@ -209,7 +217,12 @@ function readRunOutput(child: BlenderChild, eventToken: string, onEvent: ((event
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => lines.push(chunk));
-  child.stderr.on('data', (chunk: string) => output.errTail.push(chunk));
+  const errorLines = createLineSplitter((line) => onLine?.(line));
+  child.stderr.on('data', (chunk: string) => {
+    output.errTail.push(chunk);
+    errorLines.push(chunk);
+  });
+  child.stderr.on('end', () => errorLines.end());
   return { output, lines };
 }
 

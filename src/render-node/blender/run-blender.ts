@@ -14,6 +14,8 @@ export interface BlenderRunOptions {
   cwd?: string;
   /** Called for every stdout line as it arrives. */
   onStdoutLine?: (line: string) => void;
+  /** Called for every line of stdout and of stderr as it arrives (for a job's log). */
+  onOutputLine?: (line: string) => void;
   /** How many characters of each stream to keep, from the end (default 1 Mi). */
   maxCaptureChars?: number;
   platform?: NodeJS.Platform;
@@ -88,14 +90,21 @@ export function runBlender(options: BlenderRunOptions): Promise<BlenderRunResult
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const lines = createLineSplitter((line) => options.onStdoutLine?.(line));
+    const lines = createLineSplitter((line) => {
+      options.onStdoutLine?.(line);
+      options.onOutputLine?.(line);
+    });
+    const errorLines = createLineSplitter((line) => options.onOutputLine?.(line));
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       stdout.push(chunk);
       lines.push(chunk);
     });
-    child.stderr.on('data', (chunk: string) => stderr.push(chunk));
+    child.stderr.on('data', (chunk: string) => {
+      stderr.push(chunk);
+      errorLines.push(chunk);
+    });
 
     const cleanup = () => {
       if (timer) clearTimeout(timer);
@@ -108,6 +117,7 @@ export function runBlender(options: BlenderRunOptions): Promise<BlenderRunResult
     child.on('close', (exitCode, signal) => {
       cleanup();
       lines.end();
+      errorLines.end();
       resolve({
         exitCode,
         signal,

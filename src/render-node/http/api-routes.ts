@@ -7,6 +7,7 @@ import { registerUploadRoutes } from './upload-routes';
 import { registerJobRoutes } from './job-routes';
 import { registerJobActionRoutes } from './job-action-routes';
 import { registerWorkerRoutes } from './worker-routes';
+import { registerLogRoutes } from '../logs/log-routes';
 
 /**
  * The Render Job External API, under /api/external/v1. Every node key works in the node's one
@@ -22,6 +23,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
       registerJobRoutes(api, ctx);
       registerJobActionRoutes(api, ctx);
       registerWorkerRoutes(api, ctx);
+      registerLogRoutes(api, ctx);
     },
     { prefix: '/api/external/v1' },
   );

@@ -10,6 +10,7 @@ import type { NodeCapabilities } from '../plan/node-capabilities';
 import type { RenderLimits } from '../plan/render-limits';
 import type { ApiKeyInfo } from '../store/keys';
 import type { NodeWorkers } from '../../shared/api';
+import type { JobLogs } from '../logs/job-logs';
 
 /** Everything the routes share. */
 export interface NodeContext {
@@ -35,6 +36,8 @@ export interface NodeContext {
   now: () => Date;
   /** How the node renders and, in distributed mode, its render workers. */
   workers: () => Promise<NodeWorkers>;
+  /** What Blender printed for each job. */
+  logs: JobLogs;
 }
 
 declare module 'fastify' {

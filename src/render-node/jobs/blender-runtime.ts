@@ -1,3 +1,5 @@
+import type { SceneReaderFacts } from '../blender/analysis-facts';
+
 /** The Blender the node renders with, and what it can do. */
 export interface BlenderRuntime {
   path: string;
@@ -5,4 +7,6 @@ export interface BlenderRuntime {
   openImageDenoise: boolean;
   optix: boolean;
   eeveeUsable: boolean | null;
+  /** What the .blend reader needs to analyse scenes as this Blender would; null: Blender analyses every scene. */
+  reader?: SceneReaderFacts | null;
 }

@@ -38,6 +38,7 @@ export class EmbeddedExecutor implements RenderExecutor {
       env: this.setting.env,
       tempDir: this.setting.tempDir,
       signal: task.signal,
+      onLine: task.onLog,
       onEvent: (ev) => {
         if (ev.event === 'ready') task.onStarted();
         else if (ev.event === 'frame') void task.onFrame({ frame: ev.frame, path: ev.path, seconds: ev.skipped ? 0 : ev.seconds });

@@ -333,7 +333,7 @@ export class JobRunner {
         tempDir: this.o.storage.tempDir,
         analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
-        onLog: this.o.logs?.writer(job.id, '', `Scene analysis with Blender ${blender.version}`),
+        onLog: this.o.logs?.writer(job.id, '', 'Scene analysis'),
         warningsOfRenderers: (analysis) => this.executor.analysisWarnings(analysis),
         sceneDir: this.o.storage.sceneDir(job.id),
         source: this.o.uploadPath(job.uploadSlug),

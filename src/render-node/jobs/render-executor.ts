@@ -21,6 +21,8 @@ export interface RenderTask {
   onFrame: (frame: { frame: number; path: string; seconds: number }) => Promise<boolean>;
   /** A local Blender process was started for the job (so a crashed node can stop it). */
   onPid: (pid: number) => void;
+  /** A line Blender printed for the job (its log). */
+  onLog?: (line: string) => void;
 }
 
 /**

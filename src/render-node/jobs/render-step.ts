@@ -27,6 +27,8 @@ export interface RenderStepDeps {
   onSpawn: (pid: number) => void;
   /** Asked after each frame: give the slot to another key's render now? */
   shouldYield: () => boolean;
+  /** Told every line Blender prints (the job's log). */
+  onLog?: (line: string) => void;
 }
 
 /**
@@ -121,6 +123,7 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
         return counted.catch(() => false);
       },
       onPid: deps.onSpawn,
+      onLog: deps.onLog,
     });
     await events;
   } finally {

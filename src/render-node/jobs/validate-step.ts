@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { BlenderRuntime } from './blender-runtime';
-import { analyzeScene, SceneAnalysisError } from '../blender/analyze';
+import { SceneAnalysisError } from '../blender/analyze';
+import { analyzeSceneQuickly } from '../scene/scene-analysis';
 import { prepareScene, type ScenePrepareDeps } from '../scene/scene-prepare';
 import { ZipError } from '../scene/zip-extract';
 import { diskFullReason, isDiskFullError } from '../disk/disk-space';
@@ -19,6 +20,8 @@ export interface ValidateStepDeps extends ScenePrepareDeps {
   env: NodeJS.ProcessEnv;
   analysisTimeoutMs: number;
   onSpawn: (pid: number) => void;
+  /** Told every line Blender prints (the job's log). */
+  onLog?: (line: string) => void;
   /** Warnings from where the scene will render (render workers: none connected, older Blenders). */
   warningsOfRenderers?: (analysis: SceneAnalysis) => Promise<AnalysisWarning[]>;
 }
@@ -40,7 +43,8 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
   if (!prepared.ok) return { kind: 'failed', reason: prepared.reason };
   let analysis: SceneAnalysis;
   try {
-    analysis = await analyzeScene({
+    ({ analysis } = await analyzeSceneQuickly({
+      reader: deps.blender.reader ?? null,
       blenderPath: deps.blender.path,
       scenePath: prepared.scenePath,
       sceneRoot: deps.sceneDir,
@@ -50,7 +54,8 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
       env: deps.env,
       tempDir: deps.tempDir,
       onSpawn: deps.onSpawn,
-    });
+      onLine: deps.onLog,
+    }));
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };
     if (isDiskFullError(err)) return { kind: 'failed', reason: diskFullReason('the scene could not be analysed') };

@@ -229,6 +229,32 @@ describe('ApiClient retries', () => {
     expect(time.sleeps).toHaveLength(2);
   });
 
+  it('gives up on a server that never answers after its time limit, saying it timed out', async () => {
+    server.route('GET', `${P}/jobs/${JOB_ID}`, () => undefined);
+    const slow = new ApiClient({ baseUrl: server.url, apiKey: KEY, sleep: time.sleep, clock: time, timeoutMs: 200, retry: { transientRetries: 1 } });
+    const error = (await slow.getJob(JOB_ID).catch((e: unknown) => e)) as NetworkError;
+    expect(error).toMatchObject({ kind: 'network', code: 'ETIMEDOUT' });
+    expect(error.message).toContain('timed out');
+    expect(server.requestsTo('GET', `${P}/jobs/${JOB_ID}`)).toHaveLength(2);
+  });
+
+  it('stops a request in flight when the signal fires', async () => {
+    server.route('GET', `${P}/jobs/${JOB_ID}`, () => undefined);
+    const realClient = new ApiClient({ baseUrl: server.url, apiKey: KEY });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(realClient.getJob(JOB_ID, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('sends query parameters and keeps a base address with a path', async () => {
+    const prefixed = new ApiClient({ baseUrl: `${server.url}/farm/`, apiKey: KEY });
+    server.route('GET', `/farm${P}/jobs`, (req, r) => {
+      expect(new URL(req.url!, 'http://x').searchParams.get('status')).toBe('failed');
+      sendJson(r, 200, { jobs: [], pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 } });
+    });
+    expect((await prefixed.listJobs({ status: 'failed' })).jobs).toEqual([]);
+  });
+
   it('aborts a wait as soon as the signal fires, even a long one', async () => {
     const realClient = new ApiClient({ baseUrl: server.url, apiKey: KEY });
     server.route('GET', `${P}/jobs/progress`, rateLimited('600'));

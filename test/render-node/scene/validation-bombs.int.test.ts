@@ -80,8 +80,10 @@ describe.skipIf(!blenderPath)("the node's validation of compressed .blend files 
     const data = join(work, 'data-restart');
     const { api } = await servedApi(data, 'restart');
     const sample = await readFile(await makeSampleScene(work, { frames: 2 }));
+    // A scene the .blend reader leaves to Blender (sounds, volumes), so that its validation lasts long enough to be killed.
+    const slow = await readFile(await makeSampleScene(work, { frames: 2, extraDependencies: true }));
     const first = await startServeProcess(['--port', '0', '--data', data, '--blender', blenderPath!]);
-    const id = await submit(api, first.url, 'killer.blend', sample);
+    const id = await submit(api, first.url, 'killer.blend', slow);
     await until(async () => existsSync(join(data, 'jobs', id, 'validation-running')), Boolean, 60_000);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
