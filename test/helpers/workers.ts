@@ -70,11 +70,17 @@ export async function blenderProcesses(marker: string): Promise<number[]> {
   return pids;
 }
 
-/** The chunks of a job that workers finished, as BullMQ keeps them (data and return value). */
-export async function completedChunks(redisUrl: string, jobId: string): Promise<{ data: ChunkData; returnvalue: any }[]> {
+/**
+ * The chunks of a job that workers finished, as BullMQ keeps them (data and return value). A job
+ * completes when its last frame counts, and the worker marks that chunk done only after its Blender
+ * has exited, so chunks still active are waited for (up to `waitMs`).
+ */
+export async function completedChunks(redisUrl: string, jobId: string, waitMs = 20_000): Promise<{ data: ChunkData; returnvalue: any }[]> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(CHUNK_QUEUE, { connection, prefix: REDIS_PREFIX });
   try {
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline && (await queue.getJobs(['active'])).some((j) => j.data.jobId === jobId)) await new Promise((r) => setTimeout(r, 100));
     return (await queue.getJobs(['completed'])).filter((j) => j.data.jobId === jobId).map((j) => ({ data: j.data as ChunkData, returnvalue: j.returnvalue }));
   } finally {
     await queue.close();

@@ -45,7 +45,8 @@ export class JobFrameStrip {
   async frames(jobId: string): Promise<FrameStripView> {
     const job = await this.#client.getJob(jobId);
     const ended = isTerminalStatus(job.status);
-    const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), await this.#known(jobId, ended, true), ended);
+    // A Renderdrop node lists the frames written so far; another farm's download list fills in only once the job has ended.
+    const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), await this.#known(jobId, ended || this.#nodeFrames, true), ended);
     return {
       jobId,
       status: job.status,
@@ -60,11 +61,17 @@ export class JobFrameStrip {
   /**
    * One frame's picture as a data URL: the file from the job's folder when downloaded, else from the
    * server; for a file a browser cannot show (EXR, TIFF), the server's preview of it when it has one.
+   * A `thumbnail` (a tile of the grid) is the server's small preview whenever it has one, so a grid of
+   * frames still on the server does not fetch every full-size file.
    */
-  async image(jobId: string, frame: number): Promise<FrameImage> {
+  async image(jobId: string, frame: number, thumbnail = false): Promise<FrameImage> {
     const view = (await this.#known(jobId, true, false)).find((f) => frameNumberOf(f.relativePath) === frame) ?? null;
     if (!view) return { ok: false, reason: 'not-available' };
     const type = viewableType(view.relativePath);
+    if (thumbnail && !view.onDisk && view.previewUrl) {
+      const preview = await fetchPreview(view.previewUrl, IMAGE_LIMIT);
+      if (preview) return { ok: true, dataUrl: preview, preview: true };
+    }
     if (type && view.onDisk) {
       const path = resolveInside(this.#downloads.jobDir(jobId), view.relativePath);
       const info = await stat(path);

@@ -14,6 +14,8 @@ import type { ChunkRecord, ChunksRepo } from './chunks-repo';
 import type { DistributedExecutor } from './distributed-executor';
 import { expectedFrameNames } from './frame-names';
 import { frameProblem } from './frame-check';
+import { framePreviewName } from '../jobs/frame-previews';
+import { MAX_PREVIEW_BYTES, previewProblem } from './preview-check';
 import type { ChunkStatus } from './protocol';
 
 /** A file a worker sends: its bytes and their announced length. */
@@ -97,6 +99,42 @@ export class ChunkIntake {
     }
     this.deps.executor.frameCounted(jobId);
     return { counted: true };
+  }
+
+  /**
+   * Store the small PNG a worker made of a frame it is about to send (`name` is the frame file's
+   * name), where the node keeps its own frame previews, so the frame shows in the app as soon as it is
+   * counted. A frame the node already has is acknowledged and its preview dropped. A preview that is
+   * not a small whole PNG is refused; it never fails the render.
+   */
+  async receivePreview(jobId: string, index: number, frame: number, name: string, file: IncomingFile): Promise<{ stored: boolean }> {
+    const { job, chunk } = this.lookup(jobId, index);
+    if (!chunk.frames.includes(frame)) throw new HttpError(403, 'frame_not_in_chunk', `Frame ${frame} is not part of this chunk.`);
+    const plan = job.renderPlan;
+    if (!plan) throw new HttpError(409, 'job_not_rendering', 'This job has no render to take previews for.');
+    if (!expectedFrameNames(plan.fileNamePattern, plan.outputFormat, frame).includes(name)) throw new HttpError(400, 'unexpected_name', `Frame ${frame} has no file named ${name}.`);
+    this.requireRendering(job);
+    if (file.length > MAX_PREVIEW_BYTES) throw new HttpError(413, 'too_large', 'A frame preview must be smaller than 4 MiB.');
+    if (this.deps.chunks.hasFrame(jobId, frame)) {
+      file.body.resume();
+      return { stored: false };
+    }
+    const dir = this.deps.storage.previewsDir(jobId);
+    const free = await freeBytes(this.deps.storage.jobDir(jobId)).catch(() => Infinity);
+    if (file.length + this.deps.headroomBytes > free) {
+      file.body.resume();
+      throw insufficientStorage('The render node has no room for this preview.');
+    }
+    const temp = join(dir, `.preview-${randomBytes(6).toString('hex')}.png`);
+    try {
+      await receiveFile(file, temp);
+      const problem = await previewProblem(temp);
+      if (problem) throw new HttpError(422, 'preview_refused', `The preview of frame ${frame} was not kept: ${problem}.`);
+      await rename(temp, join(dir, framePreviewName(name)));
+    } finally {
+      await rm(temp, { force: true });
+    }
+    return { stored: true };
   }
 
   /** Store a compositor File Output file of the chunk in the job's composite folder. */

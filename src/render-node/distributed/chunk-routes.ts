@@ -9,6 +9,8 @@ import type { ChunkIntake } from './chunk-intake';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
 import { verifyWorkerRequest } from './request-signature';
 import type { WorkerKeys } from './worker-secret';
+import type { JobLogs } from '../logs/job-logs';
+import { receiveWorkerLog } from '../logs/worker-log-intake';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -37,12 +39,12 @@ const REQUEST_REFUSED = {
 } as const;
 
 /**
- * The routes render workers use: the chunk's status, its scene, and the upload of its frames and
- * compositor outputs. Each request needs two signatures: the query signature the node made over the
+ * The routes render workers use: the chunk's status, its scene, and the upload of its frames, their
+ * previews and compositor outputs. Each request needs two signatures: the query signature the node made over the
  * chunk's path prefix when it queued the chunk, and the worker's own signature of this very request
  * made with the worker secret (so a URL read from Redis is useless alone). No API key is involved.
  */
-export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; keys: WorkerKeys; intake: ChunkIntake; now: () => Date }): void {
+export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; keys: WorkerKeys; intake: ChunkIntake; now: () => Date; logs?: JobLogs }): void {
   const authorise = (request: { params: ChunkParams; query: SignedQuery; raw: { url?: string }; headers: FastifyRequest['headers'] }, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
     const chunk = chunkOf(request.params);
     const worker = verifyWorkerRequest(deps.keys, method, request.raw.url ?? '', request.headers, deps.now());
@@ -81,11 +83,29 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
       return deps.intake.receiveFrame(jobId, index, Number(frame), name, file, Number.isFinite(seconds) && seconds >= 0 ? seconds : 0);
     });
 
+    routes.put(`${base}/previews/:frame/:name`, { schema: { params: frameParams, querystring: signedQuery } }, async (request) => {
+      const { jobId, index } = authorise(request, 'PUT');
+      const { frame, name } = request.params;
+      if (!/^\d{1,7}$/.test(frame)) throw new HttpError(400, 'frame_not_in_chunk', 'The frame must be a number.');
+      return deps.intake.receivePreview(jobId, index, Number(frame), name, { body: request.raw, length: contentLength(request) });
+    });
+
     routes.put(`${base}/composite/:node/:name`, { schema: { params: compositeParams, querystring: signedQuery } }, async (request) => {
       const { jobId, index } = authorise(request, 'PUT');
       const { node, name } = request.params;
       await deps.intake.receiveComposite(jobId, index, node, name, { body: request.raw, length: contentLength(request) });
       return { stored: true };
+    });
+
+    routes.put(`${base}/log`, chunkSchema, async (request) => {
+      const { jobId } = authorise(request, 'PUT');
+      const length = contentLength(request);
+      const logs = deps.logs;
+      if (!logs) {
+        request.raw.resume();
+        return { kept: 0 };
+      }
+      return { kept: await receiveWorkerLog(logs, jobId, request.headers['x-worker-name'], { body: request.raw, length }) };
     });
   });
 }

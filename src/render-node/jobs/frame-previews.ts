@@ -18,7 +18,8 @@ export function framePreviewRelPath(frameFile: string): string {
 
 /**
  * The previews that exist for a job's recorded frames, by frame number (relative paths inside the
- * job's folder). Frames rendered where no preview is made (render workers) have none.
+ * job's folder): made by the node's own renders, or sent by render workers with each frame. A frame
+ * whose preview could not be made has none.
  */
 export function framePreviews(storage: Storage, jobId: string, frames: readonly { frame: number; filePath: string }[]): Map<number, string> {
   const found = new Map<number, string>();

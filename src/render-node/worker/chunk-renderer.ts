@@ -6,10 +6,12 @@ import { describeFrames } from '../distributed/chunk-plan';
 import type { ChunkData } from '../distributed/protocol';
 import { acquireFileLock } from '../../node-common/file-lock';
 import { verifyFrame } from '../jobs/frame-acceptance';
+import { framePreviewName } from '../jobs/frame-previews';
 import { isOwnDiskFull, WorkerDiskFullError } from './disk-room';
 import { BLENDER_PID_FILE, SCRATCH_LOCK } from './leftovers';
 import { JobStoppedError, NodeRefusedError, type NodeClient } from './node-client';
 import type { SceneCache } from './scene-cache';
+import { chunkLogSender } from './chunk-log';
 
 /** What a worker brings to every chunk. */
 export interface ChunkContext {
@@ -72,17 +74,19 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
   const lock = await acquireFileLock(join(dir, SCRATCH_LOCK));
   const framesDir = join(dir, 'frames');
   const compositeDir = join(dir, 'composite');
+  const previewDir = join(dir, 'previews');
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const uploads = new Uploads(chunk, ctx, compositeDir, stop);
+  const uploads = new Uploads(chunk, ctx, { compositeDir, previewDir }, stop);
+  const log = chunkLogSender(chunk, ctx);
   try {
     const plan: BlenderRenderPlan = {
       ...chunk.plan,
       frames: todo,
       outputDir: framesDir,
       compositeOutputDir: compositeDir,
-      previewDir: null,
+      previewDir,
       threads: ctx.threads,
     };
     const wanted = new Set(todo);
@@ -94,6 +98,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
       plan,
       signal: stop.signal,
       graceMs: 1000,
+      onLine: (line) => log.line(line),
       onEvent: (ev) => {
         if (ev.event === 'ready') {
           ctx.onRendering();
@@ -109,7 +114,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
     await writeFile(join(dir, BLENDER_PID_FILE), String(started.pid));
     const result = await started.done;
     blenderEndedAt = Date.now();
-    await uploads.finish();
+    await Promise.all([uploads.finish(), log.finish()]);
     if (uploads.stopped || signal.aborted) return { outcome: 'stopped', rendered: uploads.delivered, timings: timings() };
     const missing = todo.filter((f) => !uploads.deliveredFrames.has(f));
     if (uploads.error || result.exitCode !== 0 || missing.length > 0) throw await renderFailure(ctx, dir, uploads, result, missing.length ? missing : todo);
@@ -159,14 +164,14 @@ class Uploads {
   constructor(
     private readonly chunk: ChunkData,
     private readonly ctx: ChunkContext,
-    private readonly compositeDir: string,
+    private readonly dirs: { compositeDir: string; previewDir: string },
     private readonly stop: AbortController,
   ) {}
 
   /**
-   * Upload a frame Blender has just finished, and the compositor files present now: File Output
-   * nodes write straight to their files while a frame composites, so only files listed between
-   * frames are complete.
+   * Upload a frame Blender has just finished, its preview first (so the app shows the frame as soon as
+   * it counts), and the compositor files present now: File Output nodes write straight to their files
+   * while a frame composites, so only files listed between frames are complete.
    */
   frame(frame: number, path: string, seconds: number): void {
     const composites = this.listComposites();
@@ -174,6 +179,7 @@ class Uploads {
       const name = path.split(/[\\/]/).pop()!;
       const verdict = await verifyFrame(path);
       if (!verdict.ok) throw await cutFrame(frame, path, verdict.reason);
+      await this.sendPreview(frame, name);
       const counted = await this.ctx.client.putFrame(this.chunk, frame, name, path, seconds, this.stop.signal);
       this.deliveredFrames.add(frame);
       if (counted) {
@@ -207,6 +213,18 @@ class Uploads {
     });
   }
 
+  /** Send the preview Blender made of a frame; one that is missing or refused is left out, never failing the chunk. */
+  private async sendPreview(frame: number, name: string): Promise<void> {
+    const preview = join(this.dirs.previewDir, framePreviewName(name));
+    try {
+      await this.ctx.client.putPreview(this.chunk, frame, name, preview, this.stop.signal);
+    } catch (err) {
+      if (this.stop.signal.aborted) throw err;
+    } finally {
+      await rm(preview, { force: true });
+    }
+  }
+
   private listComposites(): { node: string; name: string }[] {
     const list = (dir: string) => {
       try {
@@ -215,14 +233,15 @@ class Uploads {
         return [];
       }
     };
-    return list(this.compositeDir).flatMap((node) => list(join(this.compositeDir, node)).map((name) => ({ node, name })));
+    const root = this.dirs.compositeDir;
+    return list(root).flatMap((node) => list(join(root, node)).map((name) => ({ node, name })));
   }
 
   private async sendComposites(files: { node: string; name: string }[]): Promise<void> {
     for (const { node, name } of files) {
       const key = `${node}/${name}`;
       if (this.composites.has(key)) continue;
-      await this.ctx.client.putComposite(this.chunk, node, name, join(this.compositeDir, node, name), this.stop.signal);
+      await this.ctx.client.putComposite(this.chunk, node, name, join(this.dirs.compositeDir, node, name), this.stop.signal);
       this.composites.add(key);
     }
   }

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
-import type { Transform } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
 import { z } from 'zod';
 import { chunkPathPrefix, chunkStatusSchema, type ChunkData, type ChunkStatus } from '../distributed/protocol';
 import { signWorkerRequest } from '../distributed/request-signature';
@@ -119,6 +119,21 @@ export class NodeClient {
     return answer.success && answer.data.counted === true;
   }
 
+  /** Upload the small PNG of a frame (`name` is the frame file's name) before the frame itself. */
+  async putPreview(chunk: ChunkData, frame: number, name: string, path: string, signal?: AbortSignal): Promise<void> {
+    const size = (await stat(path)).size;
+    const res = await this.call(
+      'PUT',
+      chunk,
+      `previews/${frame}/${encodeURIComponent(name)}`,
+      chunk.put,
+      { 'content-type': 'image/png', 'content-length': String(size) },
+      () => createReadStream(path),
+      signal,
+    );
+    res.resume();
+  }
+
   /** Upload a compositor File Output file of the chunk. */
   async putComposite(chunk: ChunkData, node: string, name: string, path: string, signal?: AbortSignal): Promise<void> {
     const size = (await stat(path)).size;
@@ -129,6 +144,21 @@ export class NodeClient {
       chunk.put,
       { 'content-type': 'application/octet-stream', 'content-length': String(size) },
       () => createReadStream(path),
+      signal,
+    );
+    res.resume();
+  }
+
+  /** Send lines Blender printed while rendering the chunk; the node adds them to the job's log. */
+  async putLog(chunk: ChunkData, workerName: string, text: string, signal?: AbortSignal): Promise<void> {
+    const body = Buffer.from(text, 'utf8');
+    const res = await this.call(
+      'PUT',
+      chunk,
+      'log',
+      chunk.put,
+      { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length), 'x-worker-name': workerName.replace(/[^\x20-\x7e]/g, '') },
+      () => Readable.from([body]),
       signal,
     );
     res.resume();

@@ -17,14 +17,15 @@ interface FramesStore {
   /** The frame open in the viewer (its number), or null. */
   viewing: number | null;
   load(jobId: string): Promise<void>;
-  image(jobId: string, frame: FrameView): Promise<void>;
+  /** Fetches a frame's picture once: its tile (`thumbnail`, the server's small preview when there is one) or the frame itself. */
+  image(jobId: string, frame: FrameView, thumbnail?: boolean): Promise<void>;
   view(frame: number | null): void;
   clear(): void;
 }
 
-/** A picture's cache key: a frame read from the server and then from disk is fetched again. */
-export function imageKey(jobId: string, frame: FrameView): string {
-  return `${jobId}:${frame.frame}:${frame.fileName ?? ''}:${frame.onDisk ? 'disk' : 'server'}`;
+/** A picture's cache key: a frame read from the server and then from disk is fetched again, a tile apart from the frame itself. */
+export function imageKey(jobId: string, frame: FrameView, thumbnail = false): string {
+  return `${jobId}:${frame.frame}:${frame.fileName ?? ''}:${frame.onDisk ? 'disk' : 'server'}${thumbnail ? ':tile' : ''}`;
 }
 
 /** The frames of the job open in the details, their pictures, and the frame in the viewer. */
@@ -41,11 +42,11 @@ export const useFramesStore = create<FramesStore>((set, get) => ({
     if (result.ok) set({ frames: result.value, error: null });
     else set({ error: result.error.message });
   },
-  async image(jobId, frame) {
-    const key = imageKey(jobId, frame);
+  async image(jobId, frame, thumbnail = false) {
+    const key = imageKey(jobId, frame, thumbnail);
     if (get().images[key]) return;
     set((s) => ({ images: trimmed({ ...s.images, [key]: { kind: 'loading' } }) }));
-    const result = await call('jobs.frameImage', { jobId, frame: frame.frame });
+    const result = await call('jobs.frameImage', thumbnail ? { jobId, frame: frame.frame, thumbnail } : { jobId, frame: frame.frame });
     const answer: FrameImage = result.ok ? result.value : { ok: false, reason: 'not-available' };
     set((s) => ({ images: { ...s.images, [key]: { kind: 'ready', result: answer } } }));
   },

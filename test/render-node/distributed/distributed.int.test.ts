@@ -78,6 +78,13 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
 
     const downloads = (await t.call('GET', `/jobs/${id}/downloads`)).json;
     expect(downloads.frameOutputs.map((o: any) => o.fileName)).toEqual([1, 2, 3, 4, 5, 6].map((f) => `sample_000${f}.png`));
+    // Each worker sent the preview of each frame with it: the app's grid and the job's thumbnail show them.
+    for (const output of downloads.frameOutputs) {
+      expect(new URL(output.previewUrl).pathname).toBe(`/storage/jobs/${id}/previews/${output.fileName}`);
+      const preview = decodePng(Buffer.from(await (await fetch(output.previewUrl)).arrayBuffer()));
+      expect([preview.width, preview.height]).toEqual([64, 36]);
+    }
+    expect(new URL(done.previewUrl).pathname).toBe(`/storage/jobs/${id}/package/preview.png`);
 
     const chunks = (await completedChunks(redis.url, id)).map((j) => j.returnvalue);
     expect(chunks).toHaveLength(3);

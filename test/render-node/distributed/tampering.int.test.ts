@@ -124,6 +124,23 @@ describe.skipIf(!blenderPath || !redisServer)('distributed mode with a hostile R
     // A worker's upload the node refuses (5 bytes, not a PNG) fails that upload only.
     const fiveBytes = await send('PUT', framePath, signWorkerRequest(keys, 'PUT', framePath), Buffer.from('fake!'));
     expect(await refusal(fiveBytes)).toEqual({ status: 422, code: 'frame_refused' });
+
+    // Previews: signed like frames, only a small whole PNG under the frame's own name is kept.
+    const frame = chunk.frames[0]!;
+    const previewPath = url(`0/previews/${frame}/${frameName(frame)}`, chunk.put);
+    const realPreview = await readFile(join(t.dataDir, 'jobs', untouched, 'previews', frameName(frame)));
+    const kept = join(t.dataDir, 'jobs', hostile, 'previews', frameName(frame));
+    expect(await refusal(await send('PUT', previewPath, {}, realPreview))).toEqual({ status: 403, code: 'worker_signature_missing' });
+    expect(await refusal(await send('PUT', previewPath, signWorkerRequest(keys, 'PUT', previewPath), realFrame.subarray(0, 40)))).toEqual({ status: 422, code: 'preview_refused' });
+    const renamed = url(`0/previews/${frame}/evil.png`, chunk.put);
+    expect(await refusal(await send('PUT', renamed, signWorkerRequest(keys, 'PUT', renamed), realPreview))).toEqual({ status: 400, code: 'unexpected_name' });
+    const huge = await send('PUT', previewPath, signWorkerRequest(keys, 'PUT', previewPath), Buffer.alloc(5 * 1024 * 1024));
+    expect(await refusal(huge)).toEqual({ status: 413, code: 'too_large' });
+    await expect(stat(kept)).rejects.toThrow();
+    const stored = await send('PUT', previewPath, signWorkerRequest(keys, 'PUT', previewPath), realPreview);
+    expect([stored.status, await stored.json()]).toEqual([200, { stored: true }]);
+    expect((await readFile(kept)).equals(realPreview)).toBe(true);
+
     const job = (await t.call('GET', `/jobs/${hostile}`)).json.data;
     expect(job.status).toBe('booting');
     expect(job.progress.completedFrames).toBe(0);

@@ -46,11 +46,7 @@ export function FrameStrip(props: { frames: FrameStripView; fileName: string; re
   return (
     <section aria-label="Frames" className="frames">
       <h3>Frames</h3>
-      <p className="muted frames-count">
-        {props.active && done === 0
-          ? `${props.rendered} of ${total} rendered. Each frame shows here when the farm offers it; the last one rendered is shown above.`
-          : `${done} of ${countOf(total, 'frame')} to view${missing > 0 ? `, ${missing} missing` : ''}.`}
-      </p>
+      <p className="muted frames-count">{countLine(done, missing, total, props.rendered, props.active)}</p>
       {frames.frames.length > 0 && (
         <ul className="frame-grid" aria-label={`Frames of ${props.fileName}`}>
           {frames.frames.map((f) => (
@@ -63,4 +59,13 @@ export function FrameStrip(props: { frames: FrameStripView; fileName: string; re
       {frames.moreFrames > 0 && <p className="muted">and {frames.moreFrames} more, not listed here.</p>}
     </section>
   );
+}
+
+/** The line over the grid: what there is to view, and while the job renders that more follow. */
+function countLine(done: number, missing: number, total: number, rendered: number, active: boolean): string {
+  if (active && done === 0) {
+    return rendered > 0 ? `${rendered} of ${total} rendered. Each frame shows here as soon as the farm offers it.` : 'No frame is rendered yet. Each frame shows here as soon as the farm offers it.';
+  }
+  const more = active ? ', more as they render' : '';
+  return `${done} of ${countOf(total, 'frame')} to view${more}${missing > 0 ? `, ${missing} missing` : ''}.`;
 }

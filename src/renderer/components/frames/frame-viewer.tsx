@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { isActiveStatus } from '../../../shared/api';
 import type { FrameStripView } from '../../../shared/contract';
 import { useFramesStore } from '../../stores/frames-store';
 import { useFrameImage } from './use-frame-image';
@@ -10,7 +11,7 @@ import { ViewerStage } from './viewer-stage';
 
 /**
  * A rendered frame, large: fit to the window or at 1:1, previous and next with the arrow keys, played
- * at the scene's frame rate. Escape closes it and focus goes back to the frame it was opened from.
+ * at the scene's frame rate (while the job renders, through the frames written so far). Escape closes it and focus goes back to the frame it was opened from.
  */
 export function FrameViewer(props: { frames: FrameStripView; frame: number; fileName: string; preview: string | null }) {
   const { frames, frame, fileName } = props;
@@ -37,7 +38,7 @@ export function FrameViewer(props: { frames: FrameStripView; frame: number; file
   return (
     <div className="viewer-backdrop">
       <div ref={dialog} className="viewer" role="dialog" aria-modal="true" aria-label={`Frame ${current?.frame ?? frame} of ${fileName}`} tabIndex={-1} onKeyDown={viewerKeyHandler(dialog, { close, go })}>
-        <ViewerBar frame={current?.frame ?? frame} position={index + 1} count={done.length} fps={fps} playing={playing} actual={actual} go={go} setPlaying={setPlaying} setActual={setActual} close={close} />
+        <ViewerBar frame={current?.frame ?? frame} position={index + 1} count={done.length} rendering={isActiveStatus(frames.status)} fps={fps} playing={playing} actual={actual} go={go} setPlaying={setPlaying} setActual={setActual} close={close} />
         <ViewerStage jobId={frames.jobId} current={current} frame={frame} fileName={fileName} formatName={frames.formatName} image={image} preview={props.preview} actual={actual} />
       </div>
     </div>

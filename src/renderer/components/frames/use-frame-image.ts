@@ -4,11 +4,13 @@ import { imageKey, useFramesStore, type ImageState } from '../../stores/frames-s
 
 /**
  * A done frame's picture, asked of the host once the element `watch` points at comes into view (or at
- * once without `watch`); undefined until asked.
+ * once without `watch`); undefined until asked. With `watch` it is the frame's tile (the server's small
+ * preview when there is one), without it the frame itself.
  */
 export function useFrameImage(jobId: string, frame: FrameView | null, watch?: RefObject<Element | null>): ImageState | undefined {
   const [visible, setVisible] = useState(!watch);
-  const key = frame ? imageKey(jobId, frame) : null;
+  const thumbnail = watch !== undefined;
+  const key = frame ? imageKey(jobId, frame, thumbnail) : null;
   const state = useFramesStore((s) => (key ? s.images[key] : undefined));
   useEffect(() => {
     const element = watch?.current;
@@ -24,7 +26,7 @@ export function useFrameImage(jobId: string, frame: FrameView | null, watch?: Re
     return () => observer.disconnect();
   }, [watch, visible, frame?.state]);
   useEffect(() => {
-    if (visible && frame && frame.state === 'done' && (frame.viewable || frame.hasPreview)) void useFramesStore.getState().image(jobId, frame);
-  }, [visible, jobId, frame, key]);
+    if (visible && frame && frame.state === 'done' && (frame.viewable || frame.hasPreview)) void useFramesStore.getState().image(jobId, frame, thumbnail);
+  }, [visible, jobId, frame, key, thumbnail]);
   return state;
 }
