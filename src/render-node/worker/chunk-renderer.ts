@@ -79,7 +79,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
   const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   const uploads = new Uploads(chunk, ctx, { compositeDir, previewDir }, stop);
-  const log = chunkLogSender(chunk, ctx);
+  const log = chunkLogSender(chunk, ctx, stop.signal);
   try {
     const plan: BlenderRenderPlan = {
       ...chunk.plan,
