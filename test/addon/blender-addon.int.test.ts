@@ -9,6 +9,7 @@ import { blenderInfo } from '../helpers/blender-info';
 import { startTestNode, type TestNode } from '../helpers/node';
 import { renderInPlace } from '../helpers/pack-corpus';
 import { decodePng, hasColour, type Pixels } from '../helpers/png-pixels';
+import { expectSameFrames } from '../helpers/same-frames';
 import { cliSetup, nodeJobs, type CliSetup } from '../cli/helpers/cli-setup';
 import { ROOT } from '../helpers/cli';
 import { buildCli, makeAddonScene, run, runBuiltCli } from './helpers/addon-setup';
@@ -57,13 +58,7 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     expect(job).toMatchObject({ id: jobLine![1], status: 'completed', sceneFile: { fileName: 'shot.zip', scenePath: 'shot.blend' } });
     const folder = /^Renderdrop frames: (.+)$/m.exec(sent.stdout)![1]!;
     expect(folder.startsWith(out)).toBe(true);
-    const frames = (await readdir(folder)).sort();
-    expect(frames).toEqual(['shot_0001.png', 'shot_0002.png']);
-    for (const [index, frame] of frames.entries()) {
-      const rendered = decodePng(await readFile(join(folder, frame)));
-      expect([rendered.width, rendered.height, rendered.channels]).toEqual([inPlace[index]!.width, inPlace[index]!.height, inPlace[index]!.channels]);
-      expect(rendered.data.equals(inPlace[index]!.data), `${frame} is pixel-identical to Blender in place`).toBe(true);
-    }
+    await expectSameFrames(folder, ['shot_0001.png', 'shot_0002.png'], inPlace);
   });
 
   it('prints the job id and leaves the render to the farm without waiting', async () => {

@@ -9,6 +9,7 @@ import { runCli } from '../helpers/cli';
 import { startTestNode, type TestNode } from '../helpers/node';
 import { makePackingScene, renderInPlace } from '../helpers/pack-corpus';
 import { decodePng, hasColour, type Pixels } from '../helpers/png-pixels';
+import { expectSameFrames } from '../helpers/same-frames';
 import { cliSetup, nodeJobs, parseSubmissions, type CliSetup } from './helpers/cli-setup';
 import { spawnCli, until } from './helpers/spawn-cli';
 
@@ -71,13 +72,7 @@ describe.skipIf(!blenderPath)('renderdrop submit packs a scene with the files it
     expect(job.sceneFile).toMatchObject({ fileName: 'shot.zip', fileType: 'zip', scenePath: 'shot.blend' });
 
     const folder = record!.downloadedTo!;
-    const frames = (await readdir(folder)).sort();
-    expect(frames).toEqual(['shot_0001.png', 'shot_0002.png']);
-    for (const [index, frame] of frames.entries()) {
-      const rendered = decodePng(await readFile(join(folder, frame)));
-      expect([rendered.width, rendered.height, rendered.channels]).toEqual([inPlace[index]!.width, inPlace[index]!.height, inPlace[index]!.channels]);
-      expect(rendered.data.equals(inPlace[index]!.data), `${frame} is pixel-identical to Blender in place`).toBe(true);
-    }
+    await expectSameFrames(folder, ['shot_0001.png', 'shot_0002.png'], inPlace);
   });
 
   it('--no-pack sends the .blend alone', async () => {

@@ -3,22 +3,18 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { freePort, requireRedis, startRedis, type TestRedis } from '../helpers/redis';
+import { requireRedis } from '../helpers/redis';
 import { tempDir } from '../helpers/scene-files';
-import { startWorkerProcess, stopWorker, TEST_WORKER_SECRET, type WorkerProcess } from '../helpers/workers';
+import { openAppOnWorkers, type AppOnWorkers } from './app-on-workers';
 import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
 import { seriousAxeProblems } from './axe-audit';
 import { launchChromium, requireChromium } from './chromium';
+import { SCREEN_SIZES } from './screen-sizes';
 
 const blender = requireBlender();
 const redisServer = requireRedis();
 const FRAMES = 16;
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-  { width: 2560, height: 1440 },
-] as const;
+const SIZES = SCREEN_SIZES;
 
 /** The parts of an <img> the checks read (the tests are type-checked without the DOM library). */
 interface Picture {
@@ -72,6 +68,8 @@ async function gridWhileRendering(app: AppUnderTest, name: string, shots: string
   expect((await detail.textContent()) ?? '').not.toContain('shown above');
   const thumbnail = row.getByRole('img', { name: `Latest frame of ${name}` });
   await expect.poll(async () => ((await thumbnail.count()) > 0 ? naturalWidth(thumbnail) : 0), { timeout: 60_000 }).toBe(64);
+  const shownName = await row.locator('.row-name .middle-ellipsis').first().innerText();
+  expect(shownName.replace(/\n/g, ''), 'the row name keeps its space where it is cut').toBe(name);
 
   await grid.scrollIntoViewIfNeeded();
   for (const size of SIZES) {
@@ -129,26 +127,17 @@ describe.skipIf(!requireChromium() || !blender)('the frame grid while a job rend
 describe.skipIf(!requireChromium() || !blender || !redisServer)('the frame grid while two render workers render a job (browser mode, Redis, real Blender)', () => {
   let browser: Browser;
   let app: AppUnderTest;
-  let redis: TestRedis;
-  const workers: WorkerProcess[] = [];
+  let onWorkers: AppOnWorkers | undefined;
 
   beforeAll(async () => {
-    redis = await startRedis(redisServer!);
-    const caches = await tempDir('rd-e2e-live-workers-');
-    const port = await freePort();
     browser = await launchChromium();
-    const env = { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_REDIS_URL: redis.url, RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET };
-    app = await openApp(browser, { env, localNodePort: port });
-    for (const name of ['render-01', 'render-02']) {
-      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender: blender!, threads: 1 }));
-    }
+    onWorkers = await openAppOnWorkers(browser, { blender: blender!, redisServer: redisServer! }, 'rd-e2e-live-workers-');
+    app = onWorkers.app;
     await mkdir(ARTIFACTS, { recursive: true });
   }, 180_000);
   afterAll(async () => {
-    await app?.close();
+    await onWorkers?.close();
     await browser?.close();
-    await Promise.allSettled(workers.map((w) => stopWorker(w)));
-    await redis?.dispose();
   });
 
   it('shows each frame a worker delivered as a picture from its preview, the row its latest frame', { timeout: 400_000 }, async () => {

@@ -9,14 +9,10 @@ import { tempDir } from '../helpers/scene-files';
 import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
 import { seriousAxeProblems } from './axe-audit';
 import { launchChromium, requireChromium } from './chromium';
+import { SCREEN_SIZES } from './screen-sizes';
 
 const ready = requireChromium() && requireBlender() !== null;
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-  { width: 2560, height: 1440 },
-] as const;
+const SIZES = SCREEN_SIZES;
 const FRAMES_B = 10;
 
 /** "1 min 05 s" or "12 s" in seconds; null for anything else. */

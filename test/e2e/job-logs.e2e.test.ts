@@ -10,15 +10,11 @@ import { tempDir } from '../helpers/scene-files';
 import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
 import { seriousAxeProblems } from './axe-audit';
 import { launchChromium, requireChromium } from './chromium';
+import { SCREEN_SIZES } from './screen-sizes';
 
 const blenderPath = requireBlender();
 const ready = requireChromium() && blenderPath !== null;
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-  { width: 2560, height: 1440 },
-] as const;
+const SIZES = SCREEN_SIZES;
 
 /**
  * Blender as the node runs it, except that the render of a scene whose name holds "crash" is killed

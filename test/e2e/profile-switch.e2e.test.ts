@@ -3,50 +3,24 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ConfigError } from '../../src/core/errors';
-import { MemorySecretStore } from '../../src/core/secrets/memory-secret-store';
 import { EncryptedFileSecretStore } from '../../src/main/keychain/encrypted-file-secret-store';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
+import { RefusingKeychain } from '../helpers/refusing-keychain';
 import { FakeApi } from '../helpers/fake-api-server';
 import { HostileServer } from '../helpers/hostile-server';
 import { tempDir } from '../helpers/scene-files';
 import { seriousAxeProblems } from './axe-audit';
 import { ARTIFACTS, dropFiles, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
+import { SCREEN_SIZES } from './screen-sizes';
 
 const ready = requireChromium() && requireBlender() !== null;
 
 /** The window sizes the changed settings screens are looked at. */
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-  { width: 2560, height: 1440 },
-] as const;
+const SIZES = SCREEN_SIZES;
 
 const HORIZONTAL_OVERFLOW = `document.documentElement.scrollWidth - document.documentElement.clientWidth`;
-
-/** A keychain that refuses every call, as a Secret Service answering "AccessDenied" does. */
-class RefusingKeychain extends MemorySecretStore {
-  #refuse(action: string): never {
-    throw new ConfigError(`Could not ${action} the API key in the system keychain (AccessDenied). Unlock the keychain, or set RENDERDROP_API_KEY for this session.`, {
-      code: 'keychain-unavailable',
-    });
-  }
-  override async get(): Promise<string | null> {
-    return this.#refuse('read');
-  }
-  override async set(): Promise<void> {
-    this.#refuse('store');
-  }
-  override async delete(): Promise<boolean> {
-    return this.#refuse('delete');
-  }
-  override async isAvailable(): Promise<boolean> {
-    return this.#refuse('reach');
-  }
-}
 
 /** Screenshots at every size, each checked for sideways scrolling, with `show` scrolled into view. */
 async function shootAtEverySize(page: Page, name: string, show: Locator): Promise<void> {

@@ -3,10 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { freePort, requireRedis, startRedis, type TestRedis } from '../helpers/redis';
+import { requireRedis } from '../helpers/redis';
 import { tempDir } from '../helpers/scene-files';
-import { startWorkerProcess, stopWorker, TEST_WORKER_SECRET, type WorkerProcess } from '../helpers/workers';
-import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
+import { openAppOnWorkers, type AppOnWorkers } from './app-on-workers';
+import { ARTIFACTS, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
 
 const blender = requireBlender();
@@ -16,27 +16,17 @@ const ready = requireChromium() && blender !== null && redisServer !== null;
 describe.skipIf(!ready)('Settings lists the render workers when "This computer" renders on workers', () => {
   let browser: Browser;
   let app: AppUnderTest;
-  let redis: TestRedis;
-  const workers: WorkerProcess[] = [];
+  let onWorkers: AppOnWorkers | undefined;
 
   beforeAll(async () => {
-    redis = await startRedis(redisServer!);
-    const caches = await tempDir('rd-e2e-workers-');
-    const port = await freePort();
     browser = await launchChromium();
-    const env = { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_REDIS_URL: redis.url, RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET };
-    app = await openApp(browser, { env, localNodePort: port });
-    for (const name of ['render-01', 'render-02']) {
-      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender: blender!, threads: 1 }));
-    }
+    onWorkers = await openAppOnWorkers(browser, { blender: blender!, redisServer: redisServer! }, 'rd-e2e-workers-');
+    app = onWorkers.app;
     await mkdir(ARTIFACTS, { recursive: true });
   });
-
   afterAll(async () => {
-    await app?.close();
+    await onWorkers?.close();
     await browser?.close();
-    await Promise.allSettled(workers.map((w) => stopWorker(w)));
-    await redis?.dispose();
   });
 
   it('shows each worker with its Blender and what it does, at 800, 1024 and 1440 px', async () => {

@@ -194,9 +194,9 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await cancel.click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel render' }).click();
     await row.getByText('Canceled').waitFor({ timeout: 30_000 });
-    await row.getByRole('button', { name: 'Submit long.blend again' }).waitFor();
+    await row.getByRole('button', { name: 'Submit again long.blend' }).waitFor();
     await page.reload();
-    await queueRow(page, 'long.blend').getByRole('button', { name: 'Submit long.blend again' }).waitFor({ timeout: 30_000 });
+    await queueRow(page, 'long.blend').getByRole('button', { name: 'Submit again long.blend' }).waitFor({ timeout: 30_000 });
   });
 
   it('changes how this computer renders, applied to its node', async () => {

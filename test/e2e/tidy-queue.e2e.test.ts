@@ -9,16 +9,12 @@ import { tempDir } from '../helpers/scene-files';
 import { seriousAxeProblems } from './axe-audit';
 import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
+import { SCREEN_SIZES } from './screen-sizes';
 
 const ready = requireChromium() && requireBlender() !== null;
 
 /** Every size the screens are looked at, the largest included. */
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 1024, height: 640 },
-  { width: 1440, height: 900 },
-  { width: 2560, height: 1440 },
-] as const;
+const SIZES = SCREEN_SIZES;
 
 /**
  * Runs in the page: what collides or is cut in the queue's rows (kept as text: the tests are

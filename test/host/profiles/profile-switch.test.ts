@@ -2,37 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../../src/core/errors';
-import { MemorySecretStore } from '../../../src/core/secrets/memory-secret-store';
 import { EncryptedFileSecretStore } from '../../../src/main/keychain/encrypted-file-secret-store';
 import { THIS_COMPUTER_PROFILE_ID } from '../../../src/shared/contract/app-state';
 import type { Job } from '../../../src/shared/api/job';
+import { RefusingKeychain } from '../../helpers/refusing-keychain';
 import { FakeApi } from '../../helpers/fake-api-server';
 import { HostileServer } from '../../helpers/hostile-server';
 import { configWithFarm, startHost, type HostHarness } from '../host-harness';
-
-/** A keychain that refuses every call, as the Secret Service does when it answers "AccessDenied". */
-class RefusingKeychain extends MemorySecretStore {
-  calls = 0;
-  #refuse(action: string): never {
-    this.calls += 1;
-    throw new ConfigError(`Could not ${action} the API key in the system keychain (AccessDenied). Unlock the keychain, or set RENDERDROP_API_KEY for this session.`, {
-      code: 'keychain-unavailable',
-    });
-  }
-  override async get(): Promise<string | null> {
-    return this.#refuse('read');
-  }
-  override async set(): Promise<void> {
-    this.#refuse('store');
-  }
-  override async delete(): Promise<boolean> {
-    return this.#refuse('delete');
-  }
-  override async isAvailable(): Promise<boolean> {
-    return this.#refuse('reach');
-  }
-}
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
