@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { COLOR_MANAGEMENT_PRESETS, JOB_STATUSES, OUTPUT_FORMATS, type JobStatusValue as JobStatus } from '../../shared/api-values';
-import { parseFrameRanges } from '../../shared/render';
+import { parseFrameRanges } from '../../shared/frame-ranges';
 
 /** An output format of a render configuration. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -9,7 +9,7 @@ import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, FrameStripView } from './frame-strip-views';
 import type { FolderView } from './file-views';
 import type { AddonView, BlenderAddonView } from './addon-views';
-import { MAX_FRAME } from '../render/frame-ranges';
+import { MAX_FRAME } from '../frame-ranges';
 import { jobLogRequestSchema, type JobLogView } from './job-log-views';
 
 /** A call: the schema its request must pass, and (as a type only) what it answers. */

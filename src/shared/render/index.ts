@@ -1,5 +1,5 @@
 /** What other layers use of shared/render: the room's public surface. */
-export { describeFrames, formatFrames, MAX_FRAMES_PER_JOB, parseFrameRanges, sceneFrames } from './frame-ranges';
+export { describeFrames, formatFrames, MAX_FRAMES_PER_JOB, parseFrameRanges, sceneFrames } from '../frame-ranges';
 export { estimateBasisSentence, estimateRender, estimateSentence, type EstimateBasis, type PastRender, type RenderEstimate, type RenderShape } from './render-estimate';
 export { isWaitingInLine, renderClockOf, renderTimingOf, timeLeftFromFrameRate, type FramesSeen, type RenderClock, type RenderTiming } from './render-clock';
 export { clockFact, clockShortText, rowTimeText, waitingText, type RowTimeText } from './render-clock-text';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseFrameRanges } from './frame-ranges';
+import { parseFrameRanges } from '../frame-ranges';
 import type { RenderShape } from './render-estimate';
 
 const size = z.tuple([z.number().positive(), z.number().positive()]);

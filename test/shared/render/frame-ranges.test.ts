@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FRAME, MAX_FRAMES_PER_JOB, formatFrames, parseFrameRanges, sceneFrames } from '../../../src/shared/render/frame-ranges';
+import { MAX_FRAME, MAX_FRAMES_PER_JOB, formatFrames, parseFrameRanges, sceneFrames } from '../../../src/shared/frame-ranges';
 
 const frames = (...expressions: string[]) => {
   const result = parseFrameRanges(expressions);
