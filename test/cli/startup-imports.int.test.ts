@@ -7,6 +7,8 @@ import { tempDir } from '../helpers/scene-files';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** Packages a command loads only when it runs: never at start, where every `renderdrop` call would pay for them. */
+/** A line of zod's own source, found in whichever chunk it is bundled into. */
+const ZOD_MARK = '// node_modules/zod/';
 const HEAVY = ['zod', 'got', 'conf', 'ioredis', 'bullmq', 'fastify', 'undici', '@napi-rs/keyring', 'better-sqlite3', 'yazl'];
 
 /** Every file and package the module at `entry` imports statically, followed through the build's own chunks. */
@@ -40,14 +42,21 @@ describe('what renderdrop loads before it reads its arguments', () => {
     expect(files.length).toBeGreaterThan(1);
     expect(packages.has('commander')).toBe(true);
     expect([...packages].filter((p) => HEAVY.includes(p))).toEqual([]);
+    for (const file of files) expect(await readFile(file, 'utf8'), `zod bundled into ${file}`).not.toContain(ZOD_MARK);
   });
 
   it('loads the schemas, the HTTP client and the keychain only once a command runs', async () => {
     const entry = await readFile(join(out, 'renderdrop.js'), 'utf8');
     const lazy = [...entry.matchAll(/import\("(\.\/chunks\/[^"]+)"\)/g)].map((m) => join(out, m[1]!));
     const loaded = new Set<string>();
-    for (const chunk of lazy) for (const p of (await staticImports(chunk)).packages) loaded.add(p);
-    expect(loaded.has('zod')).toBe(true);
+    let zodBundled = false;
+    for (const chunk of lazy) {
+      const { files, packages } = await staticImports(chunk);
+      for (const p of packages) loaded.add(p);
+      for (const file of files) zodBundled ||= (await readFile(file, 'utf8')).includes(ZOD_MARK);
+    }
+    expect(zodBundled, 'zod is bundled into a chunk a command loads').toBe(true);
+    expect(loaded.has('zod'), 'zod is bundled, not loaded file by file from node_modules').toBe(false);
     expect(loaded.has('@napi-rs/keyring')).toBe(true);
   });
 });
