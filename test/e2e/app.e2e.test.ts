@@ -91,7 +91,7 @@ describe.skipIf(!ready)('the app in Chromium (browser mode, local node, real Ble
     await sheet.getByLabel('Samples').fill('4096');
     await sheet.getByRole('button', { name: 'Start render' }).click();
     const row = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name: 'long.blend' });
-    await row.getByText(/Rendering|Starting/).waitFor({ timeout: 60_000 });
+    await row.getByText(/Rendering|Starting/).first().waitFor({ timeout: 60_000 });
     // The details of the earlier job are open, so the row is narrow and its actions are in its menu.
     await row.getByRole('button', { name: 'More actions for long.blend' }).click();
     await page.getByRole('menu', { name: 'Actions for long.blend' }).getByRole('menuitem', { name: 'Cancel' }).click();

@@ -170,8 +170,36 @@ describe.skipIf(!ready)('honest times: waiting in line, then time left from its 
     expect(text).not.toMatch(/based on based on|\.\.$/i);
     expect(secondsOf(text)).toBeGreaterThan(five! * 1.5);
     await screenshots('times-review-estimate');
+    await page.setViewportSize({ width: 800, height: 600 });
+    const footer = await buttonsUnderToast(page);
+    expect(footer.buttons, 'the review has footer buttons').toBeGreaterThan(1);
+    expect(footer.covered, 'dialog buttons a notification covers at 800 x 600').toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(await seriousAxeProblems(page, { include: '[role="dialog"]' })).toEqual([]);
     await sheet.getByRole('button', { name: 'Discard' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   });
 });
+
+/**
+ * With a notification shown, the dialog's footer buttons that something else covers at their centre
+ * (a toast sits bottom right, where a dialog keeps Start and Discard). Run in the page.
+ */
+const BUTTONS_UNDER_TOAST = `(() => {
+  const toast = document.createElement('div');
+  toast.className = 'toast toast-success';
+  toast.innerHTML = '<strong>Render complete</strong><p>a scene: 10 frames rendered.</p>';
+  document.querySelector('.toasts')?.append(toast);
+  const buttons = [...document.querySelectorAll('[role="dialog"] footer button')];
+  const covered = buttons.flatMap((button) => {
+    const box = button.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return top && button.contains(top) ? [] : [button.textContent ?? ''];
+  });
+  toast.remove();
+  return { buttons: buttons.length, covered };
+})()`;
+
+async function buttonsUnderToast(page: Page): Promise<{ buttons: number; covered: string[] }> {
+  return (await page.evaluate(BUTTONS_UNDER_TOAST)) as { buttons: number; covered: string[] };
+}
