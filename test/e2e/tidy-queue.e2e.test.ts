@@ -87,12 +87,12 @@ describe.skipIf(!ready)('a tidy queue in Chromium (browser mode, local node, rea
     return data && typeof data === 'object' && 'status' in data ? data.status : null;
   }
 
-  /** Sends a scene from the page and starts its render from the review with few samples. */
-  async function renderFromPage(scene: string, fileName: string): Promise<void> {
+  /** Sends a scene from the page and starts its render from the review with `samples` (few by default). */
+  async function renderFromPage(scene: string, fileName: string, samples = '2'): Promise<void> {
     await page.getByTestId('file-input').setInputFiles(scene);
     const sheet = page.getByRole('dialog', { name: new RegExp(`Review ${fileName.replace(/\./g, '\\.')}`) });
     await sheet.waitFor({ timeout: 120_000 });
-    await sheet.getByLabel('Samples').fill('2');
+    await sheet.getByLabel('Samples').fill(samples);
     await sheet.getByRole('button', { name: 'Start render' }).click();
     await sheet.waitFor({ state: 'detached', timeout: 30_000 });
   }
@@ -163,7 +163,8 @@ describe.skipIf(!ready)('a tidy queue in Chromium (browser mode, local node, rea
     await renderFromPage(shot, 'shot.blend');
     await rowsOf('shot.blend').getByText('Downloaded').waitFor({ timeout: 180_000 });
     const long = await makeSampleScene(scenes, { frames: 40, missingTexture: false, name: 'a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend' });
-    await renderFromPage(long, 'a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend');
+    // Enough samples that it is still rendering when canceled, however fast the machine.
+    await renderFromPage(long, 'a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend', '4096');
     const longRow = rowsOf('a-scene-with-a-very-long-name-for-the-forest-shot-v012.blend');
     await expect.poll(() => longRow.getAttribute('data-status'), { timeout: 120_000 }).toBe('rendering');
     await longRow.getByRole('button', { name: /^Cancel / }).click();
