@@ -1,6 +1,9 @@
-import { AsyncEntry } from '@napi-rs/keyring';
+import type { AsyncEntry } from '@napi-rs/keyring';
 import { ConfigError } from '../errors';
 import { SECRET_SERVICE, type SecretStore } from './secret-store';
+
+/** The native keychain module, loaded on first use: a command given its key in the environment never needs it. */
+let keyring: Promise<typeof import('@napi-rs/keyring')> | null = null;
 
 /**
  * Keys in the OS keychain (macOS Keychain, Windows Credential Manager, Secret Service on Linux) via
@@ -15,7 +18,7 @@ export class KeyringSecretStore implements SecretStore {
 
   async get(profileId: string): Promise<string | null> {
     try {
-      return (await this.#entry(profileId).getPassword()) ?? null;
+      return (await (await this.#entry(profileId)).getPassword()) ?? null;
     } catch (error) {
       throw unavailable('read', error);
     }
@@ -23,7 +26,7 @@ export class KeyringSecretStore implements SecretStore {
 
   async set(profileId: string, key: string): Promise<void> {
     try {
-      await this.#entry(profileId).setPassword(key);
+      await (await this.#entry(profileId)).setPassword(key);
     } catch (error) {
       throw unavailable('store', error);
     }
@@ -31,7 +34,7 @@ export class KeyringSecretStore implements SecretStore {
 
   async delete(profileId: string): Promise<boolean> {
     try {
-      return await this.#entry(profileId).deletePassword();
+      return await (await this.#entry(profileId)).deletePassword();
     } catch (error) {
       if (/no (matching )?entry|not found/i.test(error instanceof Error ? error.message : String(error))) return false;
       throw unavailable('delete', error);
@@ -40,15 +43,17 @@ export class KeyringSecretStore implements SecretStore {
 
   async isAvailable(): Promise<boolean> {
     try {
-      await this.#entry('__renderdrop_probe__').getPassword();
+      await (await this.#entry('__renderdrop_probe__')).getPassword();
       return true;
     } catch {
       return false;
     }
   }
 
-  #entry(profileId: string): AsyncEntry {
-    return new AsyncEntry(this.#service, profileId);
+  async #entry(profileId: string): Promise<AsyncEntry> {
+    keyring ??= import('@napi-rs/keyring');
+    const { AsyncEntry: Entry } = await keyring;
+    return new Entry(this.#service, profileId);
   }
 }
 
