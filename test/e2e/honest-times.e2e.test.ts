@@ -184,20 +184,25 @@ describe.skipIf(!ready)('honest times: waiting in line, then time left from its 
 });
 
 /**
- * With a notification shown, the dialog's footer buttons that something else covers at their centre
- * (a toast sits bottom right, where a dialog keeps Start and Discard). Run in the page.
+ * The dialog's footer buttons a notification would cover: a toast is shown and its region moved onto
+ * each button in turn (where a long toast or a small window puts it), then the topmost element at the
+ * button's centre must still be the button. Run in the page.
  */
 const BUTTONS_UNDER_TOAST = `(() => {
+  const region = document.querySelector('.toasts');
   const toast = document.createElement('div');
   toast.className = 'toast toast-success';
   toast.innerHTML = '<strong>Render complete</strong><p>a scene: 10 frames rendered.</p>';
-  document.querySelector('.toasts')?.append(toast);
+  region.append(toast);
+  const saved = region.getAttribute('style');
   const buttons = [...document.querySelectorAll('[role="dialog"] footer button')];
   const covered = buttons.flatMap((button) => {
     const box = button.getBoundingClientRect();
+    region.setAttribute('style', 'left: ' + (box.left - 8) + 'px; top: ' + (box.top - 8) + 'px; right: auto; bottom: auto;');
     const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     return top && button.contains(top) ? [] : [button.textContent ?? ''];
   });
+  if (saved === null) region.removeAttribute('style'); else region.setAttribute('style', saved);
   toast.remove();
   return { buttons: buttons.length, covered };
 })()`;
