@@ -141,7 +141,9 @@ describe.skipIf(!ready)('honest times: waiting in line, then time left from its 
     console.log(`time left shown vs true, as each frame came (s): ${firstOfEach.map((s) => `${s.done}/${FRAMES_B}: ${s.shown} vs ${Math.round((renderedAt - s.at) / 1000)}`).join(', ')}`);
     expect(midway, JSON.stringify(samples)).toBeDefined();
     const truth = (renderedAt - midway!.at) / 1000;
-    expect(Math.abs(midway!.shown - truth)).toBeLessThanOrEqual(0.3 * truth);
+    // 30 % of the truth, but never finer than the whole seconds on screen and the quarter-second sampling
+    // (on a fast machine a frame takes a second, and 30 % of 4 s is less than the display can say).
+    expect(Math.abs(midway!.shown - truth)).toBeLessThanOrEqual(Math.max(0.3 * truth, 2));
 
     // Time taken counts its rendering only, not the minutes it waited behind the first job.
     const waited = (Date.parse(summary.renderingSince!) - Date.parse(summary.startedAt!)) / 1000;
