@@ -80,33 +80,23 @@ export async function extractZip(zipPath: string, dest: string, limits: ZipLimit
       if (total > limits.maxTotalBytes) {
         return fail(new ZipError('ZipTooLarge', `The zip expands to more than ${limits.maxTotalBytes} bytes.`));
       }
-      zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream) return fail(err ?? new Error('no stream'));
-        const target = join(dest, rel);
-        let seen = 0;
-        let crc = 0;
-        const guard = new Transform({
-          transform(chunk: Buffer, _enc, cb) {
-            seen += chunk.length;
-            crc = crc32(chunk, crc);
-            if (seen > entry.uncompressedSize) cb(new ZipError('ZipUnreadable', `The zip entry "${rel}" is larger than it declares.`));
-            else cb(null, chunk);
-          },
-          flush(cb) {
-            if (crc >>> 0 !== entry.crc32 >>> 0) cb(new ZipError('ZipUnreadable', `The zip entry "${rel}" is damaged (checksum mismatch).`));
-            else cb();
-          },
-        });
-        mkdir(dirname(target), { recursive: true })
-          .then(() => pipeline(stream, guard, createWriteStream(target)))
-          .then(
-            () => {
-              written.push(rel);
-              zip.readEntry();
-            },
-            (err: unknown) => fail(writeError(err, rel)),
-          );
-      });
+      const target = join(dest, rel);
+      // The folder first, then the entry's stream straight into the pipeline: a stream left waiting
+      // could fail (data past its declared size) with nobody listening, as an uncaught exception.
+      mkdir(dirname(target), { recursive: true }).then(
+        () =>
+          zip.openReadStream(entry, (err, stream) => {
+            if (err || !stream) return fail(err ?? new Error('no stream'));
+            pipeline(stream, entryGuard(entry, rel), createWriteStream(target)).then(
+              () => {
+                written.push(rel);
+                zip.readEntry();
+              },
+              (failure: unknown) => fail(writeError(failure, rel)),
+            );
+          }),
+        (failure: unknown) => fail(writeError(failure, rel)),
+      );
     });
     zip.readEntry();
   });
@@ -163,3 +153,21 @@ export function chooseScene(files: readonly string[], requested?: string): strin
 }
 
 const list = (xs: readonly string[]) => (xs.length ? xs.slice(0, 10).join(', ') + (xs.length > 10 ? ', ...' : '') : 'none');
+
+/** Passes an entry's bytes through, failing past its declared size or on a checksum that does not match. */
+function entryGuard(entry: yauzl.Entry, rel: string): Transform {
+  let seen = 0;
+  let crc = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      crc = crc32(chunk, crc);
+      if (seen > entry.uncompressedSize) cb(new ZipError('ZipUnreadable', `The zip entry "${rel}" is larger than it declares.`));
+      else cb(null, chunk);
+    },
+    flush(cb) {
+      if (crc >>> 0 !== entry.crc32 >>> 0) cb(new ZipError('ZipUnreadable', `The zip entry "${rel}" is damaged (checksum mismatch).`));
+      else cb();
+    },
+  });
+}
