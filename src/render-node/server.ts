@@ -16,6 +16,7 @@ import { createLogger } from './logger';
 import { registerApiRoutes } from './http/api-routes';
 import { registerStorageRoutes } from './http/storage-routes';
 import { createHttpApp } from './http/http-app';
+import { installRequestDrain, type RequestDrain } from './http/request-drain';
 import { signedJobFileUrl } from './http/job-payload';
 import { cleanUploads } from './disk/upload-cleanup';
 import { openNodeData, type NodeData } from './store/open-node-data';
@@ -63,6 +64,8 @@ export interface RenderNodeOptions {
   now?: () => Date;
   /** Render on workers through BullMQ on Redis instead of with this node's Blender. */
   distributed?: DistributedOptions | null;
+  /** On close, how long requests in flight may take to finish before they are stopped (default 10 s). */
+  shutdownGraceMs?: number;
 }
 
 /** A running (or ready to listen) render node. */
@@ -73,7 +76,11 @@ export interface RenderNode {
   webhooks: WebhookDispatcher;
   /** Listen and start the job runner; resolves to the node's URL. */
   listen(host?: string, port?: number): Promise<string>;
-  /** Stop accepting requests and stop work (jobs resume on the next start). */
+  /**
+   * Stop: refuse new requests (503), let those in flight finish (an upload still arriving after the
+   * grace period is answered 503 and stays resumable), stop work, then close the database. Jobs resume
+   * on the next start.
+   */
   close(): Promise<void>;
   /** How the node renders and, in distributed mode, its render workers. */
   workers(): Promise<NodeWorkers>;
@@ -147,10 +154,11 @@ export async function createRenderNode(given: RenderNodeOptions): Promise<Render
   const startUrl = options.publicUrl ?? 'http://127.0.0.1';
   const basis: NodeBasis = { options, log, now, blender, data, addresses: { listenUrl: startUrl } };
   const parts = buildParts(basis);
-  const ctx = nodeContext(basis, parts);
   const app = createHttpApp(log);
+  const drain = installRequestDrain(app);
+  const ctx = nodeContext(basis, parts, drain.stopping);
   await registerRoutes(app, ctx, basis, parts);
-  const { listen, close } = nodeLifecycle(app, basis, parts);
+  const { listen, close } = nodeLifecycle(app, basis, parts, drain);
   return { app, ctx, blender, webhooks: parts.webhooks, listen, close, workers: () => ctx.workers() };
 }
 
@@ -230,7 +238,7 @@ function announceCompletion(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>, 
   });
 }
 
-function nodeContext(basis: NodeBasis, parts: NodeParts): NodeContext {
+function nodeContext(basis: NodeBasis, parts: NodeParts, stopping: AbortSignal): NodeContext {
   const { options, log, now, data, blender, addresses } = basis;
   const { distributed, runner } = parts;
   return {
@@ -251,6 +259,7 @@ function nodeContext(basis: NodeBasis, parts: NodeParts): NodeContext {
     now,
     workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings() }),
     logs: parts.logs,
+    stopping,
   };
 }
 
@@ -269,7 +278,7 @@ async function registerRoutes(app: FastifyInstance, ctx: NodeContext, basis: Nod
  * Listening and closing: on listen, clear what interrupted and abandoned uploads left (then hourly),
  * learn the node's addresses, start the runner and the webhooks; a failed start closes the node again.
  */
-function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts): Pick<RenderNode, 'listen' | 'close'> {
+function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts, drain: RequestDrain): Pick<RenderNode, 'listen' | 'close'> {
   const { options, log, now, data, addresses } = basis;
   let closed = false;
   let cleanupTimer: NodeJS.Timeout | null = null;
@@ -277,7 +286,10 @@ function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts)
     if (closed) return;
     closed = true;
     if (cleanupTimer) clearInterval(cleanupTimer);
-    await Promise.all([parts.webhooks.stop(), parts.runner.stop()]);
+    const requests = drain.drain({ graceMs: options.shutdownGraceMs ?? 10_000 }).then((outcome) => {
+      if (outcome.stopped > 0) log.warn(outcome, 'stopped requests still running after the shutdown grace period');
+    });
+    await Promise.all([parts.webhooks.stop(), parts.runner.stop(), requests]);
     parts.logs.close();
     await app.close();
     data.db.close();

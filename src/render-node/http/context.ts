@@ -38,6 +38,8 @@ export interface NodeContext {
   workers: () => Promise<NodeWorkers>;
   /** What Blender printed for each job. */
   logs: JobLogs;
+  /** Aborted when the node stops and requests still running must give up. */
+  stopping: AbortSignal;
 }
 
 declare module 'fastify' {

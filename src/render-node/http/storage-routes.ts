@@ -2,11 +2,13 @@ import { createWriteStream } from 'node:fs';
 import { link, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Transform } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES, type FileType } from '../../shared/api';
 import { HttpError, forbidden, insufficientStorage, notFound } from './http-error';
+import { shuttingDown } from './request-drain';
 import { serveFile } from './serve-file';
 import { isKeyActive } from '../store/keys';
 import { freeBytes, isDiskFullError } from '../disk/disk-space';
@@ -121,7 +123,7 @@ async function receiveUpload(ctx: NodeContext, request: FastifyRequest, slug: st
   const temp = join(ctx.storage.uploadsDir, `.part-${slug}-${randomBytes(4).toString('hex')}`);
   const counter = new ByteCounter(length);
   try {
-    await pipeline(request.raw, counter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
+    await receiveBody(request.raw, counter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }), ctx.stopping);
     if (counter.received !== length) {
       throw new HttpError(400, 'length_mismatch', `Received ${counter.received} bytes, Content-Length announced ${length}.`);
     }
@@ -140,11 +142,40 @@ async function receiveUpload(ctx: NodeContext, request: FastifyRequest, slug: st
   request.log.info({ slug, bytes: length }, 'upload stored');
 }
 
+/**
+ * Streams a request body through `counter` into `file`. When `stopping` aborts, the rest of the body is
+ * discarded and the copy fails with a 503 naming how far it got, so the connection can still carry that
+ * answer (a piped request would be destroyed with its socket); a client that disconnects fails it as
+ * interrupted.
+ */
+async function receiveBody(body: IncomingMessage, counter: ByteCounter, file: Writable, stopping: AbortSignal): Promise<void> {
+  const stop = () => {
+    body.unpipe(counter);
+    body.resume();
+    counter.destroy(shuttingDown(`The render node shut down after ${counter.received} of ${counter.limit} bytes of this file arrived; send it again once the node is back.`));
+  };
+  const cut = () => {
+    if (!body.complete) counter.destroy(Object.assign(new Error('The client closed the connection.'), { code: 'ECONNRESET' }));
+  };
+  const fail = (err: Error) => counter.destroy(err);
+  body.once('close', cut).once('error', fail);
+  body.pipe(counter);
+  const copied = pipeline(counter, file);
+  if (stopping.aborted) stop();
+  else stopping.addEventListener('abort', stop, { once: true });
+  try {
+    await copied;
+  } finally {
+    stopping.removeEventListener('abort', stop);
+    body.off('close', cut).off('error', fail);
+  }
+}
+
 /** A pass-through stream that counts bytes and fails once more than `length` arrive. */
 class ByteCounter extends Transform {
   received = 0;
 
-  constructor(private readonly limit: number) {
+  constructor(readonly limit: number) {
     super();
   }
 
