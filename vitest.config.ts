@@ -14,6 +14,9 @@ export default defineConfig({
     // Every core runs test files (vitest's default leaves one idle, which on two cores means one at a
     // time); integration and e2e stay one file at a time through `fileParallelism: false`.
     maxWorkers: '100%',
+    // Every test runs with a home folder made for the run; the real home's Blender preferences,
+    // Renderdrop settings and keyrings are compared before and after (test/helpers/isolated-home.ts).
+    globalSetup: ['test/helpers/isolated-home.ts'],
     projects: [
       {
         test: {

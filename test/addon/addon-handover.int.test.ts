@@ -69,6 +69,7 @@ describe.skipIf(!blenderPath)('the add-on hands the scene to a running Renderdro
     config = join(work, 'rd-config');
     await mkdir(config);
     env = { RENDERDROP_CONFIG_DIR: config, BLENDER_USER_SCRIPTS: join(work, 'scripts'), BLENDER_USER_CONFIG: join(work, 'config'), PATH: '/usr/bin:/bin' };
+    await Promise.all([mkdir(env.BLENDER_USER_SCRIPTS!), mkdir(env.BLENDER_USER_CONFIG!)]);
     const blender = await inspectBlender(blenderPath!, { env: { ...process.env, ...env } });
     await installAddon(blender!, { cli: null });
     expect(await setAddonEnabled(blender!, true, { env: { ...process.env, ...env } })).toBe(true);

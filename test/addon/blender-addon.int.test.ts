@@ -39,6 +39,7 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     t = await startTestNode({ blender: await probeBlender(blenderPath!, { timeoutMs: 60_000 }) });
     cli = await cliSetup(t.url, t.key);
     blenderEnv = { ...cli.env, BLENDER_USER_SCRIPTS: join(work, 'user', 'scripts'), BLENDER_USER_CONFIG: join(work, 'user', 'config') };
+    await Promise.all([mkdir(blenderEnv.BLENDER_USER_SCRIPTS!, { recursive: true }), mkdir(blenderEnv.BLENDER_USER_CONFIG!, { recursive: true })]);
     const installed = await runBuiltCli(['addon', 'install', '--blender', blenderPath!], blenderEnv);
     expect(installed.code, installed.stdout + installed.stderr).toBe(0);
     expect(installed.stdout).toMatch(/^Blender \d+\.\d+\.\d+ \(.+\): installed \(\d+\.\d+\.\d+\), enabled\. Folder: .+renderdrop_blender$/m);
@@ -136,7 +137,7 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     const user = join(work, 'bare');
     const env = { BLENDER_USER_SCRIPTS: join(user, 'scripts'), BLENDER_USER_CONFIG: join(user, 'config') };
     const target = await inspectBlender(blenderPath!, { env: { ...process.env, ...env } });
-    await mkdir(user, { recursive: true });
+    await Promise.all([mkdir(env.BLENDER_USER_SCRIPTS, { recursive: true }), mkdir(env.BLENDER_USER_CONFIG, { recursive: true })]);
     await installAddon(target!, { cli: null });
     expect(await setAddonEnabled(target!, true, { env: { ...process.env, ...env } })).toBe(true);
     const sent = await blender([made.scene, '--python-expr', SUBMIT], { ...env, PATH: '/usr/bin:/bin' });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAddonSource } from '../../src/core/addon';
 import { requireBlender } from '../helpers/blender';
 import { runCli } from '../helpers/cli';
+import { homeChanges, snapshotHome } from '../helpers/home-snapshot';
 
 const blenderPath = requireBlender();
 
@@ -71,4 +73,45 @@ describe.skipIf(!blenderPath)('renderdrop addon install / uninstall / status (re
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toBe(`renderdrop: ${join(work, 'nothing-here')} is not a Blender that answers \`--version\`. Give the Blender program, or the folder it is in.\n`);
   });
+});
+
+describe.skipIf(!blenderPath)('renderdrop addon install on a machine where Blender was used (real Blender)', () => {
+  let work: string;
+  const used = () => join(work, 'home');
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'rd-cli-addon-used-'));
+    await mkdir(used());
+  });
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  /** The person's own Blender set-up: preferences saved by Blender, then optionally the add-on installed and enabled there. */
+  async function usedHome(withAddon: boolean): Promise<void> {
+    const saved = await runCli(['addon', withAddon ? 'install' : 'status', '--blender', blenderPath!], { env: { HOME: used(), XDG_CONFIG_HOME: join(used(), '.config'), RENDERDROP_CONFIG_DIR: join(work, 'own-rd') } });
+    expect(saved.code, saved.stdout + saved.stderr).toBe(0);
+    if (!withAddon) {
+      const prefs = spawnSync(blenderPath!, ['-b', '--factory-startup', '--python-expr', 'import bpy; bpy.ops.wm.save_userpref()'], { env: { ...process.env, HOME: used(), XDG_CONFIG_HOME: join(used(), '.config') }, encoding: 'utf8' });
+      expect(prefs.status, prefs.stderr).toBe(0);
+    }
+    const own = snapshotHome(used());
+    expect([...own.keys()].some((path) => path.endsWith(join('config', 'userpref.blend'))), [...own.keys()].join('\n')).toBe(true);
+  }
+
+  for (const withAddon of [false, true]) {
+    it(`installs into the folders it is given and leaves the person's own Blender preferences byte for byte (add-on ${withAddon ? 'enabled' : 'absent'} there)`, async () => {
+      await rm(used(), { recursive: true, force: true });
+      await mkdir(used());
+      await usedHome(withAddon);
+      const before = snapshotHome(used());
+      const given = join(work, withAddon ? 'given-with' : 'given-without');
+      const env = { HOME: used(), XDG_CONFIG_HOME: join(used(), '.config'), BLENDER_USER_SCRIPTS: join(given, 'scripts'), BLENDER_USER_CONFIG: join(given, 'config'), RENDERDROP_CONFIG_DIR: join(given, 'rd') };
+      const installed = await runCli(['addon', 'install', '--blender', blenderPath!], { env, timeoutMs: 170_000 });
+      expect(installed.code, installed.stdout + installed.stderr).toBe(0);
+      expect(installed.stdout).toContain(', enabled. Folder: ' + join(given, 'scripts', 'addons', 'renderdrop_blender'));
+      expect(await readdir(join(given, 'config'))).toContain('userpref.blend');
+      expect(homeChanges(before, snapshotHome(used()))).toEqual([]);
+    });
+  }
 });

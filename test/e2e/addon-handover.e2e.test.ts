@@ -85,6 +85,7 @@ describe.skipIf(!ready)('the Blender add-on and browser mode (Chromium, local no
     const blenderHome = await tempDir('rd-e2e-blender-user-');
     scripts = join(blenderHome, 'scripts');
     blenderConfig = join(blenderHome, 'config');
+    await Promise.all([mkdir(scripts), mkdir(blenderConfig)]);
     app = await openApp(browser, {
       env: { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', BLENDER_USER_SCRIPTS: scripts, BLENDER_USER_CONFIG: blenderConfig },
     });
