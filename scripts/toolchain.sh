@@ -1,5 +1,6 @@
 # Shared set-up for scripts/test.sh and scripts/start.sh: a Node 22.12+ toolchain and Debian packages.
-# Source it, then call ensure_node and ensure_apt_packages.
+# Source it, then call ensure_node and ensure_apt_packages (and ensure_blenders, from scripts/blenders.sh,
+# for the Blender versions the tests render with besides the system's).
 
 # Blender and Chromium for the app; a Secret Service, Redis, Info-ZIP and 7-Zip for the tests.
 APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full strace)
@@ -42,3 +43,5 @@ ensure_apt_packages() {
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
+
+source "$(dirname "${BASH_SOURCE[0]}")/blenders.sh"
