@@ -42,9 +42,9 @@ renderdrop_debian_mirror() {
 }
 
 # The wrapper that runs the chroot ROOT's Blender: in a private mount namespace of its own (nothing to
-# clean up afterwards, nothing seen by the rest of the machine), /proc, /dev, /sys, /tmp, /var/tmp and
-# every top-level folder that is not part of the system (/home, /root, /work, /opt, /srv, /mnt, ...) are
-# bind-mounted at their own paths, plus the current folder when it lies elsewhere; then it changes to the
+# clean up afterwards, nothing seen by the rest of the machine), /proc, /dev, /sys, /tmp, /var/tmp,
+# /home, /root, /work, /mnt, /media, /opt and /srv are bind-mounted at their own paths, plus the current
+# folder when it lies elsewhere (a checkout under /var, say); then it changes to the
 # current folder inside the chroot and execs Blender. Every step execs the next, so Blender keeps the
 # wrapper's process id: signals sent to it reach Blender, and Blender's exit status is the wrapper's.
 # The environment is passed on as it is.
@@ -70,18 +70,20 @@ bind() {
   [ -d "$root$1" ] || mkdir -p "$root$1" || return 1
   mount --rbind "$1" "$root$1"
 }
-for d in /proc /dev /sys /tmp /var/tmp; do bind "$d" || exit 126; done
 outside=1
-for d in /*; do
+for d in /proc /dev /sys /tmp /var/tmp /home /root /work /mnt /media /opt /srv; do
   [ -d "$d" ] && [ ! -L "$d" ] || continue
-  case "$d" in
-    /bin|/boot|/dev|/etc|/lib|/lib32|/lib64|/libx32|/lost+found|/proc|/run|/sbin|/sys|/tmp|/usr|/var) continue ;;
-  esac
   bind "$d" || exit 126
   case "$here/" in "$d"/*) outside=0 ;; esac
 done
-case "$here/" in /tmp/*|/var/tmp/*|/dev/*|/proc/*|/sys/*) outside=0 ;; esac
-if [ "$outside" = 1 ] && [ "$here" != / ]; then bind "$here" || exit 126; fi
+# The current folder elsewhere is mounted only where the chroot has nothing of its own (never over its /usr or /var/lib).
+if [ "$outside" = 1 ] && [ "$here" != / ]; then
+  if [ ! -e "$root$here" ] || { [ -d "$root$here" ] && [ -z "$(ls -A "$root$here")" ]; }; then
+    bind "$here" || exit 126
+  else
+    here=/
+  fi
+fi
 [ -d "$root$here" ] || here=/
 PATH=$path
 exec "$chroot" "$root" /usr/bin/env --chdir="$here" /usr/bin/blender "$@"
