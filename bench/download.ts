@@ -3,10 +3,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import { buildClient } from './lib/build-clients';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
+import { checkDownload, refuseImpossible } from './lib/checks';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, canMeasureResources, runMeasured, type Measured } from './lib/measure';
 import { intOption, sizeLabel, sizeOption } from './lib/options';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
+import { RequestCounter } from './lib/request-counter';
 import { scratchParent } from './lib/scratch-space';
 import { putJobInStatus } from '../test/helpers/job-status';
 
@@ -23,6 +25,8 @@ type VariantId = 'renderdrop' | 'xargs-curl' | 'curl-sequential' | 'curl-paralle
 interface Variant {
   id: VariantId;
   label: string;
+  /** Requests it makes to the node: one GET per file, and Renderdrop's GET /jobs/{id}/downloads. */
+  requests: number;
   run: (dest: string) => Promise<Measured>;
 }
 
@@ -37,6 +41,10 @@ interface Sample {
   innerSeconds: number | null;
   /** CPU the render node (this process) spent serving the run. */
   nodeCpuSeconds: number;
+  /** Requests the node received during the run. */
+  requests: number;
+  /** Requests the client makes for the job's files. */
+  requestsMade: number;
 }
 
 interface Output {
@@ -107,6 +115,7 @@ async function main(): Promise<void> {
   const destParent = await scratchParent('dest-parent', total * 2);
   console.log(`The node's data folder is under ${dataParent}, downloads go under ${destParent}. ${loadNote()}`);
   const bench = await startBenchNode(dataParent);
+  const counter = new RequestCounter(bench.test.node.app.server);
   const work = await mkdtemp(join(destParent, 'rd-bench-download-'));
   onCleanup(() => rm(work, { recursive: true, force: true }));
 
@@ -124,6 +133,7 @@ async function main(): Promise<void> {
     {
       id: 'renderdrop',
       label: `renderdrop downloadJobOutputs (${concurrency} at once)`,
+      requests: fileCount + 1,
       run: (dest) =>
         runMeasured(process.execPath, [downloadClient, JSON.stringify({ baseUrl: bench.test.url, jobId, dir: dest, concurrency })], {
           env: { ...process.env, RENDERDROP_API_KEY: bench.test.key },
@@ -132,16 +142,19 @@ async function main(): Promise<void> {
     {
       id: 'xargs-curl',
       label: `xargs -P ${concurrency} curl (one curl per file)`,
+      requests: fileCount,
       run: (dest) => runMeasured('xargs', ['-0', '-P', String(concurrency), '-n', '2', 'curl', '-sS', '--fail', '-o'], { cwd: dest, stdinFile: xargsList }),
     },
     {
       id: 'curl-sequential',
       label: 'curl sequential (one process, all URLs)',
+      requests: fileCount,
       run: (dest) => runMeasured('curl', ['-sS', '--fail', '-K', curlConfig], { cwd: dest }),
     },
     {
       id: 'curl-parallel',
       label: `curl --parallel-max ${concurrency} (one process)`,
+      requests: fileCount,
       run: (dest) => runMeasured('curl', ['-sS', '--fail', '--parallel', '--parallel-max', String(concurrency), '-K', curlConfig], { cwd: dest }),
     },
   ];
@@ -151,8 +164,10 @@ async function main(): Promise<void> {
     await mkdir(dest);
     try {
       const cpuBefore = process.cpuUsage();
+      const requestsBefore = counter.snapshot().total;
       const measured = await variant.run(dest);
       const cpu = process.cpuUsage(cpuBefore);
+      const requests = counter.snapshot().total - requestsBefore;
       assertSucceeded(variant.label, measured);
       let innerSeconds: number | null = null;
       if (variant.id === 'renderdrop') {
@@ -161,7 +176,16 @@ async function main(): Promise<void> {
         innerSeconds = report.seconds;
       }
       await verify(variant.label, dest, digests);
-      return { variant: variant.id, wallSeconds: measured.wallSeconds, cpuSeconds: measured.cpuSeconds, maxRssBytes: measured.maxRssBytes, innerSeconds, nodeCpuSeconds: (cpu.user + cpu.system) / 1e6 };
+      return {
+        variant: variant.id,
+        wallSeconds: measured.wallSeconds,
+        cpuSeconds: measured.cpuSeconds,
+        maxRssBytes: measured.maxRssBytes,
+        innerSeconds,
+        nodeCpuSeconds: (cpu.user + cpu.system) / 1e6,
+        requests,
+        requestsMade: variant.requests,
+      };
     } finally {
       await rm(dest, { recursive: true, force: true });
     }
@@ -175,10 +199,12 @@ async function main(): Promise<void> {
     for (const [position, variant] of order.entries()) {
       throwIfInterrupted();
       const sample = { ...(await once(variant)), run: run + 1, position };
+      refuseImpossible('download', checkDownload({ files: fileCount, runs, variants: [], samples: [sample] }));
       samples.push(sample);
       console.log(`  run ${run + 1} ${variant.label.padEnd(44)} ${fixed(sample.wallSeconds)} s  ${fixed(sample.cpuSeconds)} s CPU`);
     }
   }
+  counter.detach();
   await bench.stop();
   console.log(`\n${loadNote()}`);
 
@@ -200,6 +226,7 @@ async function main(): Promise<void> {
       nodeCpuSeconds: median(mine.map((s) => s.nodeCpuSeconds)),
     };
   });
+  refuseImpossible('download', checkDownload({ files: fileCount, runs, variants: variants.map((v) => v.id), samples, summaries }));
   const xargs = summaries.find((s) => s.variant === 'xargs-curl')!;
   const mine = summaries.find((s) => s.variant === 'renderdrop')!;
   const sequential = summaries.find((s) => s.variant === 'curl-sequential')!;

@@ -3,21 +3,25 @@
  * the node's render prelude with and without `previewDir`, alternating, in the same run. Prints the
  * median times and their ratio. Options: --runs=3 --frames=6 --format=OPEN_EXR --width=1920 --height=1080.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startRender, type BlenderRenderPlan } from '../src/render-node/blender/render';
 import { makeSampleScene, requireBlender } from '../test/helpers/blender';
+import { checkFramePreviews, refuseImpossible, type FramePreviewsFigures } from './lib/checks';
+import { runBench } from './lib/cleanup';
+import { intOption, option } from './lib/options';
 import { loadNote, median, writeResults } from './lib/report';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const FRAMES = Number(process.env.BENCH_FRAMES ?? 6);
-const FORMAT = process.env.BENCH_FORMAT ?? 'OPEN_EXR';
-const WIDTH = Number(process.env.BENCH_WIDTH ?? 1920);
-const HEIGHT = Number(process.env.BENCH_HEIGHT ?? 1080);
+const RUNS = intOption('runs', 3);
+const FRAMES = intOption('frames', 6);
+const FORMAT = option('format', 'OPEN_EXR');
+const WIDTH = intOption('width', 1920);
+const HEIGHT = intOption('height', 1080);
 
+type Render = FramePreviewsFigures['renders'][number];
 
-async function timedRender(blender: string, scene: string, outputDir: string, previewDir: string | null): Promise<number> {
+async function timedRender(blender: string, scene: string, outputDir: string, previewDir: string | null): Promise<Render> {
   const plan: BlenderRenderPlan = {
     frames: Array.from({ length: FRAMES }, (_, i) => i + 1),
     outputDir,
@@ -29,8 +33,10 @@ async function timedRender(blender: string, scene: string, outputDir: string, pr
   };
   const started = performance.now();
   const result = await startRender({ blenderPath: blender, scenePath: scene, sceneRoot: dirname(scene), plan }).done;
-  if (result.exitCode !== 0 || result.framesWritten.length !== FRAMES) throw new Error(`render failed: ${result.error ?? result.stderrTail}`);
-  return performance.now() - started;
+  const ms = performance.now() - started;
+  if (result.exitCode !== 0) throw new Error(`render failed: ${result.error ?? result.stderrTail}`);
+  const previewsWritten = previewDir === null ? 0 : (await readdir(previewDir).catch(() => [])).filter((name) => name.endsWith('.png')).length;
+  return { previews: previewDir !== null, ms, framesWritten: result.framesWritten.length, previewsWritten };
 }
 
 async function main(): Promise<void> {
@@ -39,12 +45,14 @@ async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'rd-bench-previews-'));
   try {
     const scene = await makeSampleScene(work, { frames: FRAMES, missingTexture: false });
-    const plain: number[] = [];
-    const withPreviews: number[] = [];
+    const renders: Render[] = [];
     for (let i = 0; i < RUNS; i++) {
-      plain.push(await timedRender(blender, scene, join(work, `plain-${i}`), null));
-      withPreviews.push(await timedRender(blender, scene, join(work, `previews-${i}`), join(work, `previews-${i}`, 'previews')));
+      renders.push(await timedRender(blender, scene, join(work, `plain-${i}`), null));
+      renders.push(await timedRender(blender, scene, join(work, `previews-${i}`), join(work, `previews-${i}`, 'previews')));
     }
+    refuseImpossible('frame-previews', checkFramePreviews({ frames: FRAMES, renders }));
+    const plain = renders.filter((r) => !r.previews).map((r) => r.ms);
+    const withPreviews = renders.filter((r) => r.previews).map((r) => r.ms);
     const a = median(plain);
     const b = median(withPreviews);
     console.log(`\nframe previews: ${FRAMES} frames of ${WIDTH}x${HEIGHT} ${FORMAT}, median of ${RUNS}`);
@@ -63,4 +71,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await runBench(main);

@@ -9,10 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sampleAnalysis } from '../test/fixtures/analysis';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
+import { checkJobsList, refuseImpossible, type JobsListFigures } from './lib/checks';
 import { buildClient } from './lib/build-clients';
 import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
+import { RequestCounter } from './lib/request-counter';
 import { putJobInStatus } from '../test/helpers/job-status';
 
 const jobCount = intOption('jobs', 10_000);
@@ -57,6 +59,15 @@ function useIndex(bench: BenchNode, which: 'current' | 'previous'): void {
 interface Measured {
   label: string;
   index: string;
+  /** Requests the client made: GET of the query, and of /healthz. */
+  requests: number;
+  probes: number;
+  latencies: number;
+  /** Requests the node counted meanwhile. */
+  counted: number;
+  /** The load's time, measured by the client, and the client process's wall time. */
+  clientSeconds: number;
+  wallSeconds: number;
   requestsPerSecond: number;
   medianMs: number;
   p99Ms: number;
@@ -66,14 +77,24 @@ interface Measured {
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 
-async function load(client: string, bench: BenchNode, label: string, path: string, index: string, forSeconds = seconds): Promise<Measured> {
+async function load(client: string, bench: BenchNode, counter: RequestCounter, label: string, path: string, index: string, forSeconds = seconds): Promise<Measured> {
   throwIfInterrupted();
   const job = { url: `${bench.test.api}${path}`, connections, seconds: forSeconds, probeUrl: `${bench.test.url}/healthz` };
+  const before = counter.snapshot().total;
+  const started = performance.now();
   const { stdout } = await run(process.execPath, [client, JSON.stringify(job)], { env: { ...process.env, BENCH_API_KEY: bench.test.key }, maxBuffer: 256 * 1024 * 1024 });
+  const wallSeconds = (performance.now() - started) / 1000;
+  const counted = counter.snapshot().total - before;
   const out = JSON.parse(stdout) as { requests: number; seconds: number; latencies: number[]; probes: number[] };
   return {
     label,
     index,
+    requests: out.requests,
+    probes: out.probes.length,
+    latencies: out.latencies.length,
+    counted,
+    clientSeconds: out.seconds,
+    wallSeconds,
     requestsPerSecond: out.requests / out.seconds,
     medianMs: median(out.latencies),
     p99Ms: percentile(out.latencies, 0.99),
@@ -86,6 +107,7 @@ await runBench(async () => {
   console.log(`GET /jobs with and without a status filter, ${jobCount} jobs, ${connections} connections for ${seconds} s each. ${loadNote()}`);
   const client = await buildClient('load-client');
   const bench = await startBenchNode();
+  const counter = new RequestCounter(bench.test.node.app.server);
   try {
     const counts = seedJobs(bench, jobCount);
     const queries = [
@@ -96,10 +118,11 @@ await runBench(async () => {
     const results: Measured[] = [];
     for (const index of ['current', 'previous'] as const) {
       useIndex(bench, index);
-      await load(client, bench, 'warm-up', '/jobs?pageSize=20', index, 1);
-      for (const [label, path] of queries) results.push(await load(client, bench, label, path, index === 'current' ? 'jobs(status, seq)' : 'jobs(status) (before)'));
+      await load(client, bench, counter, 'warm-up', '/jobs?pageSize=20', index, 1);
+      for (const [label, path] of queries) results.push(await load(client, bench, counter, label, path, index === 'current' ? 'jobs(status, seq)' : 'jobs(status) (before)'));
     }
     useIndex(bench, 'current');
+    refuseImpossible('jobs-list', checkJobsList({ results } satisfies JobsListFigures));
     const unfiltered = (index: string) => results.find((r) => r.index === index && r.label === 'unfiltered')!.requestsPerSecond;
     printTable(
       'GET /jobs under load (the ratio is requests per second against the unfiltered list, same index)',
@@ -111,6 +134,7 @@ await runBench(async () => {
     console.log(`\nGoal: status filters as fast as the unfiltered list (ratio >= 0.9): ${worst >= 0.9 ? 'met' : 'NOT met'} (worst ratio ${fixed(worst)}).`);
     await writeResults('jobs-list', { config: { jobCount, seconds, connections, counts }, results, goals: { filteredAsFastAsUnfiltered: worst >= 0.9, worstRatio: worst } });
   } finally {
+    counter.detach();
     await bench.stop();
   }
 });

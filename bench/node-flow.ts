@@ -6,31 +6,34 @@
  * nodes did before. Runs alternate between the three. Prints the median times, ratios and overheads.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../test/helpers/blender';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../test/helpers/node';
 import { probeBlender } from '../src/render-node/blender/probe';
+import { checkNodeFlow, refuseImpossible } from './lib/checks';
+import { runBench } from './lib/cleanup';
+import { intOption } from './lib/options';
+import { median, writeResults } from './lib/report';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = intOption('runs', 3);
 /** Goal of issue 21: a 3-frame job's whole flow within this much of bare Blender. */
 const GOAL_OVERHEAD_MS = 400;
+/** Frames of the sample scene (its default). */
+const FRAMES = 3;
 
-type Phases = { flow: number; uploadValidate: number; renderFinalize: number; download: number };
+type Phases = { flow: number; uploadValidate: number; renderFinalize: number; download: number; framesDownloaded: number };
+type Timed = Omit<Phases, 'framesDownloaded'>;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-function bareBlender(blender: string, scene: string, outDir: string): Promise<number> {
-  return new Promise((resolve, reject) => {
+async function bareBlender(blender: string, scene: string, outDir: string): Promise<{ ms: number; frames: number }> {
+  const ms = await new Promise<number>((resolve, reject) => {
     const started = performance.now();
     const child = spawn(blender, ['-b', '-Y', '--factory-startup', scene, '-o', join(outDir, 'bare_####'), '-a'], { stdio: 'ignore' });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`blender exited ${code}`))));
   });
+  return { ms, frames: (await readdir(outDir)).filter((name) => name.startsWith('bare_')).length };
 }
 
 async function nodeFlow(node: TestNode, bytes: Buffer, out: string): Promise<Phases> {
@@ -47,12 +50,12 @@ async function nodeFlow(node: TestNode, bytes: Buffer, out: string): Promise<Pha
   const downloads = (await node.call('GET', `/jobs/${job.id}/downloads`)).json;
   for (const o of downloads.frameOutputs) await writeFile(join(out, `node-${o.fileName}`), Buffer.from(await (await fetch(o.url)).arrayBuffer()));
   const t3 = performance.now();
-  return { flow: t3 - t0, uploadValidate: t1 - t0, renderFinalize: t2 - t1, download: t3 - t2 };
+  return { flow: t3 - t0, uploadValidate: t1 - t0, renderFinalize: t2 - t1, download: t3 - t2, framesDownloaded: downloads.frameOutputs.length };
 }
 
 function report(version: string, bare: number[], reader: Phases[], blender: Phases[]): void {
   const bareMs = median(bare);
-  const ph = (runs: Phases[], k: keyof Phases) => median(runs.map((p) => p[k]));
+  const ph = (runs: Phases[], k: keyof Timed) => median(runs.map((p) => p[k]));
   const sec = (ms: number) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
   console.log(`\nnode flow vs bare Blender (median of ${RUNS}, alternating, Blender ${version})`);
   console.log(`${'bare blender -b -a (3 frames)'.padEnd(40)} ${sec(bareMs)}`);
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
     const info = await probeBlender(blender, { timeoutMs: 60_000 });
     const node = await startTestNode({ blender: info, logLevel: 'warn' });
     const blenderNode = await startTestNode({ blender: { ...info, analysisFacts: null }, logLevel: 'warn' });
-    const bare: number[] = [];
+    const bare: { ms: number; frames: number }[] = [];
     const reader: Phases[] = [];
     const withBlender: Phases[] = [];
     try {
@@ -93,13 +96,15 @@ async function main(): Promise<void> {
       await node.stop();
       await blenderNode.stop();
     }
-    report(info.version, bare, reader, withBlender);
-    await mkdir('bench/results', { recursive: true });
-    const ratio = median(reader.map((p) => p.flow)) / median(bare);
-    await writeFile('bench/results/node-flow.json', JSON.stringify({ runs: RUNS, blender: info.version, bareMs: bare, reader, withBlender, ratio }, null, 2));
+    const flows = [...reader.map((p) => ({ label: 'node, scene read without Blender', ...p })), ...withBlender.map((p) => ({ label: "node, Blender's analysis", ...p }))];
+    refuseImpossible('node-flow', checkNodeFlow({ frames: FRAMES, bare, flows }));
+    const bareMs = bare.map((b) => b.ms);
+    report(info.version, bareMs, reader, withBlender);
+    const ratio = median(reader.map((p) => p.flow)) / median(bareMs);
+    await writeResults('node-flow', { runs: RUNS, blender: info.version, bareMs, reader, withBlender, ratio });
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-await main();
+await runBench(main);

@@ -14,6 +14,7 @@ import yauzl from 'yauzl';
 import { SyntheticBlend } from '../test/blend/helpers/synthetic-blend';
 import { requireBlender } from '../test/helpers/blender';
 import { buildClient } from './lib/build-clients';
+import { checkPack, refuseImpossible } from './lib/checks';
 import { writeRandomFile } from './lib/random-file';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, canMeasureResources, runMeasured, type Measured } from './lib/measure';
@@ -127,6 +128,7 @@ async function runCase(client: string, work: string, blender: string | null, sce
     for (const tool of order) {
       throwIfInterrupted();
       const sample = await packOnce(tool, client, sceneDir, out, scene, run, files);
+      refuseImpossible('pack', checkPack({ runs, cases: [], samples: [sample] }));
       samples.push(sample);
       console.log(`  ${scene.label} run ${run} ${tool.padEnd(10)} ${fixed(sample.mibPerSecond, 0).padStart(6)} MiB/s  ${fixed(sample.seconds, 2)} s  ${fixed(sample.cpuSeconds)} s CPU  ${fixed(sample.maxRssBytes === null ? null : sample.maxRssBytes / MB, 1)} MB peak RSS  ${fixed(sample.zipBytes / MiB, 1)} MiB zip`);
     }
@@ -165,6 +167,7 @@ async function main(): Promise<void> {
   for (const scene of cases) await runCase(client, work, blender, scene, samples);
 
   const summary = summarize(cases, samples);
+  refuseImpossible('pack', checkPack({ runs, cases: cases.map((c) => c.label), samples, summary }));
   printTable(
     `Packing against zip -r -0 (median of ${runs})`,
     ['scene', 'Renderdrop s', 'zip s', 'Renderdrop MiB/s', 'zip MiB/s', 'ratio', 'Renderdrop CPU s', 'zip CPU s', 'Renderdrop RSS MB', 'zip RSS MB', 'Renderdrop zip MiB', 'zip -0 MiB'],

@@ -7,6 +7,7 @@ import { ProfileJobs } from '../src/host/jobs/profile-jobs';
 import { JobSync } from '../src/host/jobs/job-sync';
 import { SubmittedJobs } from '../src/host/submissions/submitted-jobs';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
+import { checkQueueSync, refuseImpossible } from './lib/checks';
 import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';
 import { countsBetween, RequestCounter, type RequestCounts } from './lib/request-counter';
@@ -28,6 +29,8 @@ interface RunResult {
   scenario: Scenario;
   poller: Poller;
   counts: RequestCounts;
+  /** Requests the poller made (through {@link VirtualTime.track}) while the node counted. */
+  made: number;
   perMinute: number;
   /** Simulated seconds until the job added by another machine was in the queue. */
   newJobSeenAfterS: number | null;
@@ -44,6 +47,8 @@ class VirtualTime {
   readonly #timers = new Map<number, { at: number; run: () => void }>();
   #next = 1;
   pending = 0;
+  /** Requests started through {@link track}. */
+  made = 0;
 
   readonly timers: Timers = {
     setTimeout: (run, ms) => {
@@ -60,6 +65,7 @@ class VirtualTime {
 
   /** Wraps a request so the clock waits for it. */
   track<T>(promise: Promise<T>): Promise<T> {
+    this.made++;
     this.pending++;
     return promise.finally(() => this.pending--);
   }
@@ -184,7 +190,9 @@ async function measure(
     if (scenario === 'active' && id === ids[0] && status === 'completed' && completionSeenAt === null) completionSeenAt = time.now;
   };
   const stop = await start(time, ids, seen);
+  await time.settle();
   const before = counter.snapshot();
+  const madeBefore = time.made;
   const end = startedAt + minutes * 60_000;
   let lastSecond = 0;
   await time.runUntil(end, () => {
@@ -201,6 +209,7 @@ async function measure(
     }
   });
   const counts = countsBetween(before, counter.snapshot());
+  const made = time.made - madeBefore;
   stop();
   await time.settle();
   retire(bench, [...ids, ...(newJob ? [newJob] : [])]);
@@ -208,6 +217,7 @@ async function measure(
     scenario,
     poller,
     counts,
+    made,
     perMinute: counts.total / minutes,
     newJobSeenAfterS: newJobSeenAt === null ? null : (newJobSeenAt - startedAt - NEW_JOB_AT_MS) / 1000,
     completionSeenAfterS: completionSeenAt === null || completedAt === null ? null : (completionSeenAt - completedAt) / 1000,
@@ -233,6 +243,7 @@ async function main(): Promise<void> {
     }
   }
 
+  refuseImpossible('queue-sync', checkQueueSync({ minutes, newJobAtS: NEW_JOB_AT_MS / 1000, results }));
   printTable(
     'Requests counted at the node (simulated time)',
     ['scenario', 'poller', 'requests', 'progress', 'job reads', 'other (list)', 'req/min', 'new job seen after', 'completion seen after'],

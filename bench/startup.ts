@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SyntheticBlend } from '../test/blend/helpers/synthetic-blend';
 import { startBenchNode } from './lib/bench-node';
+import { checkStartup, refuseImpossible } from './lib/checks';
 import { runBench, onCleanup, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, runMeasured, type Measured } from './lib/measure';
 import { intOption, option } from './lib/options';
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     const goal = c.goal === null ? '' : c.goal.kind === 'ratio' ? `<= ${c.goal.max}x node -e 0` : `<= ${c.goal.max} s`;
     return { label: c.label, wallSeconds: wall, peakRssMiB: rss, ratio: wall / reference, goal, met, samples: ms.map((m) => m.wallSeconds) };
   });
+  refuseImpossible('startup', checkStartup({ runs, rows }));
   printTable(
     `renderdrop start-up (${cliRoot}), median of ${runs} runs`,
     ['command', 'median s', 'peak RSS MiB', 'x node -e 0', 'goal', 'met'],

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { requireBlender } from '../test/helpers/blender';
 import { makePackCorpus } from '../test/helpers/pack-corpus';
 import { buildClient } from './lib/build-clients';
+import { checkTrace, refuseImpossible } from './lib/checks';
 import { writeRandomFile } from './lib/random-file';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, runMeasured } from './lib/measure';
@@ -84,6 +85,7 @@ async function measure(blender: string, client: string, name: string, scene: str
       }
     }
   }
+  refuseImpossible('trace', checkTrace({ runs, rows: [row] }));
   console.log(`  ${name}: Blender ${fixed(median(row.blenderSeconds), 3)} s, Renderdrop ${fixed(median(row.firstTraceSeconds) * 1000, 1)} ms (process ${fixed(median(row.processSeconds), 3)} s)`);
   return row;
 }

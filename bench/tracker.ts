@@ -4,9 +4,10 @@ import { JobTracker } from '../src/core/tracking/tracker';
 import { runPool } from '../src/core/util/concurrency';
 import { DEFAULT_RATE_LIMIT } from '../src/render-node/server';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
+import { checkTracker, refuseImpossible } from './lib/checks';
 import { runBench, throwIfInterrupted } from './lib/cleanup';
 import { intOption } from './lib/options';
-import { countsBetween, RequestCounter, type RequestCounts } from './lib/request-counter';
+import { countsBetween, MadeRequestCounter, madeBetween, RequestCounter, type MadeRequests, type RequestCounts } from './lib/request-counter';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
 import { putJobInStatus } from '../test/helpers/job-status';
 
@@ -24,6 +25,8 @@ interface FixedResult {
   poller: Poller;
   ticks: number;
   counts: RequestCounts;
+  /** Requests the poller made, counted on its side. */
+  made: MadeRequests;
   firstTick: number;
   /** Requests per tick after the first. */
   laterPerTick: number;
@@ -38,6 +41,7 @@ interface RealtimeResult {
   poller: Poller;
   seconds: number;
   counts: RequestCounts;
+  made: MadeRequests;
   perMinute: number;
 }
 
@@ -70,12 +74,14 @@ function retire(bench: BenchNode, ids: readonly string[]): void {
 async function fixedTicks(bench: BenchNode, counter: RequestCounter, poller: Poller): Promise<FixedResult> {
   const ids = renderingJobs(bench, jobCount, ticks * 2);
   let now = Date.now();
-  const tracker = new JobTracker({ client: bench.client, clock: { now: () => now } });
+  const calls = new MadeRequestCounter(bench.client);
+  const tracker = new JobTracker({ client: calls.client, clock: { now: () => now } });
   for (const id of ids) tracker.watch(id);
   const seen = new Map<string, number>();
   const perTick: number[] = [];
   const tickMs: number[] = [];
   const start = counter.snapshot();
+  const madeStart = calls.snapshot();
   for (let tick = 1; tick <= ticks; tick++) {
     throwIfInterrupted();
     advance(bench, ids, tick);
@@ -85,7 +91,7 @@ async function fixedTicks(bench: BenchNode, counter: RequestCounter, poller: Pol
       await tracker.refresh();
     } else {
       await runPool(ids, READ_CONCURRENCY, async (id) => {
-        const job = (await bench.client.getJob(id)) as { progress?: { completedFrames?: number } };
+        const job = (await calls.client.getJob(id)) as { progress?: { completedFrames?: number } };
         seen.set(id, job.progress?.completedFrames ?? -1);
       });
     }
@@ -93,7 +99,9 @@ async function fixedTicks(bench: BenchNode, counter: RequestCounter, poller: Pol
     perTick.push(counter.snapshot().total - before.total);
     now += INTERVAL_MS;
   }
+  await calls.settled();
   const counts = countsBetween(start, counter.snapshot());
+  const made = madeBetween(madeStart, calls.snapshot());
   if (poller === 'tracker') {
     for (const entry of tracker.list()) seen.set(entry.jobId, entry.progress?.completedFrames ?? -1);
     tracker.stop();
@@ -106,6 +114,7 @@ async function fixedTicks(bench: BenchNode, counter: RequestCounter, poller: Pol
     poller,
     ticks,
     counts,
+    made,
     firstTick: perTick[0]!,
     laterPerTick: (counts.total - perTick[0]!) / (ticks - 1),
     maxPerTick: Math.max(...perTick.slice(1)),
@@ -119,10 +128,13 @@ async function realtime(bench: BenchNode, counter: RequestCounter, poller: Polle
   const ids = renderingJobs(bench, jobCount, realtimeSeconds * 4 + 10);
   let frame = 0;
   const progressTimer = setInterval(() => advance(bench, ids, ++frame), INTERVAL_MS);
-  const tracker = new JobTracker({ client: bench.client });
+  const calls = new MadeRequestCounter(bench.client);
+  const tracker = new JobTracker({ client: calls.client });
   for (const id of ids) tracker.watch(id);
   if (poller === 'tracker') await tracker.refresh();
+  await calls.settled();
   const start = counter.snapshot();
+  const madeStart = calls.snapshot();
   const started = performance.now();
   const deadline = started + realtimeSeconds * 1000;
   try {
@@ -134,7 +146,7 @@ async function realtime(bench: BenchNode, counter: RequestCounter, poller: Polle
       while (performance.now() < deadline) {
         throwIfInterrupted();
         await runPool(ids, READ_CONCURRENCY, async (id) => {
-          await bench.client.getJob(id);
+          await calls.client.getJob(id);
         });
         const left = deadline - performance.now();
         if (left > 0) await sleep(Math.min(INTERVAL_MS, left));
@@ -144,10 +156,12 @@ async function realtime(bench: BenchNode, counter: RequestCounter, poller: Polle
     clearInterval(progressTimer);
     tracker.stop();
   }
-  const counts = countsBetween(start, counter.snapshot());
   const seconds = (performance.now() - started) / 1000;
+  await calls.settled();
+  const counts = countsBetween(start, counter.snapshot());
+  const made = madeBetween(madeStart, calls.snapshot());
   retire(bench, ids);
-  return { poller, seconds, counts, perMinute: (counts.total / seconds) * 60 };
+  return { poller, seconds, counts, made, perMinute: (counts.total / seconds) * 60 };
 }
 
 async function main(): Promise<void> {
@@ -166,6 +180,7 @@ async function main(): Promise<void> {
   }
   counter.detach();
   await bench.stop();
+  refuseImpossible('tracker', checkTracker({ ticks, fixedTicks: [trackerTicks, naiveTicks], realtime: live.map((r) => ({ ...r, plannedSeconds: realtimeSeconds })) }));
 
   const label = (poller: Poller) => (poller === 'tracker' ? 'renderdrop JobTracker' : `naive: GET /jobs/{id} x ${jobCount}`);
   printTable(

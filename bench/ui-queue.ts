@@ -13,6 +13,8 @@ import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildRenderer } from '../test/e2e/app-under-test';
 import { launchChromium, requireChromium } from '../test/e2e/chromium';
+import { checkUiQueue, refuseImpossible } from './lib/checks';
+import { runBench } from './lib/cleanup';
 import { intOption } from './lib/options';
 import { fixed, loadNote, median, printTable, writeResults } from './lib/report';
 
@@ -104,17 +106,22 @@ function scrollScript(selector: string, frames: number): string {
 }
 
 interface Sample {
+  page: 'UI' | 'plain DOM list';
   firstPaintMs: number;
+  /** Scroll frames timed (every frame after the first). */
+  framesMeasured: number;
   frameMedianMs: number;
   frameP95Ms: number;
   frameMaxMs: number;
   slowFrames: number;
 }
 
-function summarise(firstPaintMs: number, frames: number[]): Sample {
+function summarise(page: Sample['page'], firstPaintMs: number, frames: number[]): Sample {
   const sorted = [...frames].sort((a, b) => a - b);
   return {
+    page,
     firstPaintMs,
+    framesMeasured: frames.length,
     frameMedianMs: median(frames),
     frameP95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN,
     frameMaxMs: sorted.at(-1) ?? Number.NaN,
@@ -132,7 +139,7 @@ async function measureUi(browser: Browser, url: string): Promise<Sample> {
   if (rendered === 0 || rendered > 200) throw new Error(`expected a virtualised list, found ${rendered} rows in the DOM`);
   const frames = (await page.evaluate(scrollScript('[data-testid="queue-scroll"]', FRAMES))) as number[];
   await context.close();
-  return summarise(firstPaint, frames);
+  return summarise('UI', firstPaint, frames);
 }
 
 async function measureReference(browser: Browser, url: string): Promise<Sample> {
@@ -142,11 +149,11 @@ async function measureReference(browser: Browser, url: string): Promise<Sample> 
   const firstPaint = (await page.evaluate(FIRST_PAINT)) as number;
   const frames = (await page.evaluate(scrollScript('#scroll', FRAMES))) as number[];
   await context.close();
-  return summarise(firstPaint, frames);
+  return summarise('plain DOM list', firstPaint, frames);
 }
 
-async function main() {
-  if (!requireChromium()) return;
+async function main(): Promise<void> {
+  if (!requireChromium()) throw new Error('Chromium is needed for this benchmark (apt-get install chromium).');
   console.log(`UI queue: ${JOBS} jobs, ${FRAMES} scroll frames, ${RUNS} runs. ${loadNote()}`);
   const dir = await buildRenderer();
   const ui = await serve(dir);
@@ -167,8 +174,10 @@ async function main() {
     ui.close();
     reference.close();
   }
-  const med = (samples: Sample[], key: keyof Sample) => median(samples.map((s) => s[key]));
-  const keys: [keyof Sample, string][] = [
+  refuseImpossible('ui-queue', checkUiQueue({ frames: FRAMES, samples: [...uiSamples, ...refSamples] }));
+  type Measure = Exclude<keyof Sample, 'page'>;
+  const med = (samples: Sample[], key: Measure) => median(samples.map((s) => s[key]));
+  const keys: [Measure, string][] = [
     ['firstPaintMs', 'first paint of the queue (ms)'],
     ['frameMedianMs', 'scroll frame, median (ms)'],
     ['frameP95Ms', 'scroll frame, p95 (ms)'],
@@ -190,4 +199,4 @@ async function main() {
   });
 }
 
-await main();
+await runBench(main);

@@ -4,6 +4,7 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildClient } from './lib/build-clients';
+import { checkUpload, refuseImpossible } from './lib/checks';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, canMeasureResources, runMeasured, type Measured } from './lib/measure';
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
       for (const [position, client] of order.entries()) {
         throwIfInterrupted();
         const sample = { ...(await uploadOnce(bench, uploadClient, client, filePath, size)), run: run + 1, position };
+        refuseImpossible('upload', checkUpload({ runs, sizes, samples: [sample] }));
         samples.push(sample);
         console.log(
           `  ${sizeLabel(size)} run ${run + 1} ${client.padEnd(10)} ${fixed(sample.mibPerSecond, 0).padStart(6)} MiB/s  ` +
@@ -168,6 +170,7 @@ async function main(): Promise<void> {
     };
   };
   const summaries = sizes.flatMap((size) => (['renderdrop', 'curl'] as const).map((client) => summarize(size, client)));
+  refuseImpossible('upload', checkUpload({ runs, sizes, samples, summaries }));
 
   printTable(
     `Upload to the node's presigned URL (median of ${runs}; peak RSS is the largest of the runs)`,

@@ -1,3 +1,5 @@
+import { ImpossibleFigures } from './checks';
+
 type Task = () => unknown;
 
 const tasks: Task[] = [];
@@ -86,8 +88,9 @@ export function onCleanup(task: Task): () => Promise<void> {
 
 /**
  * Runs a benchmark's main function, then the cleanup. An error is reported and sets exit code 1,
- * unless it only follows from an interruption (exit code 130). A closed stdout (`| head`) does not
- * stop the benchmark before it has cleaned up.
+ * unless it only follows from an interruption (exit code 130); figures that failed their checks are
+ * reported one line each, without a stack. A closed stdout (`| head`) does not stop the benchmark
+ * before it has cleaned up.
  */
 export async function runBench(main: () => Promise<void>): Promise<void> {
   process.stdout.on('error', () => undefined);
@@ -95,7 +98,7 @@ export async function runBench(main: () => Promise<void>): Promise<void> {
     await main();
   } catch (error) {
     if (!interrupted()) {
-      console.error(error);
+      console.error(error instanceof ImpossibleFigures ? error.message : error);
       process.exitCode = 1;
     }
   } finally {

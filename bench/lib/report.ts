@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './options';
 
 /** bench/results, where each benchmark writes its JSON summary (git-ignored). */
 export const RESULTS_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 'results');
@@ -52,9 +53,9 @@ export function environment(): Record<string, unknown> {
   };
 }
 
-/** Writes `bench/results/<name>.json` and says where. */
+/** Writes `<name>.json` to bench/results (or the folder of `--results-dir`) and says where. */
 export async function writeResults(name: string, data: Record<string, unknown>): Promise<void> {
-  const path = join(RESULTS_DIR, `${name}.json`);
+  const path = join(option('results-dir', RESULTS_DIR), `${name}.json`);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify({ bench: name, measuredAt: new Date().toISOString(), environment: environment(), ...data }, null, 2)}\n`);
   console.log(`\nSummary written to ${path}`);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { API_PREFIX } from '../../src/core/api/api-client';
+import { API_PREFIX, type ApiClient } from '../../src/core/api/api-client';
 
 /** Requests seen by a server, by kind, with the bytes of their response bodies. */
 export interface RequestCounts {
@@ -68,4 +68,52 @@ export function countsBetween(before: RequestCounts, after: RequestCounts): Requ
     total: after.total - before.total,
     responseBytes: after.responseBytes - before.responseBytes,
   };
+}
+
+/** Requests a client made, by the same kinds as {@link RequestCounts}. */
+export type MadeRequests = Omit<RequestCounts, 'total' | 'responseBytes'>;
+
+/** The calls of the API client that job tracking makes. */
+type JobReads = Pick<ApiClient, 'getAllProgress' | 'getJob'>;
+
+/**
+ * Counts the requests a client makes, on the client's side, so they can be compared with what the
+ * node counted: wraps `getAllProgress` and `getJob` of an API client and keeps the calls in flight,
+ * so a count is taken only once every call made has reached the node.
+ */
+export class MadeRequestCounter {
+  readonly #made: MadeRequests = { progress: 0, jobReads: 0, other: 0 };
+  readonly #pending = new Set<Promise<unknown>>();
+  /** The client, with every call counted. */
+  readonly client: JobReads;
+
+  constructor(client: JobReads) {
+    this.client = {
+      getAllProgress: (options) => this.#count('progress', () => client.getAllProgress(options)),
+      getJob: (id, options) => this.#count('jobReads', () => client.getJob(id, options)),
+    };
+  }
+
+  /** The counts so far. */
+  snapshot(): MadeRequests {
+    return { ...this.#made };
+  }
+
+  /** Resolves once no counted call is in flight. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  #count<T>(kind: keyof MadeRequests, call: () => Promise<T>): Promise<T> {
+    this.#made[kind]++;
+    const running = call();
+    this.#pending.add(running);
+    void running.finally(() => this.#pending.delete(running)).catch(() => undefined);
+    return running;
+  }
+}
+
+/** The difference between two snapshots of requests made. */
+export function madeBetween(before: MadeRequests, after: MadeRequests): MadeRequests {
+  return { progress: after.progress - before.progress, jobReads: after.jobReads - before.jobReads, other: after.other - before.other };
 }
