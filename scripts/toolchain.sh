@@ -2,8 +2,8 @@
 # Source it, then call ensure_node and ensure_apt_packages (and ensure_blenders, from scripts/blenders.sh,
 # for the Blender versions the tests render with besides the system's).
 
-# Blender and Chromium for the app; a Secret Service, Redis, Info-ZIP and 7-Zip for the tests.
-APT_PACKAGES=(blender chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full strace)
+# Blender, FFmpeg (videos made from frames) and Chromium for the app; a Secret Service, Redis, Info-ZIP and 7-Zip for the tests.
+APT_PACKAGES=(blender ffmpeg chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full strace)
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&

@@ -1,4 +1,4 @@
-import type { Downloads, OutputItem } from '../../shared/api';
+import { outputItemSchema, type Downloads, type OutputItem } from '../../shared/api';
 import { sanitizeRelativePath } from './safe-path';
 
 /** One file to fetch: where it goes (relative, sanitised, unique) and where it comes from. */
@@ -10,7 +10,8 @@ export interface PlannedOutput {
 /**
  * The files to fetch for a job's downloads. Prefers `frameOutputs` and `compositeNodeOutputs`
  * (original names and folders) over the older `frames` and `compositeNodes` URL lists, whose names come
- * from the URL path. Compositor outputs go into a folder named after their node. Destinations are
+ * from the URL path. Compositor outputs go into a folder named after their node; a video made from the
+ * frames goes beside them. Destinations are
  * sanitised and made unique.
  */
 export function planOutputs(downloads: Downloads): PlannedOutput[] {
@@ -22,7 +23,20 @@ export function planOutputs(downloads: Downloads): PlannedOutput[] {
     downloads.compositeNodeOutputs.forEach((item) => add(item.compositeNodeName ? `${item.compositeNodeName}/${itemPath(item)}` : itemPath(item), item.url));
   }
   else downloads.compositeNodes.forEach((url, i) => add(fileNameFromUrl(url, `composite-${i + 1}`), url));
+  const video = videoOutputOf(downloads);
+  if (video) add(itemPath(video), video.url);
   return makeUnique(planned);
+}
+
+/**
+ * The video a server made from the frames (`transforms.video`), when it is an output item (a URL and a
+ * file name, as the local render node sends it); null otherwise.
+ */
+export function videoOutputOf(downloads: Downloads): OutputItem | null {
+  const transforms = (downloads as { transforms?: unknown }).transforms;
+  const video = transforms && typeof transforms === 'object' ? (transforms as { video?: unknown }).video : null;
+  const parsed = outputItemSchema.safeParse(video);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Where an output item goes: its relative path (a folder, or a path ending in the file name) and name. */

@@ -11,6 +11,7 @@ import type { RenderLimits } from '../plan/render-limits';
 import type { ApiKeyInfo } from '../store/keys';
 import type { NodeWorkers } from '../../shared/api';
 import type { JobLogs } from '../logs/job-logs';
+import type { FfmpegLookup } from '../video';
 
 /** Everything the routes share. */
 export interface NodeContext {
@@ -40,6 +41,8 @@ export interface NodeContext {
   logs: JobLogs;
   /** Aborted when the node stops and requests still running must give up. */
   stopping: AbortSignal;
+  /** The node's FFmpeg (null: it makes no videos), looked for when first needed. */
+  ffmpeg: FfmpegLookup;
 }
 
 declare module 'fastify' {

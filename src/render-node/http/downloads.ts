@@ -22,7 +22,8 @@ const item = (url: string, fileName: string, relativePath: string, compositeNode
 
 /**
  * The downloads of a job: its frames (those that were checked whole and recorded) under their
- * original names, compositor File Output files, and the frames zip. Empty until the job is completed;
+ * original names, compositor File Output files, the frames zip, and the video made from the frames
+ * (`transforms.video`, an output item) when the scene's output is a video. Empty until the job is completed;
  * a canceled or failed job offers the frames it rendered before it stopped. Each frame output also
  * carries `frame` (its number) and `previewUrl` (a small PNG of it, or null), which clients may ignore.
  */
@@ -42,8 +43,10 @@ export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (re
     return item(sign(`composite/${rel}`), rest[rest.length - 1] ?? rel, rest.join('/'), node);
   });
   const zipName = framesZipName(job);
-  const zipReady = job.status === 'completed' && (await listFiles(ctx.storage.packageDir(job.id))).includes(zipName);
-  const framesZip = zipReady ? sign(`package/${zipName}`) : null;
+  const packaged = job.status === 'completed' ? await listFiles(ctx.storage.packageDir(job.id)) : [];
+  const framesZip = packaged.includes(zipName) ? sign(`package/${zipName}`) : null;
+  const videoName = job.renderPlan?.video?.fileName;
+  const video = videoName && packaged.includes(videoName) ? item(sign(`package/${videoName}`), videoName, videoName) : null;
   return {
     frames: frameOutputs.map((o) => o.url),
     compositeNodes: compositeNodeOutputs.map((o) => o.url),
@@ -52,7 +55,7 @@ export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (re
     transforms: {
       framesZip,
       compositeNodesZip: null,
-      video: null,
+      video,
       framesZipOutputs: framesZip ? item(framesZip, zipName, zipName) : null,
       compositeNodesZipOutputs: null,
     },

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import { makePreview } from '../blender/preview';
 import { framePreviewName } from './frame-previews';
 import { framesZipName, writeZip } from './job-files';
 import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from '../disk/disk-space';
+import { encodeVideo, VideoError, type FfmpegLookup } from '../video';
 
 /**
  * normalizedSeconds = the sum over rendered frames of Blender's wall-clock render time of that frame,
@@ -26,6 +27,8 @@ export interface FinalizeDeps {
   env: NodeJS.ProcessEnv;
   /** Disk space kept free beyond the frames zip. */
   headroomBytes: number;
+  /** FFmpeg, for a job whose plan makes a video from its frames (null: the node has none). */
+  ffmpeg?: FfmpegLookup;
 }
 
 /** How packaging ended. */
@@ -53,6 +56,8 @@ export async function finalizeJob(deps: FinalizeDeps, job: JobRecord, signal: Ab
       throw err;
     }
   }
+  const video = await makeJobVideo(deps, job, signal);
+  if (video) return video;
   let previewPath: string | null = null;
   const last = frames.at(-1);
   const out = deps.storage.previewPath(job.id);
@@ -74,4 +79,45 @@ export async function finalizeJob(deps: FinalizeDeps, job: JobRecord, signal: Ab
   if (!done) return { kind: 'aborted' };
   deps.log.info({ jobId: job.id, frames: frames.length, normalizedSeconds }, 'job completed');
   return { kind: 'completed', job: done };
+}
+
+/** The size of a PNG frame, from its header. */
+async function pngSize(path: string): Promise<{ width: number; height: number } | null> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(24);
+    const { bytesRead } = await handle.read(head, 0, 24, 0);
+    if (bytesRead < 24 || head.toString('latin1', 12, 16) !== 'IHDR') return null;
+    return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Makes the job's video from its frames when its plan has one (once: a video already in the package
+ * folder is kept). Resolves with the outcome that ends the job when the video cannot be made (the
+ * frames stay downloadable), else null.
+ */
+async function makeJobVideo(deps: FinalizeDeps, job: JobRecord, signal: AbortSignal): Promise<FinalizeOutcome | null> {
+  const plan = job.renderPlan?.video;
+  if (!plan) return null;
+  const outPath = join(deps.storage.packageDir(job.id), plan.fileName);
+  if (existsSync(outPath)) return null;
+  const failed = (message: string): FinalizeOutcome => ({ kind: 'failed', reason: { name: 'VideoNotMade', type: 'video', message: `${message} The frames rendered and can be downloaded.` } });
+  const tools = deps.ffmpeg ? await deps.ffmpeg() : null;
+  if (!tools) return failed(`The ${plan.label} video could not be made: this node no longer has FFmpeg.`);
+  const frames = [...deps.jobs.frames(job.id)].sort((a, b) => a.frame - b.frame).map((f) => f.filePath);
+  const size = frames[0] ? await pngSize(frames[0]) : null;
+  if (!size) return failed(`The ${plan.label} video could not be made: the frames are not PNG images.`);
+  try {
+    const made = await encodeVideo({ tools, plan, frames, outPath, workDir: join(deps.storage.packageDir(job.id), '.video-frames'), size, signal, env: deps.env });
+    deps.log.info({ jobId: job.id, video: plan.fileName, frames: made.frames, bytes: made.bytes }, 'video made');
+    return null;
+  } catch (err) {
+    if (signal.aborted) return { kind: 'aborted' };
+    if (isDiskFullError(err)) return { kind: 'failed', reason: diskFullReason('the video could not be written') };
+    if (err instanceof VideoError) return failed(err.message);
+    throw err;
+  }
 }

@@ -5,5 +5,7 @@ export interface NodeCapabilities {
   optix: boolean;
   viewTransforms: string[];
   eeveeUsable: boolean | null;
+  /** The video encoders of the node's FFmpeg (libx264, ...); null or absent when the node cannot make videos. */
+  videoEncoders?: string[] | null;
   totalMemoryBytes: number;
 }

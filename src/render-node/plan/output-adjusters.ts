@@ -15,7 +15,7 @@ const COLOR_DEPTHS: Record<string, string[]> = {
   DPX: ['8', '10', '12', '16'],
 };
 
-/** What kind of output is delivered: image sequences only on this node. */
+/** What kind of output is delivered: images, and a video made from them when the node makes one. */
 export interface MediaChoice {
   outputMediaType: string;
   videoOutput: boolean;
@@ -49,21 +49,34 @@ export function fileNamePatternFrom(outputPath: string): string {
   return clean.includes('#') ? clean : `${clean}####`;
 }
 
-/** The image format: the requested or the scene's, with PNG frames for a video format. */
-export function adjustOutputFormat(requested: RenderConfig, analysis: SceneAnalysis): SettingChoice<string> {
+/** Whether the job's video is made (its label, "MP4 (H.264)"), or why the artist gets frames only. */
+export interface VideoOutcome {
+  made: string | null;
+  framesOnly: string | null;
+}
+
+/**
+ * The image format: the requested or the scene's. A video format's frames are rendered as PNG images:
+ * the video is then made from them on the node, or not (and the reason says so).
+ */
+export function adjustOutputFormat(requested: RenderConfig, analysis: SceneAnalysis, video: VideoOutcome = { made: null, framesOnly: null }): SettingChoice<string> {
   const outputFormat: string = requested.outputFormat ?? analysis.outputFormat;
   if (VIDEO_FORMATS.has(outputFormat)) {
-    return adjusted('outputFormat', outputFormat, 'PNG', 'This node renders image sequences; video formats are written as PNG frames.');
+    const reason = video.made
+      ? `Frames are rendered as PNG images, then made into the ${video.made} video on the farm; you get both.`
+      : (video.framesOnly ?? 'This node renders image sequences; video formats are written as PNG frames.');
+    return adjusted('outputFormat', outputFormat, 'PNG', reason);
   }
   return unchanged(outputFormat);
 }
 
-/** The media type: images, since this node does not encode video. */
-export function adjustMediaType(requested: RenderConfig): SettingChoice<MediaChoice> {
+/** The media type: a video beside the frames when the node makes one, else images. */
+export function adjustMediaType(requested: RenderConfig, video: VideoOutcome = { made: null, framesOnly: null }): SettingChoice<MediaChoice> {
+  if (video.made) return unchanged({ outputMediaType: 'VIDEO', videoOutput: true });
   const outputMediaType = requested.outputMediaType ?? 'IMAGE';
   const videoOutput = requested.videoOutput ?? false;
   if (outputMediaType !== 'VIDEO' && !videoOutput) return unchanged({ outputMediaType, videoOutput });
-  const reason = 'Video encoding is not offered by this node; frames are delivered as images.';
+  const reason = video.framesOnly ?? 'Video encoding is not offered by this node; frames are delivered as images.';
   const adjustments: Adjustment[] = [];
   if (outputMediaType === 'VIDEO') adjustments.push(change('outputMediaType', 'VIDEO', 'IMAGE', reason));
   if (videoOutput) adjustments.push(change('videoOutput', true, false, reason));

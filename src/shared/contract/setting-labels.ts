@@ -140,3 +140,40 @@ export function settingValue(field: string, value: unknown): string {
   }
   return String(value);
 }
+
+const VIDEO_CONTAINERS: Record<string, string> = {
+  MPEG4: 'MP4',
+  QUICKTIME: 'QuickTime',
+  MKV: 'Matroska',
+  WEBM: 'WebM',
+  OGG: 'Ogg',
+  AVI: 'AVI',
+  FLASH: 'Flash',
+  MPEG1: 'MPEG-1',
+  MPEG2: 'MPEG-2',
+  DV: 'DV',
+};
+
+const VIDEO_CODECS: Record<string, string> = {
+  H264: 'H.264',
+  H265: 'H.265',
+  AV1: 'AV1',
+  WEBM: 'VP9',
+  THEORA: 'Theora',
+  MPEG4: 'MPEG-4',
+  MPEG2: 'MPEG-2',
+  MPEG1: 'MPEG-1',
+  FLASH: 'Flash Video',
+  DV: 'DV',
+  DNXHD: 'DNxHD',
+  PRORES: 'ProRes',
+  PNG: 'PNG',
+  QTRLE: 'QuickTime Animation',
+  FFV1: 'FFV1',
+  HUFFYUV: 'HuffYUV',
+};
+
+/** A video container and codec (Blender's names) as the artist knows them: "MP4 (H.264)". */
+export function videoLabel(video: { container: string; codec: string }): string {
+  return `${VIDEO_CONTAINERS[video.container] ?? video.container} (${VIDEO_CODECS[video.codec] ?? video.codec})`;
+}
