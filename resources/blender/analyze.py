@@ -18,7 +18,7 @@ import sys
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rd_common import compositor_tree, enum_choices, out_path, script_args  # noqa: E402
+from rd_common import compositor_tree, enum_choices, is_temporary_cache, out_path, renders_sequencer, script_args  # noqa: E402
 from rd_confine import outside_root, relative_to, resolve  # noqa: E402
 
 IMAGE_SKIP_TYPES = {"RENDER_RESULT", "COMPOSITING"}
@@ -126,6 +126,23 @@ def collect_libraries(c):
         c.add("library", library.name, library.filepath, None, packed=library.packed_file is not None)
 
 
+def temporary_cache_gone(c, kind, stored, library):
+    """A cache folder Blender made in its temporary folder that is not among the uploaded files.
+
+    Blender deleted it when it quit, so it renders without it wherever the scene is opened: it is not
+    reported missing (the same rule as the tracer's, rd_common.is_temporary_cache).
+    """
+    if not is_temporary_cache(kind, stored):
+        return False
+    resolved = resolve(stored, library)
+    return outside_root(resolved, c.root) or not os.path.isdir(resolved)
+
+
+def add_cache_folder(c, kind, label, stored, library):
+    if not temporary_cache_gone(c, kind, stored, library):
+        c.add("cache", label, stored, library, check=os.path.isdir)
+
+
 def collect_caches(c, blend_name):
     for cache in bpy.data.cache_files:
         check = sequence_exists if cache.is_sequence else is_file
@@ -135,7 +152,7 @@ def collect_caches(c, blend_name):
         if pc is None:
             return
         if pc.use_external:
-            c.add("cache", owner_name, pc.filepath, library, check=os.path.isdir)
+            add_cache_folder(c, "point", owner_name, pc.filepath, library)
         elif pc.use_disk_cache and bpy.data.filepath:
             c.add("cache", owner_name, "//blendcache_%s/" % blend_name, library, check=os.path.isdir)
 
@@ -145,9 +162,9 @@ def collect_caches(c, blend_name):
             if mod.type == "FLUID" and mod.fluid_type == "DOMAIN":
                 settings = mod.domain_settings
                 if settings.cache_type != "REPLAY":
-                    c.add("cache", label, settings.cache_directory, obj.library, check=os.path.isdir)
+                    add_cache_folder(c, "fluid", label, settings.cache_directory, obj.library)
             elif mod.type == "OCEAN" and getattr(mod, "is_cached", False):
-                c.add("cache", label, mod.filepath, obj.library, check=os.path.isdir)
+                add_cache_folder(c, "ocean", label, mod.filepath, obj.library)
             elif mod.type in {"CLOTH", "SOFT_BODY", "COLLISION"}:
                 point_cache(label, getattr(mod, "point_cache", None), obj.library)
             elif mod.type == "DYNAMIC_PAINT" and mod.canvas_settings:
@@ -279,6 +296,7 @@ def main():
             "availableViewTransforms": enum_choices(view, "view_transform"),
         },
         "usesCompositor": uses_compositor,
+        "rendersSequencer": renders_sequencer(scene),
         "dependencies": c.dependencies,
         "warnings": c.warnings,
     }

@@ -28,7 +28,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rd_common import compositor_tree, script_args  # noqa: E402
+from rd_common import compositor_tree, is_temporary_cache, renders_sequencer, script_args  # noqa: E402
 from rd_confine import confine  # noqa: E402
 
 MOVIE_FORMATS = {"FFMPEG", "AVI_JPEG", "AVI_RAW"}
@@ -86,14 +86,25 @@ def set_enum(owner, attr, value, label, context=""):
         return False
 
 
+def set_media_type(fmt, file_format):
+    """From Blender 5.0 the file formats offered follow the media type: pick the one `file_format` belongs to."""
+    if not hasattr(fmt, "media_type"):
+        return
+    wanted = "VIDEO" if file_format in MOVIE_FORMATS else "MULTI_LAYER_IMAGE" if file_format == "OPEN_EXR_MULTILAYER" else "IMAGE"
+    if fmt.media_type != wanted:
+        set_enum(fmt, "media_type", wanted, "Media type")
+
+
 def apply_output(scene, plan):
     fmt = scene.render.image_settings
     wanted = plan.get("outputFormat")
     if wanted:
+        set_media_type(fmt, wanted)
         if not set_enum(fmt, "file_format", wanted, "Output format"):
             raise PlanError("Output format %r is not supported by this Blender." % wanted)
     if fmt.file_format in MOVIE_FORMATS:
         warn("The scene writes video (%s); frames are written as PNG instead." % fmt.file_format)
+        set_media_type(fmt, "PNG")
         fmt.file_format = "PNG"
     settings = plan.get("outputSettings") or {}
     for_format = " for %s" % fmt.file_format
@@ -257,7 +268,7 @@ def apply_plan(scene, plan):
     apply_output(scene, plan)
     if given(plan, "compositeOutputDir"):
         redirect_file_outputs(compositor_tree(scene), os.path.abspath(plan["compositeOutputDir"]), set())
-    if scene.camera is None:
+    if scene.camera is None and not renders_sequencer(scene):
         raise PlanError("The scene has no active camera.")
 
 
@@ -275,6 +286,9 @@ def main():
         event_prefix = "RDJSON:%s " % plan["eventToken"]
     root = plan.get("sceneRoot") or os.path.dirname(bpy.data.filepath)
     for kind, name, stored in confine(root):
+        # A cache folder Blender made in its temporary folder is gone wherever the scene opens: nothing to say.
+        if kind == "cache" and any(is_temporary_cache(k, stored) for k in ("fluid", "ocean", "point")):
+            continue
         warn("Not read: %s \"%s\" uses %s, outside the uploaded files." % (kind, name, stored))
     scene = bpy.context.scene
     apply_plan(scene, plan)

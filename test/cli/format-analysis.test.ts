@@ -92,6 +92,14 @@ describe('analysis summary', () => {
     expect(quoted.warnings[0]).toContain('e.g. --camera "Close Up".');
   });
 
+  it('says a scene whose frames come from its video sequencer needs no camera, and warns of neither', () => {
+    const analysis = sampleAnalysis({ activeCamera: null, cameras: [], rendersSequencer: true, viewLayers: [{ name: 'ViewLayer', useForRender: false }] });
+    const { rows, warnings } = summarizeAnalysis(analysis, { colorManagementPreset: 'default' });
+    expect(Object.fromEntries(rows).Camera).toBe('none needed: the frames come from the video sequencer');
+    expect(Object.fromEntries(rows)).not.toHaveProperty('View layer');
+    expect(warnings).toEqual([]);
+  });
+
   it('says a scene has no camera at all, and that no view layer renders with the option that chooses one', () => {
     const analysis = sampleAnalysis({
       activeCamera: null,

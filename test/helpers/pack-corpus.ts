@@ -72,3 +72,17 @@ export async function makeOutsideScene(blenderPath: string, scenePath: string, e
   if (!line) throw new Error(`make-outside-scene.py printed no OUTSIDE line:\n${out.slice(-3000)}`);
   return outsideSchema.parse(JSON.parse(line.slice('OUTSIDE '.length)));
 }
+
+const sequencerSceneSchema = z.object({ scene: z.string(), title: z.tuple([z.number(), z.number(), z.number()]), clip: z.tuple([z.number(), z.number(), z.number()]) });
+
+/**
+ * Build the edit of make-sequencer-scene.py in `root`, an existing folder, with real Blender: no camera,
+ * a colour, an image, a movie and a sound strip (or, with `noStrips`, an empty sequence editor).
+ */
+export async function makeSequencerScene(blenderPath: string, root: string, options: { noStrips?: boolean } = {}): Promise<z.infer<typeof sequencerSceneSchema>> {
+  const args = ['--python-exit-code', '1', '--python', join(SCRIPTS, 'make-sequencer-scene.py'), '--', root, ...(options.noStrips ? ['--no-strips'] : [])];
+  const out = await blender(blenderPath, args, 'make-sequencer-scene.py');
+  const line = out.split('\n').find((l) => l.startsWith('SCENE '));
+  if (!line) throw new Error(`make-sequencer-scene.py printed no SCENE line:\n${out.slice(-3000)}`);
+  return sequencerSceneSchema.parse(JSON.parse(line.slice('SCENE '.length)));
+}

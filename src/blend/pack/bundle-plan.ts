@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { BlendCompression } from '../reader/byte-source';
 import type { Dependency } from '../trace/dependency';
+import { storedUnread } from './entry-method';
 import type { BlendPatch } from './rewrite-paths';
+import { zipSizeBound } from './zip-writer';
 
 /** A .blend that goes into the bundle: the scene (first) or a library. */
 export interface PlannedBlend {
@@ -65,6 +67,14 @@ export interface BundlePlan {
 /** Whether the scene needs a bundle: something beside the .blend must travel with it. */
 export function needsPacking(plan: BundlePlan): boolean {
   return plan.entries.length > 1;
+}
+
+/**
+ * The most bytes the bundle of a plan can take once written (its zip: every entry's bytes, deflated
+ * ones at their worst, and the zip's headers), from the plan alone, before anything is read.
+ */
+export function bundleSizeBound(plan: BundlePlan): number {
+  return zipSizeBound(plan.entries.map((entry) => ({ name: entry.name, size: entry.size, mayDeflate: entry.blend !== null || !storedUnread(entry.source) })));
 }
 
 /**

@@ -86,6 +86,11 @@ export async function deflatePays(bytes: EntryBytes): Promise<boolean> {
   return raw > 0 && packed <= raw * (1 - MIN_SAVING);
 }
 
+/** Whether a file is always stored as it is, never deflated (an already-compressed format, by its name). */
+export function storedUnread(source: string): boolean {
+  return COMPRESSED_EXTENSIONS.has(extname(source).toLowerCase());
+}
+
 /**
  * How to store an entry: files in already-compressed formats (PNG, JPEG, compressed EXR, video,
  * audio...) stored unread, anything else deflated only when a deflate of samples at fixed offsets
@@ -96,7 +101,7 @@ export async function deflatePays(bytes: EntryBytes): Promise<boolean> {
 export async function entryMethod(source: string, bytes?: EntryBytes): Promise<ZipMethod> {
   if (bytes) return (await deflatePays(bytes)) ? 'deflate' : 'store';
   const extension = extname(source).toLowerCase();
-  if (COMPRESSED_EXTENSIONS.has(extension)) return 'store';
+  if (storedUnread(source)) return 'store';
   const file = await open(source, 'r');
   try {
     const { size } = await file.stat();

@@ -32,6 +32,30 @@ interface Written {
   zip64: boolean;
 }
 
+/** Bytes the headers of one entry can take beside its name, twice written: local header and ZIP64 extra, data descriptor, central header and ZIP64 extra. */
+const ENTRY_OVERHEAD = 30 + 20 + 24 + 46 + 28;
+/** The end records: ZIP64 end record and locator, end of central directory. */
+const END_OVERHEAD = 56 + 20 + 22;
+
+/**
+ * Most bytes raw deflate can make of `size` bytes: zlib's deflateBound for its default settings (stored
+ * blocks where nothing compresses), without a zlib or gzip wrapper.
+ */
+export function deflateBound(size: number): number {
+  return size + Math.floor(size / 4096) + Math.floor(size / 16384) + Math.floor(size / 33_554_432) + 7;
+}
+
+/**
+ * An upper bound of the size of the zip {@link ZipWriter} writes for these entries (names, bytes, and
+ * whether they may be deflated), known before a byte is read: each entry's data (its size, or the
+ * deflate bound) plus the most its headers can take, plus the end records.
+ */
+export function zipSizeBound(entries: readonly { name: string; size: number; mayDeflate: boolean }[]): number {
+  let total = END_OVERHEAD;
+  for (const entry of entries) total += ENTRY_OVERHEAD + 2 * Buffer.byteLength(entry.name, 'utf8') + (entry.mayDeflate ? deflateBound(entry.size) : entry.size);
+  return total;
+}
+
 /**
  * A streaming zip writer: entries are written one after another with their sizes and CRC in a data
  * descriptor, so nothing is held in memory; ZIP64 fields are used where sizes, offsets or the entry

@@ -21,7 +21,7 @@ const MEMBER_RENAMES: Readonly<Record<string, Readonly<Record<string, string>>>>
   Mesh: { vert_data: 'vdata', edge_data: 'edata', face_data: 'pdata', loop_data: 'ldata', corner_data: 'ldata' },
   NodesModifierData: { bake_directory: 'simulation_bake_directory' },
   /* The code calls `Sequence` `Strip` and `Strip` `StripData` since Blender 4.4; files keep the old struct names. */
-  Sequence: { data: 'strip' },
+  Sequence: { data: 'strip', channel: 'machine' },
   Strip: { dirpath: 'dir' },
   StripElem: { filename: 'name' },
   StripProxy: { dirpath: 'dir', filename: 'file' },

@@ -5,6 +5,7 @@ import { idProperties, idPropertyGroup, IDP_GROUP, type StoredIdProperty } from 
 import { cameraNames, sceneObjects } from './scene-objects';
 import { idName, isLinked, pickScene } from './scene-pick';
 import { storedImages } from './stored-images';
+import { storedSequencer, stripReadsMore } from './stored-sequencer';
 import { sure, UnsureError, type StoredCyclesProperty, type StoredScene, type StoredSceneResult } from './stored-scene';
 
 /** RenderData.scemode: the compositor runs. */
@@ -88,6 +89,9 @@ async function readScene(file: BlendFile): Promise<StoredScene> {
   const version = file.header.version;
   const layers = await viewLayers(file, scene);
   if (!layers.some((l) => l.name === viewLayer)) throw new UnsureError('the window names a view layer the scene lacks');
+  const scemode = num(r, 'scemode', 'the scene mode');
+  const sequencer = await storedSequencer(file, scene, scemode);
+  if (sequencer.strips.some(stripReadsMore)) throw new UnsureError('the scene has sequencer strips that read files, other strips or other scenes');
   return {
     fileVersion: [Math.floor(version / 100), version % 100, subversion],
     name: idName(scene),
@@ -108,7 +112,8 @@ async function readScene(file: BlendFile): Promise<StoredScene> {
     image: outputImage(r),
     outputPath: str(r, 'pic', 'the output path'),
     colour: colour(scene),
-    usesCompositor: await usesCompositor(file, scene, num(r, 'scemode', 'the scene mode')),
+    usesCompositor: await usesCompositor(file, scene, scemode),
+    sequencer,
     images: await storedImages(file, scene),
   };
 }
@@ -116,7 +121,8 @@ async function readScene(file: BlendFile): Promise<StoredScene> {
 /**
  * Read the render settings of the scene `file` opens on, without Blender. Says it is unsure (never
  * guesses) when a field cannot be read or when Blender could read something else than what is stored:
- * linked or animated scene data, cameras bound to markers, files the analysis lists other than plain images.
+ * linked or animated scene data, cameras bound to markers, files the analysis lists other than plain
+ * images, sequencer strips other than effects (colour, text, adjustment...).
  */
 export async function readStoredScene(path: string): Promise<StoredSceneResult> {
   let file: BlendFile;

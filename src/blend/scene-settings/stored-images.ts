@@ -46,7 +46,7 @@ async function storedImage(file: BlendFile, image: StructView): Promise<StoredIm
 /**
  * The files the scene's analysis lists when they are all plain images: unsure when the file holds
  * anything else the analysis reports (libraries, sounds, clips, volumes, caches, fonts from disk,
- * sequencer strips, rigid body or modifier caches).
+ * rigid body or modifier caches; the scene's sequencer strips are judged by readStoredScene).
  */
 export async function storedImages(file: BlendFile, scene: StructView): Promise<StoredImage[]> {
   for (const code of LEFT_TO_BLENDER) if (file.idBlocks(code).length > 0) throw new UnsureError(`the file holds ${code} data-blocks`);
@@ -54,8 +54,6 @@ export async function storedImages(file: BlendFile, scene: StructView): Promise<
     const font = await file.struct(block);
     if (!font || font.string('filepath') !== '<builtin>') throw new UnsureError('the file uses a font from disk');
   }
-  const editing = await file.follow(scene, 'ed');
-  if (editing && (!editing.has('seqbase') || (await file.list(editing, 'seqbase')).length > 0)) throw new UnsureError('the scene has sequencer strips');
   if (scene.pointer('rigidbody_world') !== 0n) throw new UnsureError('the scene has a rigid body world');
   for (const block of file.idBlocks('OB')) {
     const object = await file.struct(block);

@@ -5,6 +5,19 @@ export interface StoredImage {
   path: string;
 }
 
+/** A strip at the top of a scene's video sequencer: its type (`Sequence.type`) and whether it is muted, itself or through its channel. */
+export interface StoredStrip {
+  type: number;
+  muted: boolean;
+}
+
+/** A scene's video sequencer as stored: whether post-processing runs it, and the strips at the top of its edit. */
+export interface StoredSequencer {
+  /** The post-processing "Sequencer" option. */
+  enabled: boolean;
+  strips: StoredStrip[];
+}
+
 /** An ID property of the scene's Cycles settings: its IDProperty type and integer value. */
 export interface StoredCyclesProperty {
   type: number;
@@ -39,6 +52,7 @@ export interface StoredScene {
   outputPath: string;
   colour: { display: string; view: string; look: string; exposure: number; gamma: number; sequencer: string };
   usesCompositor: boolean;
+  sequencer: StoredSequencer;
   images: StoredImage[];
 }
 

@@ -2,6 +2,7 @@ import { basename, dirname, join, posix, win32 } from 'node:path';
 import type { Dependency, DependencyStatus } from './dependency';
 import { filesUnder, matchingFiles, probePath, type FoundFile } from './disk-probe';
 import { describeReference } from './describe-reference';
+import { isGoneTemporaryCache, temporaryCacheNote } from './temporary-cache';
 import type { PathReference } from './path-reference';
 import { frameHoles, framePattern, storedBaseName, storedPathTarget, udimFileNames, type PathPlatform } from './stored-path';
 
@@ -24,10 +25,14 @@ interface Outcome {
   absent?: string[];
 }
 
-/** What is on disk for one path of the .blend at `holder`. */
+/**
+ * What is on disk for one path of the .blend at `holder`. A point cache's `blendcache_` folder that is
+ * not there (never baked) and a Blender temporary cache folder that is gone are not needed.
+ */
 export async function resolveReference(ref: PathReference, holder: string, options: ResolveOptions): Promise<Dependency> {
   const outcome = await locate(ref, holder, options);
-  const required = ref.required && !(ref.shape === 'blendcache' && outcome.status !== 'found');
+  const temporaryGone = isGoneTemporaryCache({ kind: ref.kind, stored: ref.stored, status: outcome.status });
+  const required = ref.required && !(ref.shape === 'blendcache' && outcome.status !== 'found') && !temporaryGone;
   const base = {
     kind: ref.kind,
     owner: ref.owner,
@@ -42,7 +47,7 @@ export async function resolveReference(ref: PathReference, holder: string, optio
     status: outcome.status,
     ...(outcome.absent && outcome.absent.length > 0 ? { absent: outcome.absent } : {}),
   };
-  return { ...base, problem: describeReference(base, outcome.detail) };
+  return { ...base, problem: temporaryGone ? temporaryCacheNote(base) : describeReference(base, outcome.detail) };
 }
 
 async function locate(ref: PathReference, holder: string, options: ResolveOptions): Promise<Outcome> {

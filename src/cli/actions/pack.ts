@@ -4,7 +4,7 @@ import { BlendError } from '../../blend/reader';
 import { needsPacking, writeBundle } from '../../blend/pack';
 import { BLEND_BACKUP, traceScene } from '../../blend/trace';
 import { AbortError, isAbort } from '../../core/errors';
-import { holdPrivateFiles } from '../../core/packing';
+import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit, holdPrivateFiles } from '../../core/packing';
 import { countOf, formatBytes } from '../../shared/text';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { formatPackPlan, packWarnings } from '../output/format-pack-plan';
@@ -23,7 +23,12 @@ export async function pack(ctx: CliContext, scene: string, opts: { out?: string;
     if (opts.out !== undefined) await checkOut(resolve(opts.out));
     const traced = await traceScene(resolve(scene), { signal: interrupt.signal }).catch(failure);
     const { plan, privateFiles } = await holdPrivateFiles(traced, opts.allowOutside ?? []);
-    if (!opts.json) ctx.io.stdout.write(`${formatPackPlan(plan, privateFiles).map((line) => safeText(line)).join('\n')}\n`);
+    const overLimit = bundleOverLimit(plan);
+    const tooLarge = overLimit === null ? null : `${overLimit} renderdrop submit refuses it before packing. ${BUNDLE_TOO_LARGE_ADVICE}`;
+    if (!opts.json) {
+      ctx.io.stdout.write(`${formatPackPlan(plan, privateFiles).map((line) => safeText(line)).join('\n')}\n`);
+      if (tooLarge !== null) ctx.io.stdout.write(`${safeText(`! ${tooLarge}`)}\n`);
+    }
     let written: { path: string; bytes: number } | null = null;
     if (opts.out !== undefined) {
       written = await writeBundle(plan, resolve(opts.out), {
@@ -33,7 +38,8 @@ export async function pack(ctx: CliContext, scene: string, opts: { out?: string;
       display.finish('pack', null);
     }
     if (opts.json) {
-      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written, warnings: packWarnings(plan), privateFiles }, null, 2)}\n`);
+      const warnings = [...packWarnings(plan), ...(tooLarge !== null ? [tooLarge] : [])];
+      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written, warnings, privateFiles }, null, 2)}\n`);
     } else if (written) {
       ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${countOf(plan.entries.length, 'file')}, ${formatBytes(written.bytes)}.`)}\n`);
     } else if (needsPacking(plan)) {

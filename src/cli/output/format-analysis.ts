@@ -130,6 +130,7 @@ function describeCamera(a: Record<string, unknown>, config: RenderConfig): strin
   const active = text(a.activeCamera);
   const cameras = Array.isArray(a.cameras) ? a.cameras.filter((c): c is string => typeof c === 'string').map((c) => safeText(c)) : [];
   const chosen = config.activeCamera ?? active;
+  if (!chosen && a.rendersSequencer === true) return 'none needed: the frames come from the video sequencer';
   if (!chosen) return cameras.length > 0 ? `none active (the scene has: ${cameras.join(', ')})` : null;
   const others = cameras.filter((c) => c !== chosen);
   const base = overridden(chosen, config.activeCamera && active && active !== config.activeCamera ? active : null);

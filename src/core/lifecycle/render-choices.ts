@@ -14,6 +14,8 @@ const sceneChoicesSchema = z.looseObject({
   cameras: z.array(z.string()).catch([]),
   activeCamera: z.string().nullable().optional().catch(undefined),
   viewLayers: z.array(z.looseObject({ name: z.string(), useForRender: z.boolean() })).catch([]),
+  /** The video sequencer makes the frames: no camera or view layer is needed (absent from other servers). */
+  rendersSequencer: z.boolean().optional().catch(undefined),
 });
 
 /** The cameras and view layers of a scene as its analysis names them (empty lists when it does not). */
@@ -27,11 +29,12 @@ export function sceneChoicesOf(analysis: unknown): SceneChoices | null {
 
 /**
  * What `config` leaves unchosen that the scene needs: a camera when the analysis says none is active
- * (`activeCamera: null`), a view layer when none of its view layers is enabled for rendering.
+ * (`activeCamera: null`), a view layer when none of its view layers is enabled for rendering; nothing
+ * when the analysis says the video sequencer makes the frames.
  */
 export function missingChoices(analysis: unknown, config: RenderConfig): MissingChoices {
   const scene = sceneChoicesOf(analysis);
-  if (!scene) return { camera: null, viewLayer: null };
+  if (!scene || scene.rendersSequencer === true) return { camera: null, viewLayer: null };
   const cameraMissing = scene.activeCamera === null && config.activeCamera === undefined;
   const layers = scene.viewLayers;
   const layerMissing = layers.length > 0 && !layers.some((layer) => layer.useForRender) && config.activeViewLayer === undefined;

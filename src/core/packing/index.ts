@@ -1,4 +1,5 @@
 /** What other layers use of core/packing: the room's public surface. */
+export { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit } from './bundle-limit';
 export { analysisForArtist } from './farm-findings';
 export { type ArtistPaths, describeMissing, type MissingFile, missingFiles, missingSentence } from './missing-files';
 export { missingPlaces, type PackSummary, summarizePlan } from './pack-summary';

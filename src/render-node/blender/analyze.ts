@@ -31,9 +31,13 @@ export function countFrames(start: number, end: number, step: number): number {
   return end < start ? 0 : Math.floor((end - start) / Math.max(1, step)) + 1;
 }
 
-/** Warnings about what a render needs chosen: a camera when none is active, a view layer when none renders. */
-export function sceneChoiceWarnings(raw: Pick<RawAnalysis, 'cameras' | 'activeCamera' | 'viewLayers'>): AnalysisWarning[] {
+/**
+ * Warnings about what a render needs chosen: a camera when none is active, a view layer when none
+ * renders; none for a scene whose frames come from its video sequencer, which needs neither.
+ */
+export function sceneChoiceWarnings(raw: Pick<RawAnalysis, 'cameras' | 'activeCamera' | 'viewLayers' | 'rendersSequencer'>): AnalysisWarning[] {
   const warnings: AnalysisWarning[] = [];
+  if (raw.rendersSequencer) return warnings;
   const names = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(', ');
   if (raw.activeCamera === null) {
     warnings.push({
@@ -56,7 +60,7 @@ export function sceneChoiceWarnings(raw: Pick<RawAnalysis, 'cameras' | 'activeCa
 /**
  * The {@link SceneAnalysis} of a raw analysis: the file's version as "major.minor" (a .blend does not
  * record the patch release), a `newer-blender` warning when the file format is newer than the node's,
- * and warnings when no camera is active or no view layer renders.
+ * and warnings when no camera is active or no view layer renders (unless the sequencer makes the frames).
  */
 export function toSceneAnalysis(raw: RawAnalysis, nodeBlenderVersion: string): SceneAnalysis {
   const savedWithBlender = `${raw.fileVersion[0]}.${raw.fileVersion[1]}`;

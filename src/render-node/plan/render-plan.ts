@@ -74,7 +74,8 @@ export interface PlanDirs {
 /** Every setting of a render as the node will use it. */
 interface ChosenSettings {
   frames: number[];
-  camera: string;
+  /** Null when the video sequencer makes the frames and the scene has no camera. */
+  camera: string | null;
   viewLayer: string | null;
   engine: string;
   device: string;
@@ -163,7 +164,7 @@ function finalConfigOf(requested: RenderConfig, analysis: SceneAnalysis, chosen:
     ...(requested.tileSize !== undefined ? { tileSize: requested.tileSize } : {}),
     outputSettings: chosen.fileSettings,
     ...(requested.minimumRam !== undefined ? { minimumRam: requested.minimumRam } : {}),
-    activeCamera: chosen.camera,
+    ...(chosen.camera ? { activeCamera: chosen.camera } : {}),
     ...(chosen.viewLayer ? { activeViewLayer: chosen.viewLayer } : {}),
     adjustments,
   };

@@ -25,13 +25,16 @@ export function chooseFrames(requested: RenderConfig, analysis: SceneAnalysis): 
   return { ok: true, value: frames };
 }
 
-/** The camera to render from: the requested one if the scene has it, else the scene's active camera. */
-export function chooseCamera(requested: RenderConfig, analysis: SceneAnalysis): SceneChoice<string> {
+/**
+ * The camera to render from: the requested one if the scene has it, else the scene's active camera;
+ * null (none needed) for a scene whose frames come from its video sequencer.
+ */
+export function chooseCamera(requested: RenderConfig, analysis: SceneAnalysis): SceneChoice<string | null> {
   const camera = requested.activeCamera ?? analysis.activeCamera;
   if (requested.activeCamera && !analysis.cameras.includes(requested.activeCamera)) {
     return { ok: false, code: 'unknown_camera', message: `The scene has no camera "${requested.activeCamera}" (it has: ${analysis.cameras.join(', ') || 'none'}).` };
   }
-  if (!camera) return { ok: false, code: 'no_camera', message: 'The scene has no camera to render from; add one or choose activeCamera.' };
+  if (!camera && !analysis.rendersSequencer) return { ok: false, code: 'no_camera', message: 'The scene has no camera to render from; add one or choose activeCamera.' };
   return { ok: true, value: camera };
 }
 

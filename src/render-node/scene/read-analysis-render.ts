@@ -63,3 +63,20 @@ export function pythonSorted(names: readonly string[]): string[] {
     return pa.length - pb.length;
   });
 }
+
+/** Sequence.type of a sound strip (SEQ_TYPE_SOUND_RAM): it makes no picture. */
+const SEQ_TYPE_SOUND_RAM = 4;
+/** The first Blender series whose renders leave muted strips out (resources/blender/rd_common.py's MUTED_STRIPS_IGNORED_FROM). */
+const MUTED_STRIPS_IGNORED_FROM: readonly number[] = [5, 0];
+
+/**
+ * Whether the node's Blender takes the scene's frames from its video sequencer, as analyze.py's
+ * renders_sequencer says (Blender's RE_seq_render_active): the "Sequencer" option is on and a strip at
+ * the top of the edit is not a sound strip, nor muted on a Blender that leaves muted strips out.
+ */
+export function rendersSequencerOf(scene: Pick<StoredScene, 'sequencer'>, reader: Pick<SceneReaderFacts, 'facts'>): boolean {
+  const { enabled, strips } = scene.sequencer;
+  const [major = 0, minor = 0] = reader.facts.fileVersion;
+  const skipMuted = major > MUTED_STRIPS_IGNORED_FROM[0]! || (major === MUTED_STRIPS_IGNORED_FROM[0] && minor >= MUTED_STRIPS_IGNORED_FROM[1]!);
+  return enabled && strips.some((strip) => strip.type !== SEQ_TYPE_SOUND_RAM && !(skipMuted && strip.muted));
+}

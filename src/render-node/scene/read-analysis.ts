@@ -6,7 +6,7 @@ import { toSceneAnalysis, type RawAnalysis } from '../blender/analyze';
 import { imageDependencies, type PathBase } from './read-analysis-dependencies';
 import { outputOf, ReaderUnsure } from './read-analysis-output';
 import { pyNormpath } from './python-paths';
-import { colourOf, denoiseOf, pythonSorted, samplesOf } from './read-analysis-render';
+import { colourOf, denoiseOf, pythonSorted, rendersSequencerOf, samplesOf } from './read-analysis-render';
 
 /** The analysis read without Blender, or why the node's Blender has to answer. */
 export type ReadAnalysisResult = { ok: true; analysis: SceneAnalysis } | { ok: false; unsure: string };
@@ -68,6 +68,7 @@ async function rawAnalysis(scene: StoredScene, reader: SceneReaderFacts, base: P
     outputPath: scene.outputPath,
     colorManagement: colourOf(scene, reader),
     usesCompositor: scene.usesCompositor,
+    rendersSequencer: rendersSequencerOf(scene, reader),
     dependencies,
     warnings,
   };

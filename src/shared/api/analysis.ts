@@ -27,8 +27,9 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
  * - `newer-blender`: the scene was saved by a newer Blender than the node's;
  * - `denoiser-unavailable`, `engine-unavailable`: the node will render without them;
  * - `no-active-camera`: the scene has no active camera; a camera must be chosen (the message names the
- *   cameras there are);
- * - `no-view-layer-for-render`: no view layer is enabled for rendering; one must be chosen.
+ *   cameras there are); never given for a scene that renders through its video sequencer;
+ * - `no-view-layer-for-render`: no view layer is enabled for rendering; one must be chosen (never given
+ *   for a scene that renders through its video sequencer).
  */
 export const ANALYSIS_WARNING_CODES = [
   'missing-dependency',
@@ -101,6 +102,13 @@ export const sceneAnalysisSchema = z.object({
     availableViewTransforms: z.array(z.string()),
   }),
   usesCompositor: z.boolean(),
+  /**
+   * True when the frames come from the scene's video sequencer rather than from its camera: the
+   * post-processing "Sequencer" option is on and a strip of the edit makes a picture (Blender's own
+   * rule, as the node's Blender applies it). Such a scene needs no camera and no view layer. False in
+   * analyses stored by nodes that did not report it.
+   */
+  rendersSequencer: z.boolean().default(false),
   /** External files the scene needs, with whether each is among the uploaded files. */
   dependencies: z.array(sceneDependencySchema),
   warnings: z.array(analysisWarningSchema),

@@ -94,6 +94,44 @@ function structsOf(version: number): StructDef[] {
   ];
 }
 
+/** The structs of a scene with a video sequencer, in the names every layout stores them under (`Sequence.machine` is the strip's channel). */
+const SCENE_STRUCTS: StructDef[] = [
+  { type: 'RenderData', fields: [{ type: 'int', name: 'scemode' }, { type: 'int', name: '_pad' }] },
+  {
+    type: 'SeqTimelineChannel',
+    fields: [
+      { type: 'SeqTimelineChannel', name: '*next' },
+      { type: 'SeqTimelineChannel', name: '*prev' },
+      { type: 'char', name: 'name[64]' },
+      { type: 'int', name: 'index' },
+      { type: 'int', name: 'flag' },
+    ],
+  },
+  {
+    type: 'Sequence',
+    fields: [
+      { type: 'Sequence', name: '*next' },
+      { type: 'Sequence', name: '*prev' },
+      { type: 'char', name: 'name[64]' },
+      { type: 'int', name: 'flag' },
+      { type: 'int', name: 'type' },
+      { type: 'int', name: 'machine' },
+      { type: 'int', name: '_pad' },
+    ],
+  },
+  { type: 'Editing', fields: [{ type: 'ListBase', name: 'seqbase' }, { type: 'ListBase', name: 'channels' }] },
+  { type: 'Scene', fields: [{ type: 'ID', name: 'id' }, { type: 'RenderData', name: 'r' }, { type: 'Editing', name: '*ed' }] },
+];
+
+/** A strip of {@link SyntheticBlend.addScene}: its type (`Sequence.type`), channel, and whether it or its channel is muted. */
+export interface SyntheticStrip {
+  name: string;
+  type: number;
+  channel: number;
+  muted?: boolean;
+  channelMuted?: boolean;
+}
+
 /** A .blend under construction. */
 export class SyntheticBlend {
   readonly pointerSize: 4 | 8;
@@ -191,6 +229,39 @@ export class SyntheticBlend {
     return address;
   }
 
+  /**
+   * A scene data-block with a render mode (`RenderData.scemode`) and, when `strips` are given, a video
+   * sequencer holding them at its top with 129 channels (as Blender makes them). Returns its address.
+   */
+  addScene(options: { name: string; scemode: number; strips?: SyntheticStrip[] }): bigint {
+    this.useStructs(SCENE_STRUCTS);
+    const data = this.structBuffer('Scene');
+    this.writeId(data, 'SC' + options.name, 0n);
+    this.writeInt(data, this.offsetOf('Scene', 'r') + this.offsetOf('RenderData', 'scemode'), options.scemode);
+    const address = this.push('SC', 'Scene', data);
+    if (!options.strips) return address;
+    const editing = this.structBuffer('Editing');
+    this.writePointer(data, this.offsetOf('Scene', 'ed'), this.push('DATA', 'Editing', editing));
+    const muted = new Set(options.strips.filter((s) => s.channelMuted).map((s) => s.channel));
+    const channels = Array.from({ length: 129 }, (_, index) => {
+      const channel = this.structBuffer('SeqTimelineChannel');
+      this.writeInt(channel, this.offsetOf('SeqTimelineChannel', 'index'), index);
+      this.writeInt(channel, this.offsetOf('SeqTimelineChannel', 'flag'), muted.has(index) ? 1 << 1 : 0);
+      return channel;
+    });
+    this.linkList(editing, this.offsetOf('Editing', 'channels'), 'SeqTimelineChannel', channels);
+    const strips = options.strips.map((strip) => {
+      const view = this.structBuffer('Sequence');
+      this.writeString(view, this.offsetOf('Sequence', 'name'), `SQ${strip.name}`);
+      this.writeInt(view, this.offsetOf('Sequence', 'flag'), strip.muted ? 1 << 5 : 0);
+      this.writeInt(view, this.offsetOf('Sequence', 'type'), strip.type);
+      this.writeInt(view, this.offsetOf('Sequence', 'machine'), strip.channel);
+      return view;
+    });
+    this.linkList(editing, this.offsetOf('Editing', 'seqbase'), 'Sequence', strips);
+    return address;
+  }
+
   /** The whole file. */
   build(): Buffer {
     const parts: Buffer[] = [this.header()];
@@ -215,6 +286,32 @@ export class SyntheticBlend {
     const dims = [...field.name.matchAll(/\[(\d+)\]/g)].reduce((n, m) => n * Number(m[1]), 1);
     if (field.name.startsWith('*')) return this.pointerSize * dims;
     return this.sizes.get(field.type)! * dims;
+  }
+
+  /** Adds struct definitions the file does not have yet (after those it has, so earlier blocks keep their SDNA index). */
+  private useStructs(defs: readonly StructDef[]): void {
+    for (const def of defs) {
+      if (this.structs.some((s) => s.type === def.type)) continue;
+      this.structs.push(def);
+      this.sizes.set(def.type, def.fields.reduce((sum, f) => sum + this.fieldSize(f), 0));
+    }
+  }
+
+  /** Pushes `items` as DATA blocks of `struct` (whose first two fields are `next` and `prev`) and points the ListBase at `at` in `owner` at them. */
+  private linkList(owner: Buffer, at: number, struct: string, items: Buffer[]): void {
+    const addresses = items.map((item) => this.push('DATA', struct, item));
+    items.forEach((item, i) => {
+      if (addresses[i + 1] !== undefined) this.writePointer(item, 0, addresses[i + 1]!);
+      if (i > 0) this.writePointer(item, this.pointerSize, addresses[i - 1]!);
+    });
+    if (items.length === 0) return;
+    this.writePointer(owner, at, addresses[0]!);
+    this.writePointer(owner, at + this.pointerSize, addresses.at(-1)!);
+  }
+
+  private writeInt(data: Buffer, at: number, value: number): void {
+    if (this.littleEndian) data.writeInt32LE(value, at);
+    else data.writeInt32BE(value, at);
   }
 
   private structBuffer(type: string): Buffer {

@@ -1,12 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createDeflateRaw } from 'node:zlib';
+import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { exrIsCompressed } from '../../../src/blend/pack/entry-method';
-import { ZipWriter } from '../../../src/blend/pack/zip-writer';
+import { deflateBound, ZipWriter, zipSizeBound } from '../../../src/blend/pack/zip-writer';
 import { readZip } from '../helpers/scene-folder';
 
 let dir: string;
@@ -82,3 +83,32 @@ describe('exrIsCompressed', () => {
     expect(exrIsCompressed(Buffer.from('not an exr'))).toBeNull();
   });
 });
+
+describe('zipSizeBound', () => {
+  it('is never below the zip written, whatever deflate makes of the data, and close to it for stored data', async () => {
+    const sets = [
+      [
+        { name: 'shot.blend', data: randomBytes(300_000), deflate: true },
+        { name: 'textures/größe ñ.png', data: randomBytes(70_000), deflate: false },
+        { name: 'empty.txt', data: Buffer.alloc(0), deflate: true },
+        { name: 'cache/fluid_data_0001.uni', data: Buffer.alloc(200_000, 'fluid'), deflate: true },
+      ],
+      [{ name: 'big/as-zip64.bin', data: randomBytes(1000), deflate: true, expectedSize: 5 * 1024 ** 3 }],
+      Array.from({ length: 300 }, (_, i) => ({ name: `seq/frame_${String(i).padStart(4, '0')}.png`, data: randomBytes(i * 7), deflate: false })),
+    ];
+    for (const entries of sets) {
+      const written = (await zipOf(entries)).length;
+      const bound = zipSizeBound(entries.map((e) => ({ name: e.name, size: e.data.length, mayDeflate: e.deflate })));
+      expect(bound).toBeGreaterThanOrEqual(written);
+      if (entries.every((e) => !e.deflate)) expect(bound - written).toBeLessThanOrEqual(entries.length * 200 + 100);
+    }
+  });
+
+  it('bounds raw deflate of data that does not compress', () => {
+    for (const size of [0, 1, 1000, 65_536, 1_000_000]) {
+      const data = randomBytes(size);
+      expect(deflateBound(size), `${size} bytes`).toBeGreaterThanOrEqual(deflateRawSync(data).length);
+    }
+  });
+});
+

@@ -32,6 +32,13 @@ describe('what a render still needs chosen', () => {
     expect(renderConfigProblem(sampleAnalysis({ activeCamera: null, cameras: [] }), { colorManagementPreset: 'default' })).toMatch(/^The scene has no camera, so nothing can be rendered\. Add a camera/);
   });
 
+  it('needs no camera or view layer for a scene whose frames come from its video sequencer', () => {
+    const edit = sampleAnalysis({ activeCamera: null, cameras: [], viewLayers: [{ name: 'ViewLayer', useForRender: false }], rendersSequencer: true });
+    expect(renderConfigProblem(edit, { colorManagementPreset: 'default' })).toBeNull();
+    expect(missingChoices(edit, { colorManagementPreset: 'default' })).toEqual({ camera: null, viewLayer: null });
+    expect(renderConfigProblem({ ...edit, rendersSequencer: 'yes' }, { colorManagementPreset: 'default' })).toMatch(/^The scene has no camera, so nothing can be rendered/);
+  });
+
   it('refuses a view layer the scene lacks, and only warns when none is enabled', () => {
     expect(renderConfigProblem(sampleAnalysis(), { colorManagementPreset: 'default', activeViewLayer: 'Foreground' })).toMatch(/no view layer "Foreground" \(it has: ViewLayer, Background\)/);
     expect(renderConfigProblem(noLayer, { colorManagementPreset: 'default' })).toBeNull();

@@ -46,6 +46,7 @@ const raw: RawAnalysis = {
     availableViewTransforms: ['Standard', 'Filmic'],
   },
   usesCompositor: false,
+  rendersSequencer: false,
   dependencies: [],
   warnings: [{ code: 'missing-dependency', message: 'gone', path: '/x.png' }],
 };
@@ -90,6 +91,11 @@ describe('sceneChoiceWarnings (through toSceneAnalysis)', () => {
     const layers = [{ name: 'ViewLayer', useForRender: false }, { name: 'Background', useForRender: false }];
     const warning = toSceneAnalysis({ ...raw, viewLayers: layers }, '3.4.1').warnings.find((w) => w.code === 'no-view-layer-for-render');
     expect(warning?.message).toContain('"ViewLayer", "Background"');
+  });
+  it('asks for neither a camera nor a view layer when the video sequencer makes the frames', () => {
+    const layers = [{ name: 'ViewLayer', useForRender: false }];
+    const codes = toSceneAnalysis({ ...raw, activeCamera: null, cameras: [], viewLayers: layers, rendersSequencer: true }, '3.4.1').warnings.map((w) => w.code);
+    expect(codes).toEqual(['missing-dependency']);
   });
   it('says nothing when a camera is active and a view layer renders', () => {
     const codes = toSceneAnalysis(raw, '3.4.1').warnings.map((w) => w.code);

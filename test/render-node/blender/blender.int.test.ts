@@ -11,6 +11,7 @@ import type { RenderEvent } from '../../../src/render-node/blender/event-lines';
 import { makePreview } from '../../../src/render-node/blender/preview';
 import { checkEevee, probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
 import { isBlenderProcessAlive, startRender, type BlenderRenderPlan } from '../../../src/render-node/blender/render';
+import { runBlender } from '../../../src/render-node/blender/run-blender';
 
 const blender = requireBlender();
 
@@ -169,6 +170,27 @@ describe.skipIf(!blender)('Blender integration', () => {
       const without = await analyzeScene({ blenderPath, scenePath, nodeBlenderVersion: info.version, timeoutMs: 60_000 });
       expect(without.dependencies.find((d) => d.kind === 'library')).toMatchObject({ exists: false });
       expect(without.warnings.some((w) => w.path === '//lib/lib.blend')).toBe(true);
+    });
+
+    it('does not report a cache folder Blender made in its temporary folder as missing, but does a missing bake', async () => {
+      const scenePath = join(work, 'fluids', 'fluids.blend');
+      await mkdir(dirname(scenePath), { recursive: true });
+      const script = [
+        'import bpy, sys',
+        'for name, folder in (("Old", "/tmp/blender_q8Xz2a/cache_fluid_5e2a1c3b"), ("Baked", "//cache_fluid_1a2b")):',
+        '    obj = bpy.data.objects.new(name, bpy.data.meshes.new(name))',
+        '    bpy.context.scene.collection.objects.link(obj)',
+        '    mod = obj.modifiers.new("Fluid", "FLUID")',
+        '    mod.fluid_type = "DOMAIN"',
+        '    mod.domain_settings.cache_type = "MODULAR"',
+        '    mod.domain_settings.cache_directory = folder',
+        'bpy.ops.wm.save_as_mainfile(filepath=sys.argv[-1], relative_remap=False)',
+      ].join('\n');
+      const made = await runBlender({ blenderPath, args: ['-b', '-Y', '--factory-startup', sample, '--python-exit-code', '1', '--python-expr', script, '--', scenePath], timeoutMs: 120_000 });
+      expect(made.exitCode, made.stderr).toBe(0);
+      const analysis = await analyzeScene({ blenderPath, scenePath, nodeBlenderVersion: info.version, timeoutMs: 60_000 });
+      expect(analysis.dependencies.filter((d) => d.kind === 'cache').map((d) => [d.name, d.path, d.exists])).toEqual([['Baked/Fluid', '//cache_fluid_1a2b', false]]);
+      expect(analysis.warnings.filter((w) => w.path?.includes('cache_fluid')).map((w) => w.path)).toEqual(['//cache_fluid_1a2b']);
     });
 
     it('reads a compressed scene (zstd, the header says nothing until Blender opens it)', async () => {

@@ -41,6 +41,7 @@ function analysis(overrides: Partial<SceneAnalysis> = {}): SceneAnalysis {
       availableViewTransforms: ['Standard', 'Filmic', 'AgX', 'Raw'],
     },
     usesCompositor: false,
+    rendersSequencer: false,
     dependencies: [],
     warnings: [],
     totalFrames: 10,
@@ -153,6 +154,13 @@ describe('planRender: values taken from the scene', () => {
     const r = refusal({}, analysis({ cameras: [], activeCamera: null }));
     expect(r.code).toBe('no_camera');
     expect(r.message).toMatch(/activeCamera/);
+  });
+
+  it('plans a scene whose frames come from its video sequencer without a camera', () => {
+    const { finalConfig, plan: p } = plan({}, analysis({ cameras: [], activeCamera: null, rendersSequencer: true }));
+    expect(p.camera).toBeNull();
+    expect(finalConfig).not.toHaveProperty('activeCamera');
+    expect(refusal({ activeCamera: 'Nowhere' }, analysis({ cameras: [], activeCamera: null, rendersSequencer: true })).code).toBe('unknown_camera');
   });
 });
 

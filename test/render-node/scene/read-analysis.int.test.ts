@@ -101,6 +101,18 @@ describe.skipIf(!blenderPath)("the .blend reader's analysis against Blender's", 
     expect(read.length).toBe(scenes.length - unsure.size);
   }, 600_000);
 
+  it('reads whether an edit renders through the sequencer as this Blender decides it, warning of no camera only when not', async () => {
+    const mutedCounts = info.versionParts[0]! < 5;
+    const expected: Record<string, boolean> = { 'sequencer_edit.blend': true, 'sequencer_muted.blend': mutedCounts, 'sequencer_off.blend': false, 'sequencer_empty.blend': false };
+    for (const [name, renders] of Object.entries(expected)) {
+      const read = await readSceneAnalysis(scenes.find((s) => s.endsWith(`/${name}`))!, work, reader);
+      expect(read.ok, name).toBe(true);
+      if (!read.ok) continue;
+      expect(read.analysis.rendersSequencer, name).toBe(renders);
+      expect(read.analysis.warnings.some((w) => w.code === 'no-active-camera'), name).toBe(!renders);
+    }
+  }, 120_000);
+
   it('answers through Blender whenever it is unsure, with the analysis Blender gives', async () => {
     const scene = scenes.find((s) => s.endsWith('animated.blend'))!;
     const lines: string[] = [];

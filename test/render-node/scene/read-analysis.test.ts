@@ -7,7 +7,7 @@ import type { SceneReaderFacts } from '../../../src/render-node/blender/analysis
 import { readSceneAnalysis, versionDoubt } from '../../../src/render-node/scene/read-analysis';
 import { imageDependencies } from '../../../src/render-node/scene/read-analysis-dependencies';
 import { outputOf } from '../../../src/render-node/scene/read-analysis-output';
-import { colourOf, denoiseOf, pythonSorted, samplesOf } from '../../../src/render-node/scene/read-analysis-render';
+import { colourOf, denoiseOf, pythonSorted, rendersSequencerOf, samplesOf } from '../../../src/render-node/scene/read-analysis-render';
 import { SyntheticBlend } from '../../blend/helpers/synthetic-blend';
 
 const reader: SceneReaderFacts = {
@@ -58,6 +58,7 @@ function scene(overrides: Partial<StoredScene> = {}): StoredScene {
     outputPath: '//out_',
     colour: { display: 'sRGB', view: 'Filmic', look: 'None', exposure: 0, gamma: 1, sequencer: 'sRGB' },
     usesCompositor: false,
+    sequencer: { enabled: true, strips: [] },
     images: [],
     ...overrides,
   };
@@ -182,5 +183,29 @@ describe('image dependencies as the analysis script gives them', () => {
     await writeFile(text, 'just some notes');
     expect(await readSceneAnalysis(text, root, reader)).toMatchObject({ ok: false, unsure: expect.stringMatching(/cannot open/) });
     expect(await readSceneAnalysis('relative/x.blend', root, reader)).toMatchObject({ ok: false });
+  });
+});
+
+describe('whether the frames come from the sequencer (Blender\'s RE_seq_render_active)', () => {
+  const COLOR = 28;
+  const SOUND = 4;
+  const IMAGE = 0;
+  const strip = (type: number, muted = false) => ({ type, muted });
+  const at = (fileVersion: number[]) => ({ facts: { ...reader.facts, fileVersion } });
+
+  it('needs the Sequencer option and a strip that makes a picture: a sound strip alone does not', () => {
+    expect(rendersSequencerOf({ sequencer: { enabled: true, strips: [strip(COLOR)] } }, at([3, 4, 6]))).toBe(true);
+    expect(rendersSequencerOf({ sequencer: { enabled: false, strips: [strip(COLOR)] } }, at([3, 4, 6]))).toBe(false);
+    expect(rendersSequencerOf({ sequencer: { enabled: true, strips: [] } }, at([3, 4, 6]))).toBe(false);
+    expect(rendersSequencerOf({ sequencer: { enabled: true, strips: [strip(SOUND)] } }, at([3, 4, 6]))).toBe(false);
+  });
+
+  it('counts muted strips as Blender 3.4 to 4.x does, and leaves them out from Blender 5.0', () => {
+    const muted = { sequencer: { enabled: true, strips: [strip(COLOR, true), strip(SOUND)] } };
+    expect(rendersSequencerOf(muted, at([3, 4, 6]))).toBe(true);
+    expect(rendersSequencerOf(muted, at([4, 3, 2]))).toBe(true);
+    expect(rendersSequencerOf(muted, at([5, 0, 1]))).toBe(false);
+    expect(rendersSequencerOf(muted, at([5, 2, 2]))).toBe(false);
+    expect(rendersSequencerOf({ sequencer: { enabled: true, strips: [strip(COLOR, true), strip(IMAGE)] } }, at([5, 2, 2]))).toBe(true);
   });
 });

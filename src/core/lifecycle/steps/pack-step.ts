@@ -5,6 +5,7 @@ import { needsPacking, type BundlePlan, PathRewriteError, PackError, writeBundle
 import { BundleNameClashError, traceScene } from '../../../blend/trace';
 import { PackingError } from '../../errors';
 import type { SubmissionRecord } from '../../journal/submission-record';
+import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit } from '../../packing/bundle-limit';
 import { summarizePlan } from '../../packing/pack-summary';
 import { holdPrivateFiles, type HeldPlan } from '../../packing/private-files';
 import { takeChangedFile } from './changed-file';
@@ -86,18 +87,23 @@ export async function ensureBundle(ctx: StepContext): Promise<void> {
 
 /**
  * The scene's bundle plan, with files outside its folder that look private left out unless the
- * record allows them (holdPrivateFiles): the same record always traces to the same plan.
+ * record allows them (holdPrivateFiles): the same record always traces to the same plan. A plan whose
+ * bundle could not be uploaded (bundleOverLimit) stops the submission here, before anything is written.
  */
 async function trace(ctx: StepContext): Promise<HeldPlan> {
+  let held: HeldPlan;
   try {
     const plan = await traceScene(ctx.record().file.path, ctx.signal ? { signal: ctx.signal } : {});
-    return await holdPrivateFiles(plan, ctx.record().allowOutside ?? []);
+    held = await holdPrivateFiles(plan, ctx.record().allowOutside ?? []);
   } catch (error) {
     if (error instanceof BundleNameClashError || error instanceof PathRewriteError) {
       throw new PackingError(`${ctx.record().file.name} cannot be packed: ${error.message}`, { code: 'cannot-pack' });
     }
     throw error;
   }
+  const tooLarge = bundleOverLimit(held.plan);
+  if (tooLarge !== null) throw new PackingError(`${tooLarge} Nothing was packed or sent. ${BUNDLE_TOO_LARGE_ADVICE}`, { code: 'too-large' });
+  return held;
 }
 
 async function write(ctx: StepContext, plan: BundlePlan): Promise<NonNullable<SubmissionRecord['bundle']>> {

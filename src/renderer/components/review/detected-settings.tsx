@@ -21,7 +21,7 @@ export function DetectedSettings(props: { analysis: ReviewData['analysis'] }) {
       <dt>Samples</dt>
       <dd>{a.samples ?? '–'}</dd>
       <dt>Camera</dt>
-      <dd>{a.activeCamera ?? 'none'}</dd>
+      <dd>{a.activeCamera ?? (a.rendersSequencer === true ? 'none needed (video sequencer)' : 'none')}</dd>
       <dt>View layer</dt>
       <dd>{a.activeViewLayer ?? '–'}</dd>
       <dt>Output</dt>

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { traceScene } from '../../../../src/blend/trace/trace-scene';
@@ -165,6 +165,27 @@ describe('packing in the submission lifecycle', () => {
     expect(onlyUpload().sha256).toBe(packed.bundle!.sha256);
     expect(done.bundle).toEqual(packed.bundle);
     expect(notices.map((n) => n.message)).toContain('The bundle of shot.blend was gone; it was packed again with the same content.');
+  });
+
+  it('refuses a bundle planned at 5 GiB or more before writing or sending anything, in one line', async () => {
+    const big = join(proj, 'textures', 'big.exr');
+    await truncate(big, 5 * 1024 ** 3);
+    const steps: SubmissionStep[] = [];
+    const record = await newRecord();
+    await expect(run(record, { watch: (c) => void c.on('step', ({ record: r }) => steps.push(r.step)) })).rejects.toMatchObject({ kind: 'packing', code: 'too-large' });
+    const ended = (await journal.get(record.id))!;
+    expect(ended).toMatchObject({ ending: 'failed', bundle: null, error: { kind: 'packing' } });
+    expect(ended.history.map((h) => h.step)).not.toContain('packing');
+    expect(steps).not.toContain('packing');
+    expect(ended.error!.message).toMatch(
+      new RegExp(
+        `^shot\\.blend and the files it uses would make a bundle of up to 5\\.4 GB \\(the largest file: ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, 5\\.4 GB\\), and uploads must be smaller than 5 GiB\\. Nothing was packed or sent\\. In Blender, free the bakes and caches .*; or render it on a farm that takes bigger uploads\\.$`,
+      ),
+    );
+    expect(ended.error!.message).not.toContain('\n');
+    expect(api.count('POST', `${P}/uploads`)).toBe(0);
+    expect(api.uploads.size).toBe(0);
+    await expect(readdir(join(dataDir, 'bundles'))).rejects.toThrow();
   });
 
   it('sends a .blend alone when packing is off', async () => {
