@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { addonStatus, findBlenders, inspectBlender, installAddon, setAddonEnabled, uninstallAddon, type AddonStatus, type BlenderInstall } from '../../core/addon';
+import { addonStatus, findBlenders, inspectBlender, installAddon, refuseAddonLinks, setAddonEnabled, uninstallAddon, type AddonStatus, type BlenderInstall } from '../../core/addon';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
@@ -107,6 +107,7 @@ export async function uninstallCommand(ctx: CliContext, opts: AddonOptions): Pro
       continue;
     }
     try {
+      await refuseAddonLinks(blender);
       const enabled = await setAddonEnabled(blender, false, { env }).catch(() => null);
       rows.push({ blender, status: await uninstallAddon(blender), enabled, error: null });
     } catch (error) {

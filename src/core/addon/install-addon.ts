@@ -1,8 +1,9 @@
-import { copyFile, mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ADDON_MODULE, readAddonSource, type AddonSource } from './addon-source';
 import type { BlenderInstall } from './find-blenders';
-import { fileHash, MANIFEST_NAME, readManifest } from './install-manifest';
+import { fileHash, type InstallManifest, MANIFEST_NAME, readManifest } from './install-manifest';
 
 /** Where the add-on stands in one Blender's user add-on folder. */
 export interface AddonStatus {
@@ -66,20 +67,72 @@ export async function installAddon(blender: BlenderInstall, options: InstallOpti
     throw new AddonInstallError(`${before.folder} holds an add-on Renderdrop did not install; remove it in Blender's Preferences > Add-ons first.`);
   }
   const folder = before.folder;
+  await refuseLinks(folder, [MANIFEST_NAME, ...source.files], 'install');
   const previous = await readManifest(folder);
-  for (const old of previous?.files ?? []) {
-    if (!source.files.includes(old.path)) await removeIfUnchanged(join(folder, old.path), old.sha256);
-  }
+  const gone = ownFiles(previous).filter((old) => !source.files.includes(old.path));
+  await refuseLinks(folder, gone.map((old) => old.path), 'install');
+  for (const old of gone) await removeIfUnchanged(join(folder, old.path), old.sha256);
+  await makeFolder(blender.addonsDir, folder);
   const files: { path: string; sha256: string }[] = [];
   for (const file of source.files) {
-    const target = join(folder, ...file.split('/'));
-    await mkdir(dirname(target), { recursive: true });
-    await copyFile(join(source.dir, ...file.split('/')), target);
+    const parts = file.split('/');
+    for (let depth = 1; depth < parts.length; depth++) await makeFolder(folder, join(folder, ...parts.slice(0, depth)));
+    const target = join(folder, ...parts);
+    await writeNoFollow(target, await readFile(join(source.dir, ...parts)));
     files.push({ path: file, sha256: await fileHash(target) });
   }
   const manifest = { product: 'renderdrop', version: source.version, installedAt: new Date().toISOString(), files, cli: options.cli ? [...options.cli] : null };
-  await writeFile(join(folder, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeNoFollow(join(folder, MANIFEST_NAME), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return addonStatus(blender, source);
+}
+
+/**
+ * Refuses, naming it, a symbolic link at the add-on folder or anywhere on the way from it to each of
+ * `inside` (paths below it, `/`-separated): the installer and uninstaller write and delete only real
+ * files and folders of the add-on folder, never what a link planted there leads to. Called before
+ * anything changes.
+ */
+async function refuseLinks(folder: string, inside: readonly string[], doing: 'install' | 'remove'): Promise<void> {
+  const paths = new Set<string>([folder]);
+  for (const rel of inside) {
+    const parts = rel.split('/');
+    for (let depth = 1; depth <= parts.length; depth++) paths.add(join(folder, ...parts.slice(0, depth)));
+  }
+  for (const path of paths) {
+    if ((await lstat(path).catch(() => null))?.isSymbolicLink()) throw linkRefused(path, doing);
+  }
+}
+
+function linkRefused(path: string, doing: 'install' | 'remove'): AddonInstallError {
+  return new AddonInstallError(
+    `${path} is a symbolic link; Renderdrop does not ${doing === 'install' ? 'install the add-on' : 'remove add-on files'} through a link, which could change files elsewhere. Nothing was changed; remove the link, then try again.`,
+  );
+}
+
+/** Creates `folder` (and what is missing between it and `base`) without following a link there. */
+async function makeFolder(base: string, folder: string): Promise<void> {
+  if (folder !== base && !folder.startsWith(base)) throw new Error(`${folder} is not inside ${base}.`);
+  await mkdir(base, { recursive: true });
+  const rest = folder.slice(base.length).split(/[\\/]/).filter(Boolean);
+  let path = base;
+  for (const part of rest) {
+    path = join(path, part);
+    const info = await lstat(path).catch(() => null);
+    if (info?.isSymbolicLink()) throw linkRefused(path, 'install');
+    if (!info) await mkdir(path).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
+  }
+}
+
+/** Writes a file, refusing (ELOOP) to write through a symbolic link at `target`. */
+async function writeNoFollow(target: string, data: Buffer): Promise<void> {
+  const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o644).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === 'ELOOP' ? linkRefused(target, 'install') : err;
+  });
+  try {
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -88,21 +141,59 @@ export async function installAddon(blender: BlenderInstall, options: InstallOpti
  */
 export async function uninstallAddon(blender: BlenderInstall, source: AddonSource = readAddonSource()): Promise<AddonStatus> {
   const folder = join(blender.addonsDir, ADDON_MODULE);
-  const manifest = await readManifest(folder);
+  const manifest = await refuseAddonLinks(blender);
   if (!manifest) return addonStatus(blender, source);
+  const removals = await uninstallPlan(folder, ownFiles(manifest).map((file) => file.path));
   const dirs = new Set<string>([folder]);
-  for (const file of manifest.files) {
+  for (const file of ownFiles(manifest)) {
     const path = join(folder, ...file.path.split('/'));
     await removeIfUnchanged(path, file.sha256);
-    const cache = join(dirname(path), '__pycache__');
-    const stem = file.path.split('/').pop()!.replace(/\.py$/, '.');
-    for (const name of await readdir(cache).catch(() => [] as string[])) if (name.startsWith(stem) && name.endsWith('.pyc')) await rm(join(cache, name), { force: true });
-    dirs.add(cache);
+    dirs.add(join(dirname(path), '__pycache__'));
     for (let dir = dirname(path); dir.startsWith(folder); dir = dirname(dir)) dirs.add(dir);
   }
+  for (const removal of removals) if (removal.cache) await rm(join(folder, ...removal.rel.split('/')), { force: true });
   await rm(join(folder, MANIFEST_NAME), { force: true });
   for (const dir of [...dirs].sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined);
   return addonStatus(blender, source);
+}
+
+/**
+ * Refuses (AddonInstallError naming it) a symbolic link anywhere in what uninstalling would delete
+ * for `blender`: run it before turning the add-on off, so a refusal changes nothing. Resolves with the
+ * installation's manifest (null: nothing Renderdrop installed is there).
+ */
+export async function refuseAddonLinks(blender: BlenderInstall): Promise<InstallManifest | null> {
+  const folder = join(blender.addonsDir, ADDON_MODULE);
+  await refuseLinks(folder, [MANIFEST_NAME], 'remove');
+  const manifest = await readManifest(folder);
+  if (!manifest) return null;
+  const removals = await uninstallPlan(folder, ownFiles(manifest).map((file) => file.path));
+  await refuseLinks(folder, removals.map((r) => r.rel), 'remove');
+  return manifest;
+}
+
+/** The files a manifest names that lie below the add-on folder (no `..`, no absolute path): the only ones ever deleted. */
+function ownFiles(manifest: InstallManifest | null): InstallManifest['files'] {
+  return (manifest?.files ?? []).filter((file) => file.path !== '' && !file.path.startsWith('/') && !/^[A-Za-z]:/.test(file.path) && !file.path.split(/[\\/]/).some((part) => part === '..' || part === '.' || part === ''));
+}
+
+/**
+ * What uninstalling touches below the add-on folder (`/`-separated): each installed file, and the
+ * compiled caches of each in its `__pycache__` (listed only when that folder is no link).
+ */
+async function uninstallPlan(folder: string, files: readonly string[]): Promise<{ rel: string; cache: boolean }[]> {
+  const plan: { rel: string; cache: boolean }[] = [];
+  for (const file of files) {
+    plan.push({ rel: file, cache: false });
+    const parts = file.split('/');
+    const cacheRel = [...parts.slice(0, -1), '__pycache__'].join('/');
+    await refuseLinks(folder, [cacheRel], 'remove');
+    const stem = parts.at(-1)!.replace(/\.py$/, '.');
+    for (const name of await readdir(join(folder, ...cacheRel.split('/'))).catch(() => [] as string[])) {
+      if (name.startsWith(stem) && name.endsWith('.pyc')) plan.push({ rel: `${cacheRel}/${name}`, cache: true });
+    }
+  }
+  return plan;
 }
 
 async function removeIfUnchanged(path: string, sha256: string): Promise<void> {

@@ -1,11 +1,12 @@
-import { addonStatus, findBlenders, installAddon, setAddonEnabled, uninstallAddon } from '../../core/addon';
+import { addonStatus, findBlenders, installAddon, refuseAddonLinks, setAddonEnabled, uninstallAddon } from '../../core/addon';
 import type { AddonInstaller } from './addon-handlers';
 
 /**
  * The add-on installer on this computer, as `renderdrop addon` does it: Blenders on PATH, in the usual
  * folders and the one the app renders with (`configured`), looked up with the app's environment
  * (BLENDER_USER_SCRIPTS honoured) and the artist's home folder. Installing also turns the add-on on
- * in that Blender's preferences; removing what Renderdrop installed turns it off first.
+ * in that Blender's preferences; removing what Renderdrop installed turns it off first (after checking
+ * that no symbolic link sits in what it would delete).
  */
 export function systemAddonInstaller(options: { env: NodeJS.ProcessEnv; home: string; configured: () => string[] }): AddonInstaller {
   const { env } = options;
@@ -20,6 +21,7 @@ export function systemAddonInstaller(options: { env: NodeJS.ProcessEnv; home: st
     uninstallAddon: async (blender) => {
       const before = await addonStatus(blender);
       if (before.state === 'not-installed' || before.state === 'foreign') return before;
+      await refuseAddonLinks(blender);
       await setAddonEnabled(blender, false, { env }).catch(() => false);
       return uninstallAddon(blender);
     },

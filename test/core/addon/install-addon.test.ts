@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AddonInstallError, addonStatus, installAddon, MANIFEST_NAME, readAddonSource, uninstallAddon, type BlenderInstall } from '../../../src/core/addon';
+import { AddonInstallError, addonStatus, installAddon, MANIFEST_NAME, readAddonSource, refuseAddonLinks, uninstallAddon, type BlenderInstall } from '../../../src/core/addon';
 
 describe('installing the add-on into a Blender user folder', () => {
   let root: string;
@@ -77,4 +78,45 @@ describe('installing the add-on into a Blender user folder', () => {
     expect(await readFile(join(folder(), '__init__.py'), 'utf8')).toBe('# hand-made');
     await expect(installAddon({ ...blender, version: '3.2.0', series: '3.2', supported: false })).rejects.toThrow(/needs Blender 3\.3 or newer/);
   });
+
+  it('refuses a symbolic link planted in the add-on folder, naming it, and changes nothing outside the folder', async () => {
+    const outside = join(root, 'outside');
+    await mkdir(outside);
+    await writeFile(join(outside, 'keep.txt'), 'mine');
+    await mkdir(blender.addonsDir, { recursive: true });
+    await symlink(outside, folder());
+    await expect(installAddon(blender)).rejects.toThrow(`${folder()} is a symbolic link`);
+    expect(await readdir(outside)).toEqual(['keep.txt']);
+    await rm(folder());
+
+    await installAddon(blender);
+    const source = readAddonSource();
+    const victim = join(outside, 'ui.py');
+    await writeFile(victim, await readFile(join(source.dir, 'ui.py')));
+    await rm(join(folder(), 'ui.py'));
+    await symlink(victim, join(folder(), 'ui.py'));
+    await expect(installAddon(blender)).rejects.toThrow(`${join(folder(), 'ui.py')} is a symbolic link`);
+    await expect(uninstallAddon(blender)).rejects.toThrow(AddonInstallError);
+    await expect(refuseAddonLinks(blender)).rejects.toThrow(/ui\.py is a symbolic link/);
+    await rm(join(folder(), 'ui.py'));
+
+    await writeFile(join(outside, 'ui.cpython-310.pyc'), 'not the add-on\'s');
+    await symlink(outside, join(folder(), '__pycache__'));
+    await expect(uninstallAddon(blender)).rejects.toThrow(`${join(folder(), '__pycache__')} is a symbolic link`);
+    expect((await readdir(outside)).sort()).toEqual(['keep.txt', 'ui.cpython-310.pyc', 'ui.py']);
+    expect(await readFile(victim, 'utf8')).toBe(await readFile(join(source.dir, 'ui.py'), 'utf8'));
+  });
+
+  it('never deletes a file its manifest names outside the add-on folder', async () => {
+    await installAddon(blender);
+    const outside = join(root, 'victim.py');
+    await writeFile(outside, 'print(1)\n');
+    const manifestPath = join(folder(), MANIFEST_NAME);
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+    const sha256 = createHash('sha256').update('print(1)\n').digest('hex');
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, files: [...manifest.files, { path: '../../../victim.py', sha256 }] }));
+    await uninstallAddon(blender);
+    expect(await readFile(outside, 'utf8')).toBe('print(1)\n');
+  });
 });
+
