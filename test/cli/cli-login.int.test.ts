@@ -55,8 +55,8 @@ describe.skipIf(missing.length > 0)(`renderdrop login with the system keychain${
     expect(result.rightKey).toMatchObject({ code: 0, storedMatches: true });
     expect(result.rightKey.stdout).toContain('Logged in to "farm"');
     expect(result.jobsWithStoredKey).toEqual({ code: 0, total: 0 });
-    expect(result.profileList).toBe(`* farm ${t.url} local stored`);
-    expect(result.logout).toEqual({ code: 0, stdout: 'Removed the API key of "farm" from the keychain.', stored: null });
+    expect(result.profileList).toBe(`* farm ${t.url} local keychain`);
+    expect(result.logout).toEqual({ code: 0, stdout: 'Removed the stored API key of "farm".', stored: null });
     expect(result.afterLogout).toEqual({ code: 1, asksForLogin: true });
     expect(result.keyNeverPrinted).toBe(true);
   });

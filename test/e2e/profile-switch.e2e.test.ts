@@ -3,6 +3,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { FileSecretStore, keyFilePath } from '../../src/core/secrets';
 import { EncryptedFileSecretStore } from '../../src/main/keychain/encrypted-file-secret-store';
 import { THIS_COMPUTER_PROFILE_ID } from '../../src/shared/contract/app-state';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
@@ -221,5 +222,44 @@ describe.skipIf(!ready)('a refused key kept in the encrypted file (Chromium, bro
     await page.getByRole('radio', { name: /Studio farm/ }).click();
     await expect.poll(async () => (await app.host.handlers['app.getState']({})).activeProfileId, { timeout: 30_000 }).not.toBe(THIS_COMPUTER_PROFILE_ID);
     await expect.poll(() => farm.server.requests.filter((r) => r.headers.authorization === 'Bearer RJ-studio-key-456').length, { timeout: 30_000 }).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!ready)('a refused key kept in the key file (Chromium, browser mode)', () => {
+  let browser: Browser;
+  let app: AppUnderTest;
+  let farm: FakeApi;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const dir = await tempDir('rd-e2e-keyfile-');
+    app = await openApp(browser, { secrets: new RefusingKeychain(), keyStore: 'keychain', keyFallback: { kind: 'file', secrets: new FileSecretStore(keyFilePath(dir)) } });
+    farm = await FakeApi.start();
+    await mkdir(ARTIFACTS, { recursive: true });
+    await app.page.getByRole('button', { name: 'Add files…' }).waitFor({ timeout: 30_000 });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await farm?.server.close();
+    await browser?.close();
+  });
+
+  it('offers the file with one sentence on what it means, and says where the key went', async () => {
+    const page = app.page;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Add a cloud profile' });
+    await form.getByLabel('Name').fill('Studio farm');
+    await form.getByLabel('Server address').fill(farm.server.url);
+    await form.getByLabel('API key').fill('RJ-studio-key-123');
+    await form.getByRole('button', { name: 'Add profile' }).click();
+    const offer = form.getByRole('group', { name: 'Where to keep the key' });
+    await offer.getByText(/it is not encrypted: it is protected only by your user account/).waitFor({ timeout: 30_000 });
+    await shootAtEverySize(page, 'profile-key-offer-keyfile', offer);
+    expect(await seriousAxeProblems(page)).toEqual([]);
+    await offer.getByRole('button', { name: 'Keep it in a file only I can read' }).click();
+    await form.getByText(/^Added "Studio farm"\. The system keychain refused its key, so it is kept in keys\.json in the settings folder/).waitFor();
+    const card = page.locator('.card', { has: page.getByRole('radio', { name: /Studio farm/ }) });
+    await card.getByText('stored in keys.json in the settings folder (only your user account can read it)').waitFor();
   });
 });

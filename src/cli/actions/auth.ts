@@ -1,5 +1,6 @@
 import { ApiClient, type RetryInfo } from '../../core/api';
-import { AuthError, isAbort, RenderdropError } from '../../core/errors';
+import { AuthError, ConfigError, isAbort, RenderdropError } from '../../core/errors';
+import { KEY_FILE_MEANING, type KeyLocation } from '../../core/secrets';
 import { sameServer, trimBaseUrl, type Profile } from '../../shared/settings';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import type { CliContext } from '../session/cli-context';
@@ -10,11 +11,12 @@ export async function logout(ctx: CliContext, opts: { profile?: string }): Promi
   const profile = targetProfile(ctx, opts.profile);
   if (!profile) throw new UsageError(`No profile "${opts.profile}". List them with \`renderdrop profile list\`.`);
   const removed = await ctx.secrets.delete(profile.id);
-  ctx.io.stdout.write(removed ? `Removed the API key of "${profile.name}" from the keychain.\n` : `No key was stored for "${profile.name}".\n`);
+  ctx.io.stdout.write(removed ? `Removed the stored API key of "${profile.name}".\n` : `No key was stored for "${profile.name}".\n`);
 }
 
-/** `renderdrop login`: checks a key with the server and stores it in the keychain. */
-export async function login(ctx: CliContext, opts: { profile?: string; baseUrl?: string }): Promise<void> {
+/** `renderdrop login`: checks a key with the server and stores it in the keychain, or in the key file when asked (`--store file`). */
+export async function login(ctx: CliContext, opts: { profile?: string; baseUrl?: string; store?: KeyLocation }): Promise<void> {
+  const place = opts.store ?? 'keychain';
   const existing = targetProfile(ctx, opts.profile);
   if (!existing && !opts.baseUrl) {
     throw new UsageError(`No profile "${opts.profile}". Create it by adding its address: renderdrop login --profile "${opts.profile}" --base-url <url>`);
@@ -33,8 +35,9 @@ export async function login(ctx: CliContext, opts: { profile?: string; baseUrl?:
     if (!existing) profile = store.addProfile({ name, baseUrl, kind: isLoopbackUrl(baseUrl) ? 'local' : 'cloud' });
     else if (baseUrl !== existing.baseUrl) profile = store.updateProfile(existing.id, { baseUrl, kind: isLoopbackUrl(baseUrl) ? 'local' : 'cloud' });
     else profile = existing;
-    await ctx.secrets.set(profile.id, key);
-    const lines = [`Logged in to "${profile.name}" (${baseUrl}). The key is in the system keychain.`];
+    await storeKey(ctx, place, profile.id, key);
+    const where = place === 'file' ? `in ${ctx.secrets.file.path} (not encrypted; only your user account can read it)` : 'in the system keychain';
+    const lines = [`Logged in to "${profile.name}" (${baseUrl}). The key is ${where}.`];
     if (store.get().activeProfileId !== profile.id) lines.push(`Make it the active profile with: renderdrop profile use "${profile.name}"`);
     if (ctx.io.env.RENDERDROP_API_KEY?.trim()) lines.push('Note: RENDERDROP_API_KEY is set in this shell and is used instead of the stored key.');
     const envUrl = ctx.io.env.RENDERDROP_BASE_URL ? trimBaseUrl(ctx.io.env.RENDERDROP_BASE_URL) : '';
@@ -42,6 +45,20 @@ export async function login(ctx: CliContext, opts: { profile?: string; baseUrl?:
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     interrupt.dispose();
+  }
+}
+
+/** Stores the key where asked; a keychain that refuses it is an error that names the file store as the choice left. */
+async function storeKey(ctx: CliContext, place: KeyLocation, profileId: string, key: string): Promise<void> {
+  try {
+    await ctx.secrets.setIn(place, profileId, key);
+  } catch (error) {
+    if (place !== 'keychain' || !(error instanceof ConfigError) || error.code !== 'keychain-unavailable') throw error;
+    const reason = /system keychain \(([^)]{1,200})\)/.exec(error.message)?.[1];
+    throw new ConfigError(
+      `The system keychain refused the key${reason ? ` (${reason})` : ''}, so it was not stored. Unlock the keychain and log in again, or keep it in a file with \`renderdrop login --store file\`. ${KEY_FILE_MEANING}`,
+      { code: 'keychain-unavailable' },
+    );
   }
 }
 

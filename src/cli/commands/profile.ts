@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../core/errors';
 import { UsageError } from '../cli-errors';
 import { parseBaseUrlOption } from '../options/parse-options';
 import { formatTable } from '../output/table';
@@ -8,7 +7,8 @@ import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
 import { findProfile, isLoopbackUrl } from '../session/find-profile';
 
-type KeyState = 'stored' | 'none' | 'unknown';
+/** Where a profile's key is: the keychain, the key file, nowhere, or unknown (the keychain would not say). */
+type KeyState = 'keychain' | 'file' | 'none' | 'unknown';
 
 /** `renderdrop profile list|add|use|remove`: the servers Renderdrop knows. */
 export function registerProfileCommands(program: Command, deps: CliDeps): void {
@@ -23,7 +23,10 @@ export function registerProfileCommands(program: Command, deps: CliDeps): void {
         const settings = ctx.settings().get();
         const keys = await keyStates(ctx, settings.profiles.map((p) => p.id));
         if (opts.json) {
-          const profiles = settings.profiles.map((p) => ({ ...p, active: p.id === settings.activeProfileId, key: keys.get(p.id) }));
+          const profiles = settings.profiles.map((p) => {
+            const place = keys.get(p.id) ?? 'unknown';
+            return { ...p, active: p.id === settings.activeProfileId, key: place === 'keychain' || place === 'file' ? 'stored' : place, keyStore: place === 'keychain' || place === 'file' ? place : null };
+          });
           ctx.io.stdout.write(`${JSON.stringify({ profiles, activeProfileId: settings.activeProfileId, overrides: overrides(ctx) }, null, 2)}\n`);
           return;
         }
@@ -89,20 +92,14 @@ export function registerProfileCommands(program: Command, deps: CliDeps): void {
 
 async function keyStates(ctx: CliContext, ids: string[]): Promise<Map<string, KeyState>> {
   const states = new Map<string, KeyState>();
-  for (const id of ids) {
-    try {
-      states.set(id, (await ctx.secrets.get(id)) ? 'stored' : 'none');
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      ids.forEach((other) => states.set(other, states.get(other) ?? 'unknown'));
-      break;
-    }
-  }
+  for (const id of ids) states.set(id, await ctx.secrets.where(id));
   return states;
 }
 
 function keyLabel(state: KeyState): string {
-  return state === 'unknown' ? 'unknown (keychain unavailable)' : state;
+  if (state === 'unknown') return 'unknown (keychain unavailable)';
+  if (state === 'file') return 'file (keys.json)';
+  return state;
 }
 
 function overrides(ctx: CliContext): { baseUrl: string | null; apiKey: boolean } {

@@ -19,8 +19,9 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
     )
     .option('--open', 'open the link in the default browser')
     .action(async (opts: { port: number; open?: boolean }) => {
-      const [{ KeyringSecretStore, MemorySecretStore }, { createHost }, { systemOpenPath }, { rendererDir }, { openInBrowser }, { startWebServer }] = await Promise.all([
+      const [{ AbsentKeychain, FileSecretStore, KEY_FILE_MEANING, KeyringSecretStore, keyFilePath }, { SettingsStore }, { createHost }, { systemOpenPath }, { rendererDir }, { openInBrowser }, { startWebServer }] = await Promise.all([
         import('../../core/secrets'),
+        import('../../core/settings'),
         import('../../host/host'),
         import('../../host/jobs'),
         import('../../web/renderer-dir'),
@@ -29,11 +30,25 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
       ]);
       const keychain = deps.secrets ?? new KeyringSecretStore();
       const available = await keychain.isAvailable();
-      const secrets: SecretStore = available ? keychain : new MemorySecretStore();
+      const secrets: SecretStore = available ? keychain : new AbsentKeychain();
+      const settings = new SettingsStore({ env });
+      const keyFile = new FileSecretStore(keyFilePath(settings.dir));
       if (!available) {
-        stderr.write('warning: no system keychain is reachable; API keys entered in the app last until it stops.\n');
+        stderr.write('warning: no system keychain is reachable; when you add an API key, the app asks whether to keep it in a file or only until it stops.\n');
       }
-      const host = await createHost({ secrets, env, keyStore: available ? 'keychain' : 'memory', shell: 'web' });
+      const host = await createHost({
+        secrets,
+        env,
+        settings,
+        keyStore: available ? 'keychain' : 'memory',
+        keyFallback: { kind: 'file', secrets: keyFile },
+        ...(available
+          ? {}
+          : {
+              keyStoreNote: `No system keychain answered, so a farm's API key is kept where you choose when you add it: in a file, which survives restarts and the renderdrop command reads too, or only until Renderdrop stops. ${KEY_FILE_MEANING}`,
+            }),
+        shell: 'web',
+      });
       const web = await startWebServer({ host, staticDir: rendererDir(env), port: opts.port });
       stdout.write(`Renderdrop is running. Open this link once (it carries a one-time token):\n${web.loginUrl}\n`);
       if (host.localNodeUrl) stdout.write(`The render node of "This computer" listens on ${host.localNodeUrl}\n`);

@@ -1,7 +1,7 @@
 import { ApiClient, type RetryInfo } from '../../core/api';
 import { ConfigError } from '../../core/errors';
 import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
-import { KeyringSecretStore, type SecretStore, localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets';
+import { FileSecretStore, KeyringSecretStore, keyFilePath, type SecretStore, StoredKeys, localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets';
 import { requireApiKey, resolveConnection, type Connection, SettingsStore } from '../../core/settings';
 import { sameServer, trimBaseUrl, THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
 import { formatDuration } from '../../shared/text';
@@ -27,11 +27,12 @@ export const DEFAULT_PROFILE = {
 export class CliContext {
   readonly io: CliIo;
   readonly prompt: CliPrompt;
-  readonly secrets: SecretStore;
   /** Told about waits before a retry (rate limits, server errors); replaced by commands with a display. */
   notice: (message: string) => void;
   #settings: SettingsStore | null = null;
   #journal: SubmissionJournal | null = null;
+  #secrets: StoredKeys | null = null;
+  readonly #keychain: SecretStore;
   #connection: Promise<Connection> | null = null;
   readonly #clients = new Map<string, ApiClient>();
 
@@ -40,7 +41,7 @@ export class CliContext {
   constructor(deps: Pick<CliDeps, 'io' | 'prompt' | 'secrets' | 'listenForInterrupt'>) {
     this.io = deps.io;
     this.prompt = deps.prompt;
-    this.secrets = deps.secrets ?? new KeyringSecretStore();
+    this.#keychain = deps.secrets ?? new KeyringSecretStore();
     this.#deps = deps;
     this.notice = (message) => void deps.io.stderr.write(`${safeText(message, { multiline: true })}\n`);
   }
@@ -48,6 +49,12 @@ export class CliContext {
   /** An abort signal for Ctrl-C and SIGTERM while the command runs; dispose it when done. */
   listenForInterrupt(): Interrupt {
     return this.#deps.listenForInterrupt();
+  }
+
+  /** The API keys: the system keychain, and the key file in the settings folder where a key was put there by choice. */
+  get secrets(): StoredKeys {
+    this.#secrets ??= new StoredKeys({ keychain: this.#keychain, file: new FileSecretStore(keyFilePath(this.settings().dir)) });
+    return this.#secrets;
   }
 
   /** The settings store, with the default profile added when there is none. */

@@ -2,9 +2,9 @@ import { ConfigError } from '../../core/errors';
 import type { SecretStore } from '../../core/secrets';
 import type { AppState, KeyPlace, ProfileView } from '../../shared/contract';
 
-/** A second place for keys when the keychain refuses one: the desktop app's encrypted file. */
+/** A second place for keys when the keychain refuses one: the desktop app's encrypted file, or browser mode's key file (shared with the CLI). */
 export interface KeyFallback {
-  kind: 'encrypted-file';
+  kind: 'encrypted-file' | 'file';
   secrets: SecretStore;
 }
 
@@ -49,7 +49,10 @@ export class ProfileKeys implements SecretStore {
       this.#session.set(profileId, key);
       return;
     }
-    if (!this.#fallback) throw new ConfigError('This app has no encrypted file to keep keys in. Keep the key until Renderdrop quits instead.', { code: 'no-key-fallback' });
+    if (!this.#fallback || this.#fallback.kind !== place) {
+      const what = place === 'file' ? 'key file' : 'encrypted file';
+      throw new ConfigError(`This app has no ${what} to keep keys in. Keep the key until Renderdrop quits instead.`, { code: 'no-key-fallback' });
+    }
     await this.#fallback.secrets.set(profileId, key);
   }
 
@@ -71,7 +74,7 @@ export class ProfileKeys implements SecretStore {
   /** Where a profile's key is kept: 'none' when there is none, 'unreadable' when the store would not say. */
   async where(profileId: string): Promise<ProfileView['keyStorage']> {
     if (this.#session.has(profileId)) return 'memory';
-    if ((await this.#fromFallback(profileId).catch(() => null)) !== null) return 'encrypted-file';
+    if (this.#fallback && (await this.#fromFallback(profileId).catch(() => null)) !== null) return this.#fallback.kind;
     try {
       return (await this.#primary.get(profileId)) !== null ? this.#primaryKind : 'none';
     } catch {

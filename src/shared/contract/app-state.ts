@@ -12,14 +12,18 @@ export interface ProfileView extends Profile {
   hasKey: boolean;
   /**
    * Where the key lives: the OS keychain, a file encrypted with the desktop app's safeStorage (no
-   * keychain on this machine, or the keychain refused the key), this process's memory only, or the
+   * keychain on this machine, or the keychain refused the key), the key file the CLI and browser mode
+   * share (0600, not encrypted, by the artist's choice), this process's memory only, or the
    * environment; `unreadable` when the keychain refuses to say.
    */
-  keyStorage: 'keychain' | 'encrypted-file' | 'memory' | 'env' | 'none' | 'unreadable';
+  keyStorage: 'keychain' | 'encrypted-file' | 'file' | 'memory' | 'env' | 'none' | 'unreadable';
 }
 
-/** Where a key the system keychain refused may be kept instead: an encrypted file, or this run only. */
-export const KEY_PLACES = ['encrypted-file', 'session'] as const;
+/**
+ * Where a key the system keychain refused may be kept instead: an encrypted file (desktop app), the
+ * key file readable only by this user (browser mode and the CLI), or this run only.
+ */
+export const KEY_PLACES = ['encrypted-file', 'file', 'session'] as const;
 export type KeyPlace = (typeof KEY_PLACES)[number];
 
 /** The settings the UI may read and change. */
@@ -98,8 +102,11 @@ export interface AppState {
   keyStore: 'keychain' | 'encrypted-file' | 'memory';
   /** Why keys are not in the system keychain and what to do about it, when they are not. */
   keyStoreNote?: string;
-  /** Set when a key the keychain refuses can be kept in an encrypted file (the desktop app). */
-  keyFallback?: 'encrypted-file';
+  /**
+   * Where a key the keychain refuses can be kept besides this run's memory: an encrypted file (the
+   * desktop app), or the key file shared with the CLI (browser mode).
+   */
+  keyFallback?: 'encrypted-file' | 'file';
   /** The settings folder (`RENDERDROP_CONFIG_DIR` moves it). */
   configDir: string;
 }

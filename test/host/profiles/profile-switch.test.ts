@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { FileSecretStore, keyFilePath } from '../../../src/core/secrets';
 import { EncryptedFileSecretStore } from '../../../src/main/keychain/encrypted-file-secret-store';
 import { THIS_COMPUTER_PROFILE_ID } from '../../../src/shared/contract/app-state';
 import type { Job } from '../../../src/shared/api/job';
@@ -193,5 +195,25 @@ describe('a key the keychain refuses', () => {
     expect(await queueNames(h)).toEqual(['kitchen.blend']);
     await h.value('profiles.clearKey', { profileId: added.id });
     expect(await sealed.get(added.id)).toBeNull();
+  });
+
+  it('kept in the key file by choice (browser mode), it survives a restart of the app', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-host-keyfile-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const fallback = () => ({ kind: 'file' as const, secrets: new FileSecretStore(keyFilePath(dir)) });
+    const farm = await farmWithJob('kitchen.blend');
+    const first = await startHost({ dir, secrets: new RefusingKeychain(), keyStore: 'keychain', keyFallback: fallback() });
+    expect((await first.value('app.getState', {})).keyFallback).toBe('file');
+    const refused = await first.call('profiles.add', { name: 'Studio farm', baseUrl: farm.server.url, apiKey: 'RJ-farm-key-123' });
+    expect(refused.ok ? '' : refused.error.message).toMatch(/or keep the key in a file in the settings folder that only your user account can read, or only until Renderdrop quits\.$/);
+    const added = await first.value('profiles.add', { name: 'Studio farm', baseUrl: farm.server.url, apiKey: 'RJ-farm-key-123', keyPlace: 'file' });
+    expect(added).toMatchObject({ hasKey: true, keyStorage: 'file' });
+    await first.close();
+
+    const again = await host({ dir, secrets: new RefusingKeychain(), keyStore: 'keychain', keyFallback: fallback() });
+    expect((await again.value('app.getState', {})).profiles.find((p) => p.id === added.id)).toMatchObject({ hasKey: true, keyStorage: 'file' });
+    await again.value('profiles.use', { profileId: added.id });
+    await again.host.ready();
+    expect(await queueNames(again)).toEqual(['kitchen.blend']);
   });
 });

@@ -6,6 +6,7 @@ import { useCloudKey } from './use-cloud-key';
 const KEY_PLACES: Record<ProfileView['keyStorage'], string> = {
   keychain: 'stored in the system keychain',
   'encrypted-file': 'stored encrypted in the settings folder',
+  file: 'stored in keys.json in the settings folder (only your user account can read it)',
   memory: 'kept in memory until Renderdrop stops',
   env: 'taken from RENDERDROP_API_KEY',
   none: 'not set',

@@ -67,7 +67,7 @@ export function useCloudKey(profile: ProfileView): CloudKey {
     }
     setKey('');
     setTest(null);
-    if (keyPlace) setKept(keyPlace === 'encrypted-file' ? 'Key saved in an encrypted file in the settings folder.' : 'Key kept only until Renderdrop quits: enter it again next time.');
+    if (keyPlace) setKept(KEPT[keyPlace]);
   };
   const testConnection = async () => {
     const tested = await command('profiles.testConnection', { profileId: profile.id, ...(keyTyped ? { apiKey: typed } : {}) }, { what: 'test the connection', ...show });
@@ -94,3 +94,10 @@ export function useCloudKey(profile: ProfileView): CloudKey {
     remove: () => run(() => command('profiles.remove', { profileId: profile.id }, { what: `remove ${profile.name}`, ...show })),
   };
 }
+
+/** What Settings says after a key the keychain refused was kept elsewhere. */
+const KEPT: Record<KeyPlace, string> = {
+  'encrypted-file': 'Key saved in an encrypted file in the settings folder.',
+  file: 'Key saved in keys.json in the settings folder, readable only by your user account.',
+  session: 'Key kept only until Renderdrop quits: enter it again next time.',
+};
