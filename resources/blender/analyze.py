@@ -19,7 +19,7 @@ import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rd_common import compositor_tree, enum_choices, is_temporary_cache, out_path, renders_sequencer, script_args  # noqa: E402
-from rd_confine import outside_root, relative_to, resolve  # noqa: E402
+from rd_confine import outside_root, packed_linked, relative_to, resolve  # noqa: E402
 
 IMAGE_SKIP_TYPES = {"RENDER_RESULT", "COMPOSITING"}
 IMAGE_SKIP_SOURCES = {"GENERATED", "VIEWER"}
@@ -123,7 +123,8 @@ def collect_images(c):
 def collect_libraries(c):
     for library in bpy.data.libraries:
         # Relative to the opened .blend, indirect libraries too (see rd_confine.resolve).
-        c.add("library", library.name, library.filepath, None, packed=library.packed_file is not None)
+        # Packed linked data (5.0+) is in the file itself, as a packed library is.
+        c.add("library", library.name, library.filepath, None, packed=library.packed_file is not None or packed_linked(library))
 
 
 def temporary_cache_gone(c, kind, stored, library):

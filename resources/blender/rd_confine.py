@@ -137,13 +137,26 @@ def _confine_datablocks(c):
             c.path(volume, "filepath", "volume", volume.name, volume.library)
 
 
+def packed_linked(library):
+    """Whether a library's data is in the opened file itself, though not packed as a whole (5.0+): an
+    archive of packed linked data-blocks, or the library such archives were made from once nothing is
+    linked from it any more (Blender then never opens it)."""
+    if getattr(library, "is_archive", False):
+        return True
+    return bool(getattr(library, "archive_libraries", None)) and not library.users_id
+
+
 def _confine_libraries(c):
     for library in list(bpy.data.libraries):
+        if packed_linked(library):
+            continue
         # Blender keeps the path of every library it loaded, indirect ones too, relative to the opened
         # file, never to `library.parent` (see resolve()).
         if library.packed_file is None and c.path(library, "filepath", "library", library.name):
-            # Removing the library removes everything linked from it, so none of it renders.
-            bpy.data.libraries.remove(library)
+            # Removing the library removes everything linked from it, so none of it renders; one that
+            # packed linked data came from would take its archives along, so it only loses its path.
+            if not getattr(library, "archive_libraries", None):
+                bpy.data.libraries.remove(library)
 
 
 def _confine_fonts(c):

@@ -6,13 +6,11 @@ import type { BundlePlan } from '../../src/blend/pack/bundle-plan';
 import { traceScene } from '../../src/blend/trace/trace-scene';
 import { writeBundle } from '../../src/blend/pack/write-bundle';
 import { probeBlender } from '../../src/render-node/blender/probe';
-import { requireBlender } from '../helpers/blender';
+import { blendersUnderTest } from '../helpers/blenders';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
 import { blenderPathLists, makePackCorpus, renderInPlace, type PackCorpus } from '../helpers/pack-corpus';
 import { decodePng, hasColour } from '../helpers/png-pixels';
 import { hashTree, readZip } from './helpers/scene-folder';
-
-const blenderPath = requireBlender();
 
 /**
  * How Blender shows a stored path once it has opened the file: on macOS and Linux it turns the
@@ -37,7 +35,13 @@ function tracerList(plan: BundlePlan, file: string, withPacked: boolean): string
 }
 
 
-describe.skipIf(!blenderPath)('tracing and packing scenes made by Blender', () => {
+/** The corpus is made, traced, packed and rendered by each Blender under test (3.4, 4.3, 5.2). */
+describe.each(blendersUnderTest())('tracing and packing scenes made by Blender $series', (under) => {
+  const blenderPath = under.path;
+  if (!blenderPath) {
+    it.skip(`needs Blender ${under.series}: ${under.missing}`, () => undefined);
+    return;
+  }
   let work: string;
   let corpus: PackCorpus;
   let plan: BundlePlan;

@@ -23,11 +23,12 @@ export interface BlendLayoutInfo {
 
 /**
  * Where a dependency's path must point inside the bundle, seen from the .blend at `blendEntry`, or null
- * when it has nothing there (missing, packed, empty, an implicit cache folder).
+ * when it has nothing there (missing, packed, empty, an implicit cache folder). A path whose files sit in a
+ * subfolder of it (a geometry-nodes bake inside its modifier's folder) points at the folder around them.
  */
 export function bundlePathOf(dep: Dependency, layout: BundleLayout): string | null {
   if (dep.status !== 'found' || dep.resolved === null || dep.shape === 'blendcache') return null;
-  if (dep.slot?.type === 'folder') return layout.folderOf(dirname(dep.resolved));
+  if (dep.slot?.type === 'folder' || dep.subfolder !== undefined) return layout.folderOf(dirname(dep.resolved));
   if (dep.shape === 'directory') return layout.folderOf(dep.resolved);
   if (dep.shape === 'file' && !storedBaseName(dep.stored).includes('#')) return layout.entryOf(dep.resolved);
   const folder = layout.folderOf(dirname(dep.resolved));

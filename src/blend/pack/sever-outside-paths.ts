@@ -42,7 +42,8 @@ export interface SeverOptions {
  * climbing out) at files that do not exist under `root/<nowhere>/`: Blender's loader opens those while
  * it reads the file, before any script can keep it inside the folder, and now never opens a file
  * outside. Judged from the paths alone (a job folder holds no symbolic links), so nothing outside
- * `root` is opened or looked at. A .blend that changes is replaced by a decompressed copy with the new
+ * `root` is opened or looked at. The libraries of packed linked data (5.0+) are pointed there too but
+ * not returned: their data is in the file, so nothing is lost. A .blend that changes is replaced by a decompressed copy with the new
  * paths, written beside it and renamed over it (a hard-linked upload keeps its bytes). A .blend this
  * reader cannot read (the scene, or a library inside `root` that is there) throws its BlendFileError:
  * Blender may still open it and follow paths nobody looked at, so it must not reach Blender.
@@ -50,6 +51,7 @@ export interface SeverOptions {
 export async function severOutsidePaths(scenePath: string, root: string, options: SeverOptions): Promise<SeveredPath[]> {
   const top = resolve(root);
   const severed: SeveredPath[] = [];
+  let archivedCount = 0;
   const visited = new Set<string>();
   const scene = resolve(scenePath);
   const visit = async (path: string): Promise<void> => {
@@ -66,15 +68,18 @@ export async function severOutsidePaths(scenePath: string, root: string, options
     const libraries: string[] = [];
     try {
       for (const ref of await readReferences(file)) {
-        if (!OPENED_ON_LOAD.has(ref.kind) || ref.packed || ref.slot?.type !== 'fixed') continue;
+        if (!OPENED_ON_LOAD.has(ref.kind) || (ref.packed && !ref.archived) || ref.slot?.type !== 'fixed') continue;
         const target = insideTarget(ref.stored, path, top);
         if (target !== null) {
           if (ref.kind === 'library') libraries.push(target);
           continue;
         }
-        const replacement = nowherePath(path, join(top, options.nowhere, String(severed.length)), ref.stored, ref.slot.size);
-        severed.push({ holder: path, kind: ref.kind === 'library' ? 'library' : 'font', owner: ref.owner, stored: ref.stored, replacement });
+        const place = ref.archived ? `packed-${archivedCount++}` : String(severed.length);
+        const replacement = nowherePath(path, join(top, options.nowhere, place), ref.stored, ref.slot.size);
         patches.push(fixedPatch(ref.slot.offset, ref.slot.size, replacement));
+        // Packed linked data reads nothing from its library's path: pointed nowhere all the same, and nothing is lost.
+        if (ref.archived) continue;
+        severed.push({ holder: path, kind: ref.kind === 'library' ? 'library' : 'font', owner: ref.owner, stored: ref.stored, replacement });
       }
       if (patches.length > 0) await rewrite(file, patches.sort((a, b) => a.offset - b.offset));
     } finally {

@@ -1,4 +1,5 @@
 import type { BlendFile } from '../reader/blend-file';
+import { nodesModifierBakePaths } from './collect-bake-paths';
 import type { PathReference } from './path-reference';
 import { fixedReference } from './reference-helpers';
 import type { StructView } from '../reader/struct-view';
@@ -12,7 +13,8 @@ const MOD_FLUID_TYPE_DOMAIN = 1;
 
 /**
  * Paths of an object: modifiers that read from disk (mesh cache, ocean, fluid, cloth caches, the old
- * fluid simulation) and the point caches of soft bodies and particle systems that live on disk.
+ * fluid simulation, Geometry Nodes bakes) and the point caches of soft bodies and particle systems that
+ * live on disk.
  */
 export async function objectPaths(file: BlendFile, object: StructView, owner: string): Promise<PathReference[]> {
   const out: PathReference[] = [];
@@ -33,6 +35,8 @@ export async function objectPaths(file: BlendFile, object: StructView, owner: st
       if (settings) push(fixedReference(settings, 'surfdataPath', { kind: 'fluid-cache', owner, shape: 'directory' }));
     } else if (type === 'ClothModifierData') {
       out.push(...(await pointCachePaths(file, modifier, owner)));
+    } else if (type === 'NodesModifierData') {
+      out.push(...(await nodesModifierBakePaths(file, modifier, owner)));
     }
   }
   const soft = await file.follow(object, 'soft');

@@ -1,4 +1,5 @@
 import type { BlendFile } from '../reader/blend-file';
+import { libraryPath } from './collect-library-paths';
 import { nodeTreePaths } from './collect-node-paths';
 import { objectPaths } from './collect-object-paths';
 import { sequencerPaths } from './collect-sequencer-paths';
@@ -47,7 +48,7 @@ const NODE_TREE_OWNERS = new Set(['MA', 'WO', 'LA', 'TE', 'SC', 'LS']);
 
 const COLLECTORS: Record<string, Collector> = {
   IM: imagePaths,
-  LI: async (_file, id, owner) => single(fixedReference(id, 'filepath', { kind: 'library', owner, packed: id.pointer('packedfile') !== 0n })),
+  LI: libraryPath,
   SO: async (_file, id, owner) => single(fixedReference(id, 'filepath', { kind: 'sound', owner, packed: id.pointer('packedfile') !== 0n })),
   MC: async (_file, id, owner) => {
     const shape = id.number('source') === MOVIECLIP_SOURCE_SEQUENCE ? 'sequence' : 'file';

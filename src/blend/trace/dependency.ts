@@ -19,6 +19,8 @@ export interface Dependency {
   /** The .blend holding the path (absolute). */
   holder: string;
   shape: PathShape;
+  /** The folder inside `stored` that is read (see PathReference.subfolder); `resolved` already ends with it. */
+  subfolder?: string;
   /** False for paths Blender lists but rendering never reads (brush icons, asset origins). */
   required: boolean;
   status: DependencyStatus;

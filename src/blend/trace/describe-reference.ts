@@ -22,6 +22,8 @@ export const KIND_LABELS: Record<PathKind, string> = {
   'multires-displacement': 'multires displacement',
   'brush-icon': 'brush icon',
   'asset-source': 'asset origin',
+  'geometry-nodes-bake': 'geometry nodes bake',
+  'node-file': 'geometry nodes file',
 };
 
 /**

@@ -17,7 +17,9 @@ export type PathKind =
   | 'ies-light'
   | 'multires-displacement'
   | 'brush-icon'
-  | 'asset-source';
+  | 'asset-source'
+  | 'geometry-nodes-bake'
+  | 'node-file';
 
 /**
  * How a stored path names files: one file; a numbered sequence (digits or `#` in the file name, every
@@ -44,9 +46,19 @@ export interface PathReference {
   stored: string;
   /** The data is packed inside the .blend, so nothing on disk is needed. */
   packed: boolean;
+  /**
+   * A library whose linked data-blocks are packed in the .blend (5.0's packed linked data) without the
+   * library itself being packed: counted as packed, though Blender keeps its path.
+   */
+  archived?: boolean;
   shape: PathShape;
   /** UDIM tile numbers of a tiled image. */
   tiles?: number[];
+  /**
+   * The folder inside the stored one that Blender reads (a geometry-nodes bake kept in its modifier's
+   * bake folder reads `<bake folder>/<bake id>`); the stored path still names the outer folder.
+   */
+  subfolder?: string;
   /** False for paths Blender lists but rendering never reads (brush icons, asset origins). */
   required: boolean;
   slot: PathSlot | null;

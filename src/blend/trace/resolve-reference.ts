@@ -39,6 +39,7 @@ export async function resolveReference(ref: PathReference, holder: string, optio
     stored: ref.stored,
     holder,
     shape: ref.shape,
+    ...(ref.subfolder !== undefined ? { subfolder: ref.subfolder } : {}),
     required,
     slot: ref.slot,
     resolved: outcome.resolved,
@@ -58,7 +59,7 @@ async function locate(ref: PathReference, holder: string, options: ResolveOption
   if (target.kind === 'other-system') return { status: 'other-system', resolved: null, files: [] };
   let first: Outcome | null = null;
   for (const candidate of target.candidates) {
-    const outcome = await locateAt(ref, candidate, options);
+    const outcome = await locateAt(ref, ref.subfolder !== undefined ? join(candidate, ref.subfolder) : candidate, options);
     if (outcome.status === 'found') return outcome;
     first ??= outcome;
   }
