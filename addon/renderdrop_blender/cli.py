@@ -66,6 +66,8 @@ def _last_line(stderr):
 def error_line(error):
     """The one line for an error the command reported ({kind, code?, message})."""
     kind = error.get("kind")
+    if error.get("code") == "no-local-node":
+        return one_line(error.get("message") or NO_KEY)
     if kind == "config" or error.get("code") == "no-api-key":
         return NO_KEY
     if kind == "auth":

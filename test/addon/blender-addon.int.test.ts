@@ -12,6 +12,8 @@ import { decodePng, hasColour, type Pixels } from '../helpers/png-pixels';
 import { expectSameFrames } from '../helpers/same-frames';
 import { cliSetup, nodeJobs, type CliSetup } from '../cli/helpers/cli-setup';
 import { ROOT } from '../helpers/cli';
+import { HostileServer } from '../helpers/hostile-server';
+import { startHost } from '../host/host-harness';
 import { buildCli, makeAddonScene, run, runBuiltCli } from './helpers/addon-setup';
 
 const blenderPath = requireBlender();
@@ -107,12 +109,28 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
   });
 
-  it('says in one line when there is no key for the server', async () => {
+  it('says in one line when neither the app nor a node with a stored key is there for "This computer"', async () => {
     const config = await mkdtemp(join(tmpdir(), 'rd-addon-nokey-'));
-    const sent = await blender([made.scene, '--python-expr', SUBMIT], { RENDERDROP_API_KEY: '', RENDERDROP_CONFIG_DIR: config });
-    expect(sent.stderr.split('\n')).toContain("Renderdrop has no key for this server: add one in Renderdrop's Settings, or set RENDERDROP_API_KEY.");
+    const sent = await blender([made.scene, '--python-expr', SUBMIT], { RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_CONFIG_DIR: config });
+    expect(sent.stderr.split('\n').some((line) => line.startsWith('The Renderdrop app is not running, and no key is stored for a render node at http://127.0.0.1:8787.'))).toBe(true);
     expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
     await rm(config, { recursive: true, force: true });
+  });
+
+  it('reaches "This computer" of the running app with no key typed and no variable, also when 8787 was taken', async () => {
+    const squatter = await HostileServer.start();
+    const app = await startHost({ blender: await probeBlender(blenderPath!, { timeoutMs: 60_000 }), localNodePort: Number(new URL(squatter.url).port) });
+    try {
+      const sent = await blender([made.scene, '--python-expr', SUBMIT], { RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_CONFIG_DIR: app.dir });
+      const id = /^Renderdrop job: ([0-9a-f-]{36})$/m.exec(sent.stdout)?.[1];
+      expect(id, sent.stdout + sent.stderr).toBeDefined();
+      await app.host.ready();
+      expect((await app.value('jobs.refresh', {})).jobs.map((j) => j.id)).toContain(id);
+      expect(squatter.requests).toEqual([]);
+    } finally {
+      await app.close();
+      await squatter.close();
+    }
   });
 
   it('says in one line when the scene fails validation, with the server\'s reason', async () => {

@@ -1,7 +1,7 @@
 import { ApiClient, type RetryInfo } from '../../core/api';
 import { ConfigError } from '../../core/errors';
 import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
-import { FileSecretStore, KeyringSecretStore, keyFilePath, type SecretStore, StoredKeys, localKeyAccount, localNodeDataDir, THIS_COMPUTER_PORT } from '../../core/secrets';
+import { FileSecretStore, KeyringSecretStore, keyFilePath, type SecretStore, StoredKeys, localNodeDataDir, readLocalClientFile, THIS_COMPUTER_PORT } from '../../core/secrets';
 import { requireApiKey, resolveConnection, type Connection, SettingsStore } from '../../core/settings';
 import { sameServer, trimBaseUrl, THIS_COMPUTER_PROFILE_ID, type Profile } from '../../shared/settings';
 import { formatDuration } from '../../shared/text';
@@ -78,15 +78,22 @@ export class CliContext {
   /** The active connection: the active profile with RENDERDROP_BASE_URL / RENDERDROP_API_KEY applied. */
   connection(): Promise<Connection> {
     const settings = this.settings();
-    this.#connection ??= resolveConnection(settings.get(), this.secrets, this.io.env, {
-      localNodeKeyAccount: localKeyAccount(localNodeDataDir(settings.dir)),
-    });
+    this.#connection ??= (async () => {
+      const client = await readLocalClientFile(localNodeDataDir(settings.dir));
+      return resolveConnection(settings.get(), this.secrets, this.io.env, { localNode: { client, defaultUrl: DEFAULT_PROFILE.baseUrl } });
+    })();
     return this.#connection;
   }
 
   /** An API client for the active connection; a ConfigError says how to set a key when there is none. */
   async client(): Promise<ApiClient> {
     const connection = await this.connection();
+    if (connection.profileId === THIS_COMPUTER_PROFILE_ID && connection.apiKey === null && connection.baseUrlSource === 'profile') {
+      throw new ConfigError(
+        `The Renderdrop app is not running, and no key is stored for a render node at ${connection.baseUrl}. Start the Renderdrop app (its "This computer" needs no key), or start a node with \`renderdrop node serve\` and store one of its keys with \`renderdrop login\`.`,
+        { code: 'no-local-node' },
+      );
+    }
     return this.#clientFor(connection.baseUrl, requireApiKey(connection));
   }
 

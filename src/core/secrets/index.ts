@@ -6,3 +6,4 @@ export { type SecretStore } from './secret-store';
 export { FileSecretStore, KEY_FILE_MEANING, KEY_FILE_NAME, keyFilePath } from './file-secret-store';
 export { type KeyLocation, StoredKeys } from './stored-keys';
 export { AbsentKeychain } from './absent-keychain';
+export { type LocalClientInfo, localClientFilePath, readLocalClientFile, removeOwnLocalClientFile, writeLocalClientFile } from './local-client-file';

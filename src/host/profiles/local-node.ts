@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { type SecretStore, localKeyAccount, THIS_COMPUTER_PORT } from '../../core/secrets';
+import { type SecretStore, localKeyAccount, readLocalClientFile, removeOwnLocalClientFile, THIS_COMPUTER_PORT, writeLocalClientFile } from '../../core/secrets';
 import type { BlenderInfo } from '../../render-node/blender';
 import { createLogger } from '../../render-node/logger';
 import { startNodeFacade, type NodeFacade } from '../../render-node/node-facade';
@@ -13,6 +13,9 @@ export { localKeyAccount };
 
 /** The key name the app's own node key is created under. */
 export const LOCAL_KEY_NAME = 'Renderdrop app (this computer)';
+
+/** The key name of the key the app's node gives clients on this computer (the CLI, the Blender add-on) through `local-client.json`. */
+export const LOCAL_CLIENTS_KEY_NAME = 'Clients on this computer';
 
 /** The render node of the profile "This computer", running inside the host. */
 export interface LocalNode {
@@ -84,7 +87,12 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
       if (error.code !== 'EADDRINUSE') throw error;
       return node.listen('127.0.0.1', 0);
     });
-    return { url, apiKey, blender: node.blender, keyStorage, workers: () => node.workers(), configure: (settings) => node.configure(settings), close: () => node.close() };
+    const clientKey = await publishForLocalClients(node, options.dataDir, url);
+    const close = async () => {
+      await removeOwnLocalClientFile(options.dataDir, clientKey);
+      await node.close();
+    };
+    return { url, apiKey, blender: node.blender, keyStorage, workers: () => node.workers(), configure: (settings) => node.configure(settings), close };
   } catch (error) {
     await node.close();
     throw error;
@@ -101,6 +109,24 @@ function distributedFrom(env: NodeJS.ProcessEnv): RenderNodeOptions['distributed
   if (!url) return null;
   const workerSecret = env.RENDERDROP_WORKER_SECRET;
   return { redis: { url, ...(env.RENDERDROP_REDIS_PASSWORD ? { password: env.RENDERDROP_REDIS_PASSWORD } : {}) }, chunkSize: null, ...(workerSecret ? { workerSecret } : {}) };
+}
+
+/**
+ * Writes `local-client.json` beside the node's data (0600): the address the node took and a key of its
+ * own for clients on this computer, so `renderdrop` and the Blender add-on reach the app's node while it
+ * runs, whatever port it took, with no key typed. The key of the previous run is reused while valid.
+ */
+async function publishForLocalClients(node: NodeFacade, dataDir: string, url: string): Promise<string> {
+  const previous = await readLocalClientFile(dataDir, () => true);
+  let key = previous && node.keys.verify(previous.apiKey)?.name === LOCAL_CLIENTS_KEY_NAME ? previous.apiKey : null;
+  if (!key) {
+    for (const old of node.keys.list()) {
+      if (old.name === LOCAL_CLIENTS_KEY_NAME && old.revokedAt === null) node.keys.revoke(old.id);
+    }
+    key = node.keys.create(LOCAL_CLIENTS_KEY_NAME).key;
+  }
+  await writeLocalClientFile(dataDir, { version: 1, url, apiKey: key, pid: process.pid });
+  return key;
 }
 
 async function ensureKey(node: NodeFacade, secrets: SecretStore, account: string): Promise<{ apiKey: string; keyStorage: 'store' | 'memory' }> {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { requireApiKey, resolveConnection } from '../../../src/core/settings/resolve-connection';
 import { MemorySecretStore } from '../../../src/core/secrets/memory-secret-store';
 import { DEFAULT_SETTINGS, THIS_COMPUTER_PROFILE_ID, type Settings } from '../../../src/shared/settings/settings';
-import { localKeyAccount, localNodeDataDir } from '../../../src/core/secrets/local-node-key';
 
 const settings: Settings = {
   ...DEFAULT_SETTINGS,
@@ -11,23 +10,31 @@ const settings: Settings = {
 };
 
 describe('resolveConnection', () => {
-  it('gives "This computer" the key the app keeps for its local node when it has none of its own', async () => {
+  it('gives "This computer" the running app\'s node and its key for local clients, else 8787 with its own stored key, never the app\'s key elsewhere', async () => {
     const local: Settings = {
       ...DEFAULT_SETTINGS,
       profiles: [
-        { id: THIS_COMPUTER_PROFILE_ID, name: 'This computer', baseUrl: 'http://127.0.0.1:8787', kind: 'local' },
+        { id: THIS_COMPUTER_PROFILE_ID, name: 'This computer', baseUrl: 'http://127.0.0.1:40123', kind: 'local' },
         { id: 'farm', name: 'Farm', baseUrl: 'https://farm.example.com', kind: 'cloud' },
       ],
       activeProfileId: THIS_COMPUTER_PROFILE_ID,
     };
     const secrets = new MemorySecretStore();
-    const account = localKeyAccount(localNodeDataDir('/cfg'));
-    await secrets.set(account, 'RJ-app-node');
-    expect(await resolveConnection(local, secrets, {}, { localNodeKeyAccount: account })).toMatchObject({ apiKey: 'RJ-app-node', source: 'keychain', profileId: THIS_COMPUTER_PROFILE_ID });
+    const running = { client: { url: 'http://127.0.0.1:40999', apiKey: 'RJ-app-clients' }, defaultUrl: 'http://127.0.0.1:8787' };
+    const stopped = { client: null, defaultUrl: 'http://127.0.0.1:8787' };
+    expect(await resolveConnection(local, secrets, {}, { localNode: running })).toEqual({
+      baseUrl: 'http://127.0.0.1:40999',
+      apiKey: 'RJ-app-clients',
+      profileId: THIS_COMPUTER_PROFILE_ID,
+      source: 'app',
+      baseUrlSource: 'app',
+    });
+    expect(await resolveConnection(local, secrets, {}, { localNode: stopped })).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', apiKey: null, source: 'none', profileId: THIS_COMPUTER_PROFILE_ID });
     await secrets.set(THIS_COMPUTER_PROFILE_ID, 'RJ-logged-in');
-    expect(await resolveConnection(local, secrets, {}, { localNodeKeyAccount: account })).toMatchObject({ apiKey: 'RJ-logged-in' });
-    const farm = await resolveConnection({ ...local, activeProfileId: 'farm' }, secrets, {}, { localNodeKeyAccount: account });
-    expect(farm).toMatchObject({ apiKey: null, source: 'none' });
+    expect(await resolveConnection(local, secrets, {}, { localNode: stopped })).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'RJ-logged-in' });
+    expect(await resolveConnection(local, secrets, { RENDERDROP_BASE_URL: 'http://127.0.0.1:9000' }, { localNode: running })).toMatchObject({ baseUrl: 'http://127.0.0.1:9000', apiKey: null });
+    const farm = await resolveConnection({ ...local, activeProfileId: 'farm' }, secrets, {}, { localNode: running });
+    expect(farm).toMatchObject({ baseUrl: 'https://farm.example.com', apiKey: null, source: 'none' });
   });
 
   it('uses the active profile and its keychain key', async () => {
