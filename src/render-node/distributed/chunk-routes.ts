@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { HttpError, forbidden, notFound } from '../http/http-error';
 import { signedQuery } from '../http/request-schemas';
@@ -7,7 +8,7 @@ import { serveFile } from '../http/serve-file';
 import type { SignedQuery, UrlSigner } from '../http/signing';
 import type { ChunkIntake } from './chunk-intake';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
-import { verifyWorkerRequest } from './request-signature';
+import { claimedBodySha256, verifiedBody, verifyWorkerRequest } from './request-signature';
 import type { WorkerKeys } from './worker-secret';
 import type { JobLogs } from '../logs/job-logs';
 import { receiveWorkerLog } from '../logs/worker-log-intake';
@@ -23,6 +24,11 @@ type ChunkParams = z.output<typeof chunkParams>;
 function chunkOf(params: ChunkParams): { jobId: string; index: number } {
   if (!UUID.test(params.jobId) || !/^\d{1,6}$/.test(params.index)) throw notFound('No such chunk.');
   return { jobId: params.jobId, index: Number(params.index) };
+}
+
+/** The body of an authorised PUT, checked as it is read against the SHA-256 its worker signature covers. */
+function signedBody(request: FastifyRequest): Readable {
+  return verifiedBody(request.raw, claimedBodySha256(request.headers) ?? '');
 }
 
 function contentLength(request: FastifyRequest): number {
@@ -42,7 +48,8 @@ const REQUEST_REFUSED = {
  * The routes render workers use: the chunk's status, its scene, and the upload of its frames, their
  * previews and compositor outputs. Each request needs two signatures: the query signature the node made over the
  * chunk's path prefix when it queued the chunk, and the worker's own signature of this very request
- * made with the worker secret (so a URL read from Redis is useless alone). No API key is involved.
+ * and its body's hash made with the worker secret (so a URL read from Redis is useless alone, and a
+ * body changed on the way is refused before it is kept). No API key is involved.
  */
 export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; keys: WorkerKeys; intake: ChunkIntake; now: () => Date; logs?: JobLogs }): void {
   const authorise = (request: { params: ChunkParams; query: SignedQuery; raw: { url?: string }; headers: FastifyRequest['headers'] }, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
@@ -79,7 +86,7 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
       const { frame, name } = request.params;
       if (!/^\d{1,7}$/.test(frame)) throw new HttpError(400, 'frame_not_in_chunk', 'The frame must be a number.');
       const seconds = Number(request.headers['x-render-seconds']);
-      const file = { body: request.raw, length: contentLength(request) };
+      const file = { body: signedBody(request), length: contentLength(request) };
       return deps.intake.receiveFrame(jobId, index, Number(frame), name, file, Number.isFinite(seconds) && seconds >= 0 ? seconds : 0);
     });
 
@@ -87,13 +94,13 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
       const { jobId, index } = authorise(request, 'PUT');
       const { frame, name } = request.params;
       if (!/^\d{1,7}$/.test(frame)) throw new HttpError(400, 'frame_not_in_chunk', 'The frame must be a number.');
-      return deps.intake.receivePreview(jobId, index, Number(frame), name, { body: request.raw, length: contentLength(request) });
+      return deps.intake.receivePreview(jobId, index, Number(frame), name, { body: signedBody(request), length: contentLength(request) });
     });
 
     routes.put(`${base}/composite/:node/:name`, { schema: { params: compositeParams, querystring: signedQuery } }, async (request) => {
       const { jobId, index } = authorise(request, 'PUT');
       const { node, name } = request.params;
-      await deps.intake.receiveComposite(jobId, index, node, name, { body: request.raw, length: contentLength(request) });
+      await deps.intake.receiveComposite(jobId, index, node, name, { body: signedBody(request), length: contentLength(request) });
       return { stored: true };
     });
 
@@ -105,7 +112,7 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
         request.raw.resume();
         return { kept: 0 };
       }
-      return { kept: await receiveWorkerLog(logs, jobId, request.headers['x-worker-name'], { body: request.raw, length }) };
+      return { kept: await receiveWorkerLog(logs, jobId, request.headers['x-worker-name'], { body: signedBody(request), length }) };
     });
   });
 }

@@ -48,5 +48,11 @@ export const signedQuery = z.object({ expires: z.unknown(), key: z.unknown(), si
 /** Path parameters of the presigned upload URL. */
 export const uploadParams = z.object({ slug: z.string() });
 
-/** Path parameters of a signed job file URL. */
-export const jobFileParams = z.object({ jobId: z.string(), '*': z.string() });
+/**
+ * Path parameters of a signed job file URL: the job id must be a job id (a UUID), so `..` or an
+ * encoded `..` never names a folder; the file's path is confined to the job's folder by the route.
+ */
+export const jobFileParams = z.object({
+  jobId: z.string().regex(UUID, { error: (issue) => `${quoted(issue.input)} is not a job id (a UUID).` }),
+  '*': z.string(),
+});

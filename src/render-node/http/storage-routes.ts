@@ -199,15 +199,21 @@ function uploadFailure(ctx: NodeContext, request: FastifyRequest, err: unknown, 
   return new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again.`);
 }
 
-/** The file a signed job file URL names, inside the job's folder; 404 for anything else. */
+/**
+ * The file a signed job file URL names, inside the job's folder; 404 for anything else. Each segment
+ * of the path is decoded first and then the whole is resolved and confined, so an encoded `..` or `/`
+ * cannot leave the folder either.
+ */
 async function jobFileAt(ctx: NodeContext, jobId: string, rawPath: string): Promise<string> {
   const prefix = `/storage/jobs/${jobId}/`;
+  if (!rawPath.startsWith(prefix)) throw notFound('No such file.');
   let relPath: string;
   try {
     relPath = rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/');
   } catch {
     throw notFound('No such file.');
   }
+  if (relPath.includes('\0')) throw notFound('No such file.');
   const root = resolve(ctx.storage.jobDir(jobId));
   const file = resolve(root, relPath);
   if (!file.startsWith(root + sep)) throw notFound('No such file.');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -6,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, type Transform } from 'node:stream';
 import { z } from 'zod';
 import { chunkPathPrefix, chunkStatusSchema, type ChunkData, type ChunkStatus } from '../distributed/protocol';
-import { signWorkerRequest } from '../distributed/request-signature';
+import { EMPTY_BODY_SHA256, signWorkerRequest } from '../distributed/request-signature';
 import type { WorkerKeys } from '../distributed/worker-secret';
 
 /** The node refused a request for a reason retrying cannot fix. */
@@ -28,6 +29,20 @@ export class JobStoppedError extends Error {
 
 /** How long requests are retried while the node cannot be reached (it may be restarting). */
 const DEFAULT_PATIENCE_MS = 10 * 60_000;
+
+/** A request body: how to read it (again, for each try) and its SHA-256, which the request's signature covers. */
+interface Body {
+  open: () => NodeJS.ReadableStream;
+  sha256: string;
+}
+
+/** A file as a request body: its size and hash, read once before the upload. */
+async function fileBody(path: string): Promise<Body & { size: number }> {
+  const size = (await stat(path)).size;
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return { open: () => createReadStream(path), sha256: hash.digest('hex'), size };
+}
 
 interface Answer {
   status: number;
@@ -105,14 +120,14 @@ export class NodeClient {
 
   /** Upload a frame; false when the node already had it. */
   async putFrame(chunk: ChunkData, frame: number, name: string, path: string, seconds: number, signal?: AbortSignal): Promise<boolean> {
-    const size = (await stat(path)).size;
+    const body = await fileBody(path);
     const res = await this.call(
       'PUT',
       chunk,
       `frames/${frame}/${encodeURIComponent(name)}`,
       chunk.put,
-      { 'content-type': 'application/octet-stream', 'content-length': String(size), 'x-render-seconds': String(seconds) },
-      () => createReadStream(path),
+      { 'content-type': 'application/octet-stream', 'content-length': String(body.size), 'x-render-seconds': String(seconds) },
+      body,
       signal,
     );
     const answer = frameAnswer.safeParse(JSON.parse(await readText(res)));
@@ -121,14 +136,14 @@ export class NodeClient {
 
   /** Upload the small PNG of a frame (`name` is the frame file's name) before the frame itself. */
   async putPreview(chunk: ChunkData, frame: number, name: string, path: string, signal?: AbortSignal): Promise<void> {
-    const size = (await stat(path)).size;
+    const body = await fileBody(path);
     const res = await this.call(
       'PUT',
       chunk,
       `previews/${frame}/${encodeURIComponent(name)}`,
       chunk.put,
-      { 'content-type': 'image/png', 'content-length': String(size) },
-      () => createReadStream(path),
+      { 'content-type': 'image/png', 'content-length': String(body.size) },
+      body,
       signal,
     );
     res.resume();
@@ -136,14 +151,14 @@ export class NodeClient {
 
   /** Upload a compositor File Output file of the chunk. */
   async putComposite(chunk: ChunkData, node: string, name: string, path: string, signal?: AbortSignal): Promise<void> {
-    const size = (await stat(path)).size;
+    const body = await fileBody(path);
     const res = await this.call(
       'PUT',
       chunk,
       `composite/${encodeURIComponent(node)}/${encodeURIComponent(name)}`,
       chunk.put,
-      { 'content-type': 'application/octet-stream', 'content-length': String(size) },
-      () => createReadStream(path),
+      { 'content-type': 'application/octet-stream', 'content-length': String(body.size) },
+      body,
       signal,
     );
     res.resume();
@@ -158,7 +173,7 @@ export class NodeClient {
       'log',
       chunk.put,
       { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length), 'x-worker-name': workerName.replace(/[^\x20-\x7e]/g, '') },
-      () => Readable.from([body]),
+      { open: () => Readable.from([body]), sha256: createHash('sha256').update(body).digest('hex') },
       signal,
     );
     res.resume();
@@ -170,7 +185,7 @@ export class NodeClient {
     rest: string,
     query: string,
     headers: Record<string, string>,
-    body: (() => NodeJS.ReadableStream) | null,
+    body: Body | null,
     signal?: AbortSignal,
   ): Promise<IncomingMessage> {
     const deadline = Date.now() + this.patienceMs;
@@ -178,7 +193,8 @@ export class NodeClient {
       let problem: string;
       try {
         const path = `${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`;
-        const res = await send(method, `${this.nodeUrl}${path}`, { ...headers, ...signWorkerRequest(this.keys, method, path) }, body, signal);
+        const signature = signWorkerRequest(this.keys, method, path, new Date(), body?.sha256 ?? EMPTY_BODY_SHA256);
+        const res = await send(method, `${this.nodeUrl}${path}`, { ...headers, ...signature }, body?.open ?? null, signal);
         if (res.status >= 200 && res.status < 300) return res.body;
         const error = errorOf(await readText(res.body));
         if (res.status === 409 || res.status === 404) throw new JobStoppedError(error.message);

@@ -121,8 +121,14 @@ describe.skipIf(!blenderPath || !redisServer)('distributed mode with a hostile R
     const signedGet = signWorkerRequest(keys, 'GET', framePath);
     expect(await refusal(await send('PUT', framePath, signedGet, Buffer.from('fake!'))), 'another method').toEqual({ status: 403, code: 'worker_signature_invalid' });
 
+    // The signature covers the body: a worker's signed upload whose bytes were changed on the way is refused.
+    const signedPut = (path: string, body: Buffer) => signWorkerRequest(keys, 'PUT', path, new Date(), createHash('sha256').update(body).digest('hex'));
+    const swapped = await send('PUT', framePath, signedPut(framePath, realFrame), Buffer.concat([realFrame.subarray(0, -1), Buffer.from([realFrame.at(-1)! ^ 1])]));
+    expect(await refusal(swapped)).toEqual({ status: 403, code: 'worker_body_mismatch' });
+    expect(await refusal(await send('PUT', framePath, signWorkerRequest(keys, 'PUT', framePath), realFrame)), 'a body signed as empty').toEqual({ status: 403, code: 'worker_body_mismatch' });
+
     // A worker's upload the node refuses (5 bytes, not a PNG) fails that upload only.
-    const fiveBytes = await send('PUT', framePath, signWorkerRequest(keys, 'PUT', framePath), Buffer.from('fake!'));
+    const fiveBytes = await send('PUT', framePath, signedPut(framePath, Buffer.from('fake!')), Buffer.from('fake!'));
     expect(await refusal(fiveBytes)).toEqual({ status: 422, code: 'frame_refused' });
 
     // Previews: signed like frames, only a small whole PNG under the frame's own name is kept.
@@ -131,13 +137,13 @@ describe.skipIf(!blenderPath || !redisServer)('distributed mode with a hostile R
     const realPreview = await readFile(join(t.dataDir, 'jobs', untouched, 'previews', frameName(frame)));
     const kept = join(t.dataDir, 'jobs', hostile, 'previews', frameName(frame));
     expect(await refusal(await send('PUT', previewPath, {}, realPreview))).toEqual({ status: 403, code: 'worker_signature_missing' });
-    expect(await refusal(await send('PUT', previewPath, signWorkerRequest(keys, 'PUT', previewPath), realFrame.subarray(0, 40)))).toEqual({ status: 422, code: 'preview_refused' });
+    expect(await refusal(await send('PUT', previewPath, signedPut(previewPath, realFrame.subarray(0, 40)), realFrame.subarray(0, 40)))).toEqual({ status: 422, code: 'preview_refused' });
     const renamed = url(`0/previews/${frame}/evil.png`, chunk.put);
-    expect(await refusal(await send('PUT', renamed, signWorkerRequest(keys, 'PUT', renamed), realPreview))).toEqual({ status: 400, code: 'unexpected_name' });
-    const huge = await send('PUT', previewPath, signWorkerRequest(keys, 'PUT', previewPath), Buffer.alloc(5 * 1024 * 1024));
+    expect(await refusal(await send('PUT', renamed, signedPut(renamed, realPreview), realPreview))).toEqual({ status: 400, code: 'unexpected_name' });
+    const huge = await send('PUT', previewPath, signedPut(previewPath, Buffer.alloc(5 * 1024 * 1024)), Buffer.alloc(5 * 1024 * 1024));
     expect(await refusal(huge)).toEqual({ status: 413, code: 'too_large' });
     await expect(stat(kept)).rejects.toThrow();
-    const stored = await send('PUT', previewPath, signWorkerRequest(keys, 'PUT', previewPath), realPreview);
+    const stored = await send('PUT', previewPath, signedPut(previewPath, realPreview), realPreview);
     expect([stored.status, await stored.json()]).toEqual([200, { stored: true }]);
     expect((await readFile(kept)).equals(realPreview)).toBe(true);
 
