@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { totalmem } from 'node:os';
 import type { Logger } from 'pino';
-import { metaValue, workspaceId } from './store/db';
+import { workspaceId } from './store/db';
+import { loadSigningSecret } from './store/signing-secret';
 import { JobsRepo, type JobRecord } from './store/jobs-repo';
 import { UploadsRepo } from './store/uploads-repo';
 import { UrlSigner } from './http/signing';
@@ -17,6 +17,7 @@ import { registerApiRoutes } from './http/api-routes';
 import { registerStorageRoutes } from './http/storage-routes';
 import { createHttpApp } from './http/http-app';
 import { installRequestDrain, type RequestDrain } from './http/request-drain';
+import { lazyFfmpeg, type FfmpegLookup } from './video';
 import { signedJobFileUrl } from './http/job-payload';
 import { cleanUploads } from './disk/upload-cleanup';
 import { openNodeData, type NodeData } from './store/open-node-data';
@@ -24,7 +25,8 @@ import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './plan/render-limits';
 import type { NodeContext } from './http/context';
 import type { NodeCapabilities } from './plan/node-capabilities';
 import { findBlender } from './blender/locate';
-import { probeBlender, type BlenderInfo } from './blender/probe';
+import { probeForRendering, type BlenderInfo } from './blender/probe';
+import { eeveeFinding } from './blender/doctor';
 import type { NodeWorkers } from '../shared/api';
 import { checkRedis } from './distributed/redis-connection';
 import { DistributedExecutor, type DistributedOptions } from './distributed/distributed-executor';
@@ -66,6 +68,14 @@ export interface RenderNodeOptions {
   distributed?: DistributedOptions | null;
   /** On close, how long requests in flight may take to finish before they are stopped (default 10 s). */
   shutdownGraceMs?: number;
+  /** FFmpeg, which makes the videos of scenes whose output is a video; default: `ffmpeg` on PATH; null: no videos. */
+  ffmpegPath?: string | null;
+  /**
+   * Run the scenes' own Python when rendering (drivers' expressions, text blocks registered as modules):
+   * Blender then runs whatever code a scene holds, with this node's rights. Only for scenes from people
+   * you trust; default false.
+   */
+  trustPython?: boolean;
 }
 
 /** A running (or ready to listen) render node. */
@@ -88,7 +98,7 @@ export interface RenderNode {
 
 export const DEFAULT_RATE_LIMIT = { limit: 1200, windowMs: 60_000 };
 
-/** Capabilities for planning from a probed Blender. */
+/** Capabilities for planning from a probed Blender (the video encoders are looked up when a render needs them). */
 function capabilitiesOf(info: BlenderInfo | null): NodeCapabilities {
   return {
     cyclesDevices: info?.cyclesDevices ?? ['CPU'],
@@ -100,14 +110,21 @@ function capabilitiesOf(info: BlenderInfo | null): NodeCapabilities {
   };
 }
 
-/** Find and probe the Blender a node should use; null (with the reason logged) when there is none. */
+/**
+ * Find and probe the Blender a node or render worker should use, with the EEVEE test render of
+ * `node doctor` (its finding logged as doctor words it); null (with the reason logged) when there is none.
+ */
 export async function detectBlender(opts: { blenderPath?: string; env?: NodeJS.ProcessEnv }, log: Logger): Promise<BlenderInfo | null> {
   const found = await findBlender({ explicit: opts.blenderPath, env: opts.env ?? process.env, platform: process.platform });
   if (!found || !('path' in found) || !found.path) {
     log.warn('no Blender found: jobs will fail until one is installed (run `renderdrop node doctor`)');
     return null;
   }
-  return probeBlender(found.path, { timeoutMs: 60_000 });
+  const { info, eevee } = await probeForRendering(found.path, { timeoutMs: 60_000 });
+  const finding = eeveeFinding(eevee);
+  if (finding) log.warn({ blender: info.version }, finding);
+  else log.info({ blender: info.version, gpu: eevee.gpu }, 'EEVEE and Workbench can render here');
+  return info;
 }
 
 /** Where the node is reached; known once it listens (until then the public URL, else 127.0.0.1). */
@@ -138,6 +155,8 @@ interface NodeBasis {
   log: Logger;
   now: () => Date;
   blender: BlenderInfo | null;
+  /** The node's FFmpeg, which makes videos from frames (null when there is none): looked for when first needed. */
+  ffmpeg: FfmpegLookup;
   data: NodeData;
   addresses: NodeAddresses;
 }
@@ -150,9 +169,11 @@ export async function createRenderNode(given: RenderNodeOptions): Promise<Render
   const now = options.now ?? (() => new Date());
   const blender = options.blender !== undefined ? options.blender : await detectBlender(options, log);
   const data = await openNodeData(options.dataDir, now(), options.reserveBytes);
+  if (data.madePrivate) log.warn(data.madePrivate);
   data.reserve.ensure();
   const startUrl = options.publicUrl ?? 'http://127.0.0.1';
-  const basis: NodeBasis = { options, log, now, blender, data, addresses: { listenUrl: startUrl } };
+  const ffmpeg = lazyFfmpeg({ path: options.ffmpegPath, env: options.env });
+  const basis: NodeBasis = { options, log, now, blender, ffmpeg, data, addresses: { listenUrl: startUrl } };
   const parts = buildParts(basis);
   const app = createHttpApp(log);
   const drain = installRequestDrain(app);
@@ -174,7 +195,7 @@ function buildParts(basis: NodeBasis): NodeParts {
   const { db, storage } = data;
   const limits: RenderLimits = { ...DEFAULT_RENDER_LIMITS, ...options.limits };
   const headroomBytes = options.headroomBytes ?? DEFAULT_HEADROOM_BYTES;
-  const signer = new UrlSigner(Buffer.from(metaValue(db, 'signing_secret', () => randomBytes(32).toString('hex')), 'hex'));
+  const signer = new UrlSigner(loadSigningSecret(db, storage.dataDir));
   const jobs = new JobsRepo(db, now);
   const uploads = new UploadsRepo(db);
   const webhooks = new WebhookDispatcher(db, options.webhook ?? null, log, now);
@@ -200,6 +221,7 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
         optix: blender.optix,
         eeveeUsable: blender.eeveeUsable,
         reader: readerFactsOf(blender),
+        runsScenePython: options.trustPython === true,
       }
     : null;
   return new JobRunner({
@@ -213,6 +235,7 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
     reserve: data.reserve,
     limits: parts.limits,
     headroomBytes: parts.headroomBytes,
+    ffmpeg: basis.ffmpeg,
     renderTurnMs: options.renderTurnMs,
     env: options.env,
     uploadPath: (slug) => data.storage.uploadPath(slug),
@@ -257,9 +280,10 @@ function nodeContext(basis: NodeBasis, parts: NodeParts, stopping: AbortSignal):
     downloadUrlTtlMs: parts.downloadUrlTtlMs,
     baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : addresses.listenUrl),
     now,
-    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings() }),
+    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings(), ...(blender ? { blenderVersions: [blender.version] } : {}) }),
     logs: parts.logs,
     stopping,
+    ffmpeg: basis.ffmpeg,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   WorkerSecretError,
   type RedisTarget,
 } from '../../render-node/distributed';
+import { ensurePrivateFolder, FolderNotPrivateError } from '../../node-common/private-folder';
 import { CommandFailedError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { cliAction } from '../session/cli-action';
@@ -82,6 +83,21 @@ async function workerSecret(file: string | undefined, env: NodeJS.ProcessEnv, wa
   }
 }
 
+/**
+ * The worker's cache, made 0700 (it holds the scenes it renders), or made private again in one line
+ * when other users could read it; one that cannot be made private stops the worker in one line.
+ */
+function privateCache(dir: string, say: (line: string) => void): string {
+  try {
+    const repaired = ensurePrivateFolder(dir, 'worker cache');
+    if (repaired) say(`renderdrop: ${repaired}`);
+    return dir;
+  } catch (error) {
+    if (error instanceof FolderNotPrivateError) throw new CommandFailedError(`${error.message} The worker did not start.`);
+    throw error;
+  }
+}
+
 /** The cache a worker keeps scenes in by default: `~/.cache/renderdrop/worker` (XDG_CACHE_HOME honoured). */
 export function defaultWorkerCache(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'renderdrop', 'worker');
@@ -115,6 +131,7 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
       const blender = await detectBlender({ blenderPath: opts.blender, env }, log);
       if (!blender) throw new CommandFailedError('No Blender found on this machine: install Blender, or point --blender or BLENDER_PATH at it.');
       const name = (opts.name ?? hostname()).trim() || 'worker';
+      const cacheDir = privateCache(resolve(opts.cache ?? defaultWorkerCache(env)), (line) => stderr.write(`${line}\n`));
       const worker = await withRedisNamed(startRenderWorker({
         redis,
         nodeUrl,
@@ -122,10 +139,11 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
         name,
         blender,
         threads: opts.threads ?? null,
-        cacheDir: resolve(opts.cache ?? defaultWorkerCache(env)),
+        cacheDir,
         log,
       }));
-      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}) takes chunks from ${redactRedisUrl(redis.url)} for the node at ${nodeUrl}\n`);
+      const eevee = blender.eeveeUsable === false ? ', no EEVEE' : '';
+      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}${eevee}) takes chunks from ${redactRedisUrl(redis.url)} for the node at ${nodeUrl}\n`);
       await untilStopped(log, 'worker stopping; a chunk in progress goes back to the queue', () => worker.close());
     });
 

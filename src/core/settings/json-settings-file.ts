@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ensurePrivateFolder } from '../../node-common/private-folder';
 import { ConfigError } from '../errors';
 
 /**
@@ -42,7 +43,7 @@ export class JsonSettingsFile {
   }
 
   set store(value: Record<string, unknown>) {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(dirname(this.path), 'settings folder');
     const temp = `${this.path}.${process.pid}.tmp`;
     try {
       writeFileSync(temp, `${JSON.stringify(value, undefined, '\t')}\n`, { mode: 0o600 });

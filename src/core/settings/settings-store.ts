@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS, profileSchema, settingsSchema, type Profile, type Settings } from '../../shared/settings';
+import { ensurePrivateFolder, FolderNotPrivateError } from '../../node-common/private-folder';
 import { ConfigError } from '../errors';
 import { defaultConfigDir, JsonSettingsFile } from './json-settings-file';
 
@@ -40,13 +42,19 @@ export function configDirFromEnv(env: Record<string, string | undefined>): strin
 export class SettingsStore {
   readonly #file: SettingsBackend;
 
+  /**
+   * A settings folder other users of this computer can read (it holds the journal, the bundles of
+   * scenes being sent and the app's own render node) is made private (0700) here; one that cannot be
+   * is refused with a ConfigError in one line.
+   */
   constructor(options: SettingsStoreOptions = {}) {
     if (options.backend) {
       this.#file = options.backend;
-      return;
+    } else {
+      const dir = options.configDir ?? configDirFromEnv(options.env ?? process.env) ?? defaultConfigDir(SETTINGS_PROJECT_NAME, options.env ?? process.env);
+      this.#file = new JsonSettingsFile(join(dir, 'config.json'));
     }
-    const dir = options.configDir ?? configDirFromEnv(options.env ?? process.env) ?? defaultConfigDir(SETTINGS_PROJECT_NAME, options.env ?? process.env);
-    this.#file = new JsonSettingsFile(join(dir, 'config.json'));
+    keepPrivate(this.dir);
   }
 
   /** Full path of the settings file. */
@@ -131,4 +139,15 @@ export class SettingsStore {
 /** The folder outputs go to: the setting, else `~/Renderdrop`. */
 export function effectiveDownloadDir(settings: Pick<Settings, 'downloadDir'>, home: string = homedir()): string {
   return settings.downloadDir ?? join(home, 'Renderdrop');
+}
+
+/** Makes an existing settings folder private again when others can read it (see SettingsStore). */
+function keepPrivate(dir: string): void {
+  if (!existsSync(dir)) return;
+  try {
+    ensurePrivateFolder(dir, 'settings folder');
+  } catch (error) {
+    if (error instanceof FolderNotPrivateError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

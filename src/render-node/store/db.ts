@@ -1,17 +1,25 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ensurePrivateFile, ensurePrivateFolder } from '../../node-common/private-folder';
 import { MIGRATIONS } from './migrations';
 import { parseOptionalRow, parseRow } from './db-rows';
 
 export type Db = Database.Database;
 
-/** Open (creating if needed) the node's database in `dataDir`, in WAL mode, migrated to the latest schema. */
+/**
+ * Open (creating if needed) the node's database in `dataDir`, in WAL mode, migrated to the latest
+ * schema. The folder is made private (0700, see ensurePrivateFolder) and the database file is 0600
+ * whatever the umask; SQLite gives its journal files the database file's mode.
+ */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'node.sqlite'));
+  ensurePrivateFolder(dataDir, 'data folder');
+  const path = join(dataDir, 'node.sqlite');
+  ensurePrivateFile(path);
+  for (const journal of [`${path}-wal`, `${path}-shm`]) if (existsSync(journal)) ensurePrivateFile(journal);
+  const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
