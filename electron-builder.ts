@@ -39,7 +39,7 @@ const config: Configuration = {
   productName: 'Renderdrop',
   copyright: 'Copyright © Renderdrop',
   directories: { output: 'dist', buildResources: 'resources/icons' },
-  files: ['package.json', 'out/main/**', 'out/preload/**', 'out/renderer/**', '!**/*.map'],
+  files: ['package.json', 'out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli/**', '!**/*.map'],
   extraResources: [
     { from: 'resources/blender', to: 'resources/blender', filter: ['*.py'] },
     { from: 'addon/renderdrop_blender', to: 'addon/renderdrop_blender', filter: ['*.py'] },

@@ -6,11 +6,20 @@ import re
 import subprocess
 import sys
 
+from . import locate
+
 NOT_FOUND = "Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences."
 NO_KEY = "Renderdrop has no key for this server: add one in Renderdrop's Settings, or set RENDERDROP_API_KEY."
 KEY_REFUSED = "The server refused Renderdrop's key: update it in Renderdrop's Settings."
 NOT_SAVED = "Save the scene first: the farm renders the file on disk."
 UNSAVED_CHANGES = "The scene has unsaved changes: save it first, the farm renders the file on disk."
+
+
+def not_found():
+    """The line for a Renderdrop that could not be found, naming what was tried."""
+    if not locate.tried:
+        return NOT_FOUND
+    return NOT_FOUND[:-1] + ". Tried: " + "; ".join(locate.tried) + "."
 
 
 class RenderdropError(Exception):
@@ -28,7 +37,7 @@ def one_line(text, limit=300):
 
 def _run(command, args, timeout):
     flags = subprocess.CREATE_NO_WINDOW if sys.platform == "win32" else 0
-    env = dict(os.environ, NO_COLOR="1")
+    env = dict(os.environ, NO_COLOR="1", **locate.command_env(command))
     try:
         done = subprocess.run(
             [*command, *args],

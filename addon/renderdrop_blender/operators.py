@@ -21,19 +21,22 @@ def _scene_problem():
 
 
 def _submit_in_background(op):
-    """Background mode: sends the scene and starts the render, to the end, without any UI."""
+    """Background mode: sends the scene and starts the render, to the end, without any UI; the job's
+    warnings go to the console, one line each."""
     problem = _scene_problem()
     try:
         if problem:
             raise cli.RenderdropError(problem)
         command = find_cli(cli_path_setting())
         if command is None:
-            raise cli.RenderdropError(cli.NOT_FOUND)
+            raise cli.RenderdropError(cli.not_found())
         outcome = cli.submit(command, bpy.data.filepath, wait=op.wait, download=bpy.path.abspath(op.download) if op.download else None)
     except cli.RenderdropError as error:
         print(error.line, file=sys.stderr, flush=True)
         return {"CANCELLED"}
     print("Renderdrop job: %s" % outcome.get("jobId"), flush=True)
+    for line in session.warning_lines(outcome.get("warnings")):
+        print(line, flush=True)
     if outcome.get("downloadedTo"):
         print("Renderdrop frames: %s" % outcome["downloadedTo"], flush=True)
     return {"FINISHED"}
@@ -116,7 +119,7 @@ class RENDERDROP_OT_open_in_app(bpy.types.Operator):
             return {"FINISHED"}
         command = session.state.command or find_cli(cli_path_setting())
         if command is None:
-            self.report({"ERROR"}, cli.NOT_FOUND)
+            self.report({"ERROR"}, cli.not_found())
             return {"CANCELLED"}
         try:
             cli.open_app(command)

@@ -39,6 +39,7 @@ class State:
         self.preview_version = 0
         self.frames_dir = None
         self.command = None
+        self.warnings_told = set()
 
 
 state = State()
@@ -77,10 +78,11 @@ def _send(scene, configured):
         raise cli.RenderdropError(("Renderdrop: " + said) if said else "The Renderdrop app refused the scene: restart the app, then send it again.")
     command = find_cli(configured)
     if command is None:
-        raise cli.RenderdropError(cli.NOT_FOUND)
+        raise cli.RenderdropError(cli.not_found())
     _inbox.put(("command", command))
     outcome = cli.submit(command, scene, validate_only=True)
     _inbox.put(("review", outcome.get("review") or {"rows": [], "warnings": [], "jobId": outcome.get("jobId")}))
+    _inbox.put(("warnings", outcome.get("warnings")))
 
 
 def _start(command, scene):
@@ -106,6 +108,7 @@ def _follow(command, job_id):
             except (OSError, ValueError):
                 pass
         if job.get("status") in ENDED:
+            _inbox.put(("warnings", data.get("warnings")))
             break
         time.sleep(2.0)
     if job.get("status") == "completed":
@@ -163,11 +166,36 @@ def _apply(kind, value):
     elif kind == "preview":
         state.preview_path = value
         state.preview_version += 1
+    elif kind == "warnings":
+        for level, line in _warnings_to_tell(value):
+            _report(level, line)
     elif kind == "frames":
         state.phase = "completed"
         state.frames_dir = value
         state.message = "Rendered: %d frames in %s" % (state.total, value)
         _report("INFO", state.message)
+
+
+def warning_lines(warnings):
+    """The job's warnings ({code, message}, as `submit --json` and `status --json` give them) as console lines."""
+    lines = []
+    for warning in warnings or []:
+        message = cli.one_line(warning.get("message") or warning.get("code") or "")
+        if message:
+            lines.append(("Renderdrop note: " if warning.get("code") == "python-runs" else "Renderdrop warning: ") + message)
+    return lines
+
+
+def _warnings_to_tell(warnings):
+    """The job's warnings not yet told for this submission, each with its report level (notes are INFO)."""
+    told = []
+    for warning in warnings or []:
+        message = cli.one_line(warning.get("message") or warning.get("code") or "")
+        if not message or message in state.warnings_told:
+            continue
+        state.warnings_told.add(message)
+        told.append(("INFO" if warning.get("code") == "python-runs" else "WARNING", message))
+    return told
 
 
 def _report(level, line):

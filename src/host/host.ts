@@ -11,7 +11,9 @@ import type { DoctorReport, BlenderInfo } from '../render-node/blender';
 import type { Profile } from '../shared/settings';
 import { THIS_COMPUTER_PROFILE_ID, type AppState, type AppEvent, type ContractHandlers } from '../shared/contract';
 import { addonHandlers } from './addon/addon-handlers';
-import { systemAddonInstaller } from './addon/system-installer';
+import { systemAddonInstaller, type CliCommand } from './addon/system-installer';
+
+export type { CliCommand };
 import { appHandlers } from './app/app-handlers';
 import { AppPreferences } from './app/app-preferences';
 import { appViews } from './app/app-views';
@@ -53,6 +55,8 @@ export interface HostOptions {
   localNode?: boolean;
   /** Port the local node takes when free (default 8787, where the CLI's "This computer" looks). */
   localNodePort?: number;
+  /** The command that runs this Renderdrop's own CLI, recorded with the Blender add-on it installs (null: none to record). */
+  cliCommand?: CliCommand | null;
   /** The artist's home folder: the default download root's parent (`~/Renderdrop`) and the file browser's root. */
   home?: string;
   openPath?: OpenPath;
@@ -165,7 +169,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
     }),
     ...jobHandlers({ sessions, openPath: options.openPath ?? systemOpenPath }),
     ...fileHandlers({ home, prefs }),
-    ...addonHandlers(systemAddonInstaller({ env, home, configured: () => (node?.blender ? [node.blender.path] : []) })),
+    ...addonHandlers(systemAddonInstaller({ env, home, configured: () => (node?.blender ? [node.blender.path] : []), cli: options.cliCommand ?? null })),
   };
   return appHost({ handlers, pageHandlers: homeConfinedHandlers(handlers, home), events, staged, node, sessions, configDir });
 }

@@ -12,6 +12,7 @@ import { isTrustedSender } from './ipc/sender-check';
 import { openKeyFallback } from './keychain/key-fallback';
 import { openSecretStore } from './keychain/open-secret-store';
 import { listenForBlender } from './launch/blender-hand-over';
+import { ownCliCommand } from './launch/own-cli';
 import type { FileHandOver } from './launch/file-hand-over';
 import { submitOpenedFiles } from './launch/submit-opened';
 import { applyCloseAndQuitRules } from './lifecycle/close-and-quit';
@@ -109,6 +110,7 @@ async function openHost(options: DesktopShellOptions, env: NodeJS.ProcessEnv): P
     ...(keys.note ? { keyStoreNote: keys.note } : {}),
     ...(keyFallback ? { keyFallback } : {}),
     shell: 'desktop',
+    cliCommand: ownCliCommand({ appPath: app.getAppPath(), execPath: process.execPath, env }),
     settings: settings.shared,
     openPath,
   });

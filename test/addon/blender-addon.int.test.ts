@@ -1,4 +1,5 @@
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { ROOT } from '../helpers/cli';
 import { HostileServer } from '../helpers/hostile-server';
 import { startHost } from '../host/host-harness';
 import { buildCli, makeAddonScene, run, runBuiltCli } from './helpers/addon-setup';
+import { makePythonScenes } from '../helpers/python-scenes';
 
 const blenderPath = requireBlender();
 
@@ -92,6 +94,23 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     expect(ran.stdout).toContain(`Info: Rendered: 2 frames in ${final.framesDir}`);
   });
 
+  it("tells the job's warnings: on the console in background mode, in the Info area from the panel", async () => {
+    const root = join(work, 'python');
+    await mkdir(root);
+    const scenes = await makePythonScenes(blenderPath!, root);
+    const driver = 'Driver on Cube › Location Z uses Python (`wobble(frame)`): this farm does not run scene Python, so the driver gives 0 here, not what it gives in your Blender.';
+    const rendered = 'Blender reported an error while rendering: “Error in PyDriver: expression failed: wobble(frame)”.';
+    const sent = await blender([scenes.wobble, '--python-expr', 'import bpy; bpy.ops.renderdrop.submit(wait=True)']);
+    const told = sent.stdout.split('\n').filter((l) => l.startsWith('Renderdrop warning: '));
+    expect(told, sent.stdout + sent.stderr).toEqual([`Renderdrop warning: ${driver}`, expect.stringMatching(/^Renderdrop warning: Text `rig_wobble\.py` runs as a module/), expect.stringContaining(rendered)]);
+
+    const script = join(ROOT, 'test', 'fixtures', 'blender', 'drive-addon-session.py');
+    const ran = await blender([scenes.wobble, '--python-exit-code', '1', '--python', script, '--', 'send-start'], { HOME: join(work, 'home') });
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const reported = ran.stdout.split('\n').filter((l) => l.startsWith('Warning: '));
+    expect(reported).toEqual([`Warning: ${driver}`, expect.stringMatching(/^Warning: Text `rig_wobble\.py` runs as a module/), expect.stringContaining(rendered)]);
+  });
+
   it('refuses a scene that was never saved, in one line', async () => {
     const sent = await blender(['--python-expr', SUBMIT]);
     expect(sent.stderr.split('\n')).toContain('Save the scene first: the farm renders the file on disk.');
@@ -131,6 +150,30 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
       await app.close();
       await squatter.close();
     }
+  });
+
+  it('installed through the app\'s Settings, it records the app\'s own command and submits with the app closed', async () => {
+    const user = { BLENDER_USER_SCRIPTS: join(work, 'app-user', 'scripts'), BLENDER_USER_CONFIG: join(work, 'app-user', 'config') };
+    await Promise.all([mkdir(user.BLENDER_USER_SCRIPTS, { recursive: true }), mkdir(user.BLENDER_USER_CONFIG, { recursive: true })]);
+    const command = [process.execPath, join(ROOT, 'bin', 'renderdrop.js')];
+    const app = await startHost({ env: { ...process.env, ...user }, localNode: false, cliCommand: { command, env: { RENDERDROP_FROM_APP: '1' } } });
+    try {
+      const installed = await app.value('addon.install', { blender: blenderPath! });
+      expect(installed, JSON.stringify(installed)).toMatchObject({ state: 'installed' });
+    } finally {
+      await app.close();
+    }
+    const record = JSON.parse(await readFile(join(user.BLENDER_USER_SCRIPTS, 'addons', 'renderdrop_blender', '.renderdrop-install.json'), 'utf8'));
+    expect(record).toMatchObject({ cli: command, cliEnv: { RENDERDROP_FROM_APP: '1' } });
+    const noRenderdropOnPath = (process.env.PATH ?? '').split(':').filter((dir) => !existsSync(join(dir, 'renderdrop'))).join(':');
+    const sent = await blender([made.scene, '--python-expr', SUBMIT], { ...user, PATH: noRenderdropOnPath });
+    expect(/^Renderdrop job: [0-9a-f-]{36}$/m.test(sent.stdout), sent.stdout + sent.stderr).toBe(true);
+
+    await writeFile(join(user.BLENDER_USER_SCRIPTS, 'addons', 'renderdrop_blender', '.renderdrop-install.json'), JSON.stringify({ ...record, cli: ['/nowhere/renderdrop'] }));
+    const lost = await blender([made.scene, '--python-expr', SUBMIT], { ...user, PATH: noRenderdropOnPath });
+    expect(lost.stderr).toContain(
+      "Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences. Tried: renderdrop on PATH (not there); the command of the Renderdrop that installed the add-on (the command it records is gone (/nowhere/renderdrop)).",
+    );
   });
 
   it('says in one line when the scene fails validation, with the server\'s reason', async () => {

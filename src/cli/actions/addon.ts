@@ -1,10 +1,10 @@
-import { realpathSync } from 'node:fs';
 import { addonStatus, findBlenders, inspectBlender, installAddon, refuseAddonLinks, setAddonEnabled, uninstallAddon, type AddonStatus, type BlenderInstall } from '../../core/addon';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
 import { safeText } from '../output/safe-text';
 import type { CliContext } from '../session/cli-context';
+import { thisCli } from '../session/this-cli';
 
 interface AddonOptions {
   blender?: string;
@@ -37,19 +37,6 @@ async function blendersFor(ctx: CliContext, opts: AddonOptions): Promise<Blender
   const found = await findBlenders({ env });
   if (found.length === 0) throw new CommandFailedError('No Blender was found on this computer (PATH, the usual install folders, Steam). Name one with --blender <path>.');
   return found;
-}
-
-/** How the add-on runs this very `renderdrop`: this Node.js with this script. */
-function thisCli(): string[] {
-  const script = process.argv[1];
-  if (!script) return [process.execPath];
-  let real = script;
-  try {
-    real = realpathSync(script);
-  } catch {
-    // keep the path as given
-  }
-  return [process.execPath, ...process.execArgv.filter((arg) => !arg.startsWith('--inspect')), real];
 }
 
 function print(ctx: CliContext, rows: AddonRow[], json: boolean): ExitCode {

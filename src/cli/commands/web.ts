@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SecretStore } from '../../core/secrets';
 import type { CliDeps } from '../cli-deps';
+import { thisCli } from '../session/this-cli';
 
 /** `renderdrop web`: the app in a browser, served on 127.0.0.1 with a one-time link. */
 export function registerWebCommand(program: Command, deps: CliDeps): void {
@@ -42,6 +43,7 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
         settings,
         keyStore: available ? 'keychain' : 'memory',
         keyFallback: { kind: 'file', secrets: keyFile },
+        cliCommand: { command: thisCli() },
         ...(available
           ? {}
           : {

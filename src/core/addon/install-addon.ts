@@ -25,6 +25,8 @@ export interface AddonStatus {
 export interface InstallOptions {
   /** How the add-on should run the `renderdrop` command (program and first arguments); null: find it. */
   cli?: readonly string[] | null;
+  /** Environment variables that command needs (e.g. `ELECTRON_RUN_AS_NODE`). */
+  cliEnv?: Readonly<Record<string, string>>;
   /** The add-on to install (default: the one Renderdrop ships). */
   source?: AddonSource;
 }
@@ -81,7 +83,7 @@ export async function installAddon(blender: BlenderInstall, options: InstallOpti
     await writeNoFollow(target, await readFile(join(source.dir, ...parts)));
     files.push({ path: file, sha256: await fileHash(target) });
   }
-  const manifest = { product: 'renderdrop', version: source.version, installedAt: new Date().toISOString(), files, cli: options.cli ? [...options.cli] : null };
+  const manifest = { product: 'renderdrop', version: source.version, installedAt: new Date().toISOString(), files, cli: options.cli ? [...options.cli] : null, ...(options.cli && options.cliEnv ? { cliEnv: { ...options.cliEnv } } : {}) };
   await writeNoFollow(join(folder, MANIFEST_NAME), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return addonStatus(blender, source);
 }

@@ -13,6 +13,8 @@ const manifestSchema = z.object({
   files: z.array(z.object({ path: z.string(), sha256: z.string() })),
   /** How the add-on runs the `renderdrop` command that installed it (program and first arguments). */
   cli: z.array(z.string()).nullable(),
+  /** Environment the recorded command needs (the desktop app's own CLI runs its Electron binary as Node). */
+  cliEnv: z.record(z.string(), z.string()).optional(),
 });
 
 /** What an installation wrote: the version, each file with its hash, the command to run. */
