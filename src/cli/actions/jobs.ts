@@ -2,6 +2,7 @@ import { InvalidStateError, isAbort } from '../../core/errors';
 import { type ProgressRecord, isTerminalStatus, type JobStatus } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 import { formatJobDetails, formatJobList } from '../output/format-jobs';
+import { artistJobWarnings, formatJobWarnings } from '../output/job-warnings';
 import { safeText } from '../output/safe-text';
 import type { CliContext } from '../session/cli-context';
 import { resolveJobId } from '../session/resolve-job-id';
@@ -22,7 +23,7 @@ export async function listJobs(ctx: CliContext, opts: { status?: JobStatus; page
   }
 }
 
-/** Show one job with its progress (`renderdrop status <id>`). */
+/** Show one job with its progress and its warnings (`renderdrop status <id>`). */
 export async function showJob(ctx: CliContext, typed: string, opts: { json?: boolean }): Promise<void> {
   const client = await ctx.client();
   const interrupt = ctx.listenForInterrupt();
@@ -36,8 +37,10 @@ export async function showJob(ctx: CliContext, typed: string, opts: { json?: boo
     } catch (error) {
       if (isAbort(error)) throw error;
     }
-    if (opts.json) ctx.io.stdout.write(`${JSON.stringify({ job, progress }, null, 2)}\n`);
-    else ctx.io.stdout.write(`${formatJobDetails(job, progress).join('\n')}\n`);
+    const record = (await (await ctx.journal()).list()).filter((r) => r.jobId === id && r.baseUrl === client.baseUrl).at(-1) ?? null;
+    const warnings = artistJobWarnings(job, record?.packing ?? null);
+    if (opts.json) ctx.io.stdout.write(`${JSON.stringify({ job, progress, warnings }, null, 2)}\n`);
+    else ctx.io.stdout.write(`${[...formatJobDetails(job, progress), ...formatJobWarnings(warnings)].join('\n')}\n`);
   } finally {
     interrupt.dispose();
   }

@@ -16,8 +16,8 @@ export function registerJobCommands(program: Command, deps: CliDeps): void {
 
   program
     .command('status <id>')
-    .description('Show one job: status, frames, settings, why it failed. The id may be shortened to its first characters.')
-    .option('--json', 'machine-readable output: { job, progress }')
+    .description('Show one job: status, frames, settings, why it failed, its warnings. The id may be shortened to its first characters.')
+    .option('--json', 'machine-readable output: { job, progress, warnings: [{ code, message }] }')
     .action(cliAction(deps, lazyBody(async () => (await import('../actions/jobs')).showJob)));
 
   program

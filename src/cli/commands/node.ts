@@ -52,6 +52,7 @@ interface ServeOptions {
   redis?: string;
   chunkSize?: number;
   logLevel: string;
+  trustPython?: boolean;
 }
 
 /** Whether a bind address exposes the node beyond this machine. */
@@ -104,6 +105,10 @@ function registerServeCommand(node: Command, deps: CliDeps): void {
     .option('--redis <url>', 'render on workers (renderdrop node worker) through Redis: redis://host:6379', parseRedisUrl)
     .option('--chunk-size <n>', 'frames per chunk in distributed mode (default: chosen per job)', positiveInt('--chunk-size'))
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .option(
+      '--trust-python',
+      "run each scene's own Python (drivers' expressions, text blocks registered as modules), as the artist's Blender does. RISK: a scene's Python can do anything this node's user can (read and delete files, reach the network); use it only when everyone who can submit is trusted (default: off, such drivers give 0 and the review says so)",
+    )
     .action((opts: ServeOptions) => serveNode(opts, deps));
 }
 
@@ -121,6 +126,7 @@ async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
     log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
     stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
   }
+  if (opts.trustPython) stderr.write("warning: --trust-python: Blender runs each scene's own Python on this node; only accept scenes from people you trust.\n");
   const node = await withRedisNamed(createRenderNode({ ...(await serveNodeOptions(opts, deps)), logger: log }));
   const url = await node.listen(host, opts.port);
   stdout.write(`listening on ${url}\n`);
@@ -162,6 +168,7 @@ async function serveNodeOptions(opts: ServeOptions, deps: CliDeps): Promise<Rend
     renderTurnMs: opts.renderTurn,
     webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
     distributed,
+    trustPython: opts.trustPython === true,
   };
 }
 

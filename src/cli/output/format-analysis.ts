@@ -1,5 +1,5 @@
 import { missingChoices, type MissingChoices } from '../../core/lifecycle';
-import type { RenderConfig } from '../../shared/api';
+import { isNote, type RenderConfig } from '../../shared/api';
 import { formatFrames, parseFrameRanges } from '../../shared/render';
 import { isPlainRecord } from '../../shared/plain-record';
 import { countOf } from '../../shared/text';
@@ -22,6 +22,8 @@ export interface AnalysisSummaryInput {
 export interface AnalysisSummary {
   rows: [string, string][];
   warnings: string[];
+  /** What needs nothing done, said so the artist knows (the farm runs the scene's Python). */
+  notes: string[];
   /** Frames the render will produce, when known. */
   frameCount: number | null;
 }
@@ -81,7 +83,7 @@ export function summarizeAnalysis(analysis: unknown, config: RenderConfig, missi
   const nodeBlender = text(a.nodeBlender);
   if (saved || nodeBlender) rows.push(['Blender', [saved && `saved with ${saved}`, nodeBlender && `rendered with ${nodeBlender}`].filter(Boolean).join(', ')]);
 
-  return { rows, warnings: [...choiceWarnings(missing), ...describeWarnings(a, missingAdvice)], frameCount: frames?.count ?? null };
+  return { rows, warnings: [...choiceWarnings(missing), ...describeWarnings(a, missingAdvice)], notes: describeNotes(a), frameCount: frames?.count ?? null };
 }
 
 /** The summary as lines: a heading, aligned rows, then warnings marked with `!`. */
@@ -90,6 +92,7 @@ export function formatAnalysisSummary(input: AnalysisSummaryInput): string[] {
   const lines = [safeText(`${input.fileName} (job ${input.jobId})`)];
   if (input.analysis === null || input.analysis === undefined) lines.push('  The server sent no scene analysis; the scene renders with its own settings.');
   lines.push(...formatPairs(summary.rows));
+  lines.push(...summary.notes.map((n) => `  Note: ${n}`));
   if (summary.warnings.length > 0) {
     lines.push(`  ${countOf(summary.warnings.length, 'warning')}:`);
     lines.push(...summary.warnings.map((w) => `  ! ${w}`));
@@ -190,7 +193,7 @@ function describeWarnings(a: Record<string, unknown>, advice: MissingAdvice): st
     out.push(missingLine(dependency, resolved, advice));
   };
   for (const warning of Array.isArray(a.warnings) ? a.warnings.map(record) : []) {
-    if (CHOICE_WARNING_CODES.has(text(warning.code) ?? '')) continue;
+    if (CHOICE_WARNING_CODES.has(text(warning.code) ?? '') || isNote({ code: text(warning.code) ?? '' })) continue;
     const path = text(warning.path);
     const dependency = path ? byResolved.get(path) : undefined;
     if (text(warning.code) === 'missing-dependency' && dependency) {
@@ -212,6 +215,12 @@ function describeWarnings(a: Record<string, unknown>, advice: MissingAdvice): st
     tellMissing(dependency, text(dependency.resolvedPath));
   }
   return out;
+}
+
+/** The notes among the analysis's warnings (isNote), their messages safe to print. */
+function describeNotes(a: Record<string, unknown>): string[] {
+  const entries = Array.isArray(a.warnings) ? a.warnings.map(record) : [];
+  return entries.flatMap((w) => (isNote({ code: text(w.code) ?? '' }) ? [text(w.message) ?? ''] : [])).filter((m) => m !== '');
 }
 
 function missingLine(dependency: Record<string, unknown>, resolved: string | null, advice: MissingAdvice): string {

@@ -1,6 +1,7 @@
 import type { SubmissionEnding, SubmissionRecord, SubmissionStep } from '../../core/journal';
 import type { PrivateFile } from '../../core/packing';
 import type { JobStatus } from '../../shared/api';
+import type { JobWarning } from '../output/job-warnings';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
 
@@ -35,6 +36,11 @@ export interface SubmissionOutcome {
   privateFiles: PrivateFile[];
   /** With `--validate-only`: what validation found (the submission waits for `submit --yes`). */
   review?: ReviewSummary;
+  /**
+   * The job's warnings as the farm last told them (missing files, scene Python, Blender errors in the
+   * render's log...; notes have code `python-runs`): the one list every surface shows. Empty without a job.
+   */
+  warnings: JobWarning[];
 }
 
 /** The exit code an outcome contributes. */
@@ -53,7 +59,7 @@ export function outcomeExitCode(outcome: Pick<SubmissionOutcome, 'state' | 'erro
 }
 
 /** The outcome of a journal record that stopped normally (finished, or handed to the server to render). */
-export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: JobStatus | null; downloadedFiles: number | null }): SubmissionOutcome {
+export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: JobStatus | null; downloadedFiles: number | null; warnings?: JobWarning[] }): SubmissionOutcome {
   let state: OutcomeState;
   if (record.ending === 'failed') state = 'failed';
   else if (record.ending === 'canceled') state = 'canceled';
@@ -75,10 +81,11 @@ export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: Jo
     downloadedFiles: state === 'downloaded' ? extra.downloadedFiles : null,
     error: record.error,
     privateFiles: record.packing?.privateFiles ?? [],
+    warnings: extra.warnings ?? [],
   };
 }
 
 /** The outcome of a file that never got a journal record (it failed its checks, or was not reached). */
 export function outcomeOfFile(path: string, fileName: string, state: OutcomeState, error: { kind: string; message: string } | null): SubmissionOutcome {
-  return { file: path, fileName, submissionId: null, jobId: null, jobStatus: null, step: null, ending: null, state, downloadedTo: null, downloadedFiles: null, error, privateFiles: [] };
+  return { file: path, fileName, submissionId: null, jobId: null, jobStatus: null, step: null, ending: null, state, downloadedTo: null, downloadedFiles: null, error, privateFiles: [], warnings: [] };
 }

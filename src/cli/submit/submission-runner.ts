@@ -11,8 +11,10 @@ import { type Job, JOB_STATUS_TABLE, type JobStatus, type RenderConfig } from '.
 import { UsageError } from '../cli-errors';
 import { formatAnalysisSummary, type MissingAdvice, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentReasonsOf } from '../output/format-jobs';
+import { artistJobWarnings, type JobWarning } from '../output/job-warnings';
 import { formatPackingSummary } from '../output/format-packing';
 import { formatTrackerRetry } from '../output/format-progress';
+import { safeText } from '../output/safe-text';
 import type { LiveDisplay } from '../output/live-display';
 import type { Choose, Confirm } from '../terminal/terminal-prompt';
 import { askForScene, sceneOptionExample } from './scene-question';
@@ -54,6 +56,10 @@ interface Tracked {
   packingShown: boolean;
   uploadStartedAt: number | null;
   adjustmentsShown: boolean;
+  /** The job as the server last told it, for its warnings. */
+  job: Job | null;
+  /** Messages of the job's warnings already printed (the summary's), so the end prints only new ones. */
+  warningsShown: Set<string>;
 }
 
 /**
@@ -141,7 +147,7 @@ export class SubmissionRunner {
   /** The outcome of a record handed to the server and not followed further. */
   leftRendering(item: HandedOff): SubmissionOutcome {
     const tracked = this.#tracked.get(item.handedOff.id);
-    const outcome = outcomeOfRecord(item.handedOff, { jobStatus: tracked?.jobStatus ?? null, downloadedFiles: null });
+    const outcome = outcomeOfRecord(item.handedOff, { jobStatus: tracked?.jobStatus ?? null, downloadedFiles: null, warnings: this.#warningsOf(item.handedOff, tracked) });
     this.#o.display.finish(item.handedOff.id, this.#finalLine(outcome));
     return outcome;
   }
@@ -178,6 +184,8 @@ export class SubmissionRunner {
       packingShown: false,
       uploadStartedAt: null,
       adjustmentsShown: false,
+      job: null,
+      warningsShown: new Set(),
     };
     this.#tracked.set(record.id, tracked);
     const { line } = tracked;
@@ -215,6 +223,8 @@ export class SubmissionRunner {
     submission.on('job', ({ job }) => {
       const changed = job.status !== tracked.jobStatus;
       tracked.jobStatus = job.status;
+      tracked.job = job;
+      if (job.status === 'completed') this.#showNewWarnings(submission.record, tracked);
       line.jobId = job.id;
       line.status = job.status;
       if (job.status === 'completed' && line.frames) line.frames = { ...line.frames, completedFrames: line.frames.totalFrames };
@@ -260,6 +270,18 @@ export class SubmissionRunner {
     }
   }
 
+  /** Warnings the job gained after its summary was shown (Blender's errors while rendering), printed once. */
+  #showNewWarnings(record: SubmissionRecord, tracked: Tracked) {
+    const fresh = this.#warningsOf(record, tracked).filter((w) => w.code !== 'python-runs' && !tracked.warningsShown.has(w.message));
+    for (const w of fresh) tracked.warningsShown.add(w.message);
+    if (fresh.length > 0) this.#o.display.print(fresh.map((w) => `${tracked.line.name}: ${safeText(w.message)}`));
+  }
+
+  /** The job's warnings for the outcome: the one list, packed files named as the artist knows them. */
+  #warningsOf(record: SubmissionRecord, tracked: Tracked | undefined): JobWarning[] {
+    return tracked?.job ? artistJobWarnings(tracked.job, record.packing) : [];
+  }
+
   #showAdjustments(job: Job, tracked: Tracked) {
     if (tracked.adjustmentsShown) return;
     const adjustments = adjustmentReasonsOf(job);
@@ -288,6 +310,11 @@ export class SubmissionRunner {
   }
 
   #printSummary(record: SubmissionRecord, proposal: RenderProposal): void {
+    const tracked = this.#tracked.get(record.id);
+    if (tracked) {
+      tracked.job = proposal.job;
+      for (const w of artistJobWarnings(proposal.job, record.packing)) tracked.warningsShown.add(w.message);
+    }
     this.#o.display.print(
       formatAnalysisSummary({
         fileName: record.file.name,
@@ -314,7 +341,7 @@ export class SubmissionRunner {
   }
 
   #finish(record: SubmissionRecord, tracked: Tracked): SubmissionOutcome {
-    const outcome = outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: tracked.downloadedFiles });
+    const outcome = outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: tracked.downloadedFiles, warnings: this.#warningsOf(record, tracked) });
     const review = this.#reviews.get(record.id);
     if (review && outcome.state === 'validated') outcome.review = review;
     this.#o.display.finish(record.id, this.#finalLine(outcome));
@@ -327,7 +354,7 @@ export class SubmissionRunner {
     const serialized = error instanceof UsageError ? { kind: 'usage', message: error.message } : serializeError(error);
     if (error instanceof SubmissionBusyError) serialized.kind = 'busy';
     const outcome: SubmissionOutcome = {
-      ...outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: null }),
+      ...outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: null, warnings: this.#warningsOf(record, tracked) }),
       state,
       error: state === 'interrupted' ? null : { kind: serialized.kind, message: serialized.message },
     };

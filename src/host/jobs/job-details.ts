@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../../core/api';
 import { analysisForArtist } from '../../core/packing';
 import { planOutputs, resolveInside } from '../../core/download';
-import { timelineOf } from '../../shared/api';
+import { jobWarningsOf, timelineOf } from '../../shared/api';
 import { isPlainRecord } from '../../shared/plain-record';
 import { diffConfigs, type JobDetail, type OutputFileView } from '../../shared/contract';
 import { fetchPreview } from './fetch-preview';
@@ -35,9 +35,10 @@ export class JobDetails {
     const summary = this.#jobs.put(job);
     const requested = isPlainRecord(job.requestedConfig) ? job.requestedConfig : null;
     const final = isPlainRecord(job.finalConfig) ? job.finalConfig : null;
+    const analysis = readAnalysis(this.#artistAnalysis(jobId, job.analysis));
     return {
       summary,
-      analysis: readAnalysis(this.#artistAnalysis(jobId, job.analysis)),
+      analysis: analysis && { ...analysis, warnings: jobWarningsOf({ status: job.status, analysis }) },
       requestedConfig: requested,
       finalConfig: final,
       differences: diffConfigs(requested, final),

@@ -3,7 +3,7 @@ import { type FailedReason, type Job, progressOf, sceneFileNameOf, timelineOf, i
 import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract';
 import { renderTimingOf, type FramesSeen, type RenderEstimate } from '../../shared/render';
 import { asSentence } from '../../shared/text';
-import { warningWordsOf } from './job-warnings';
+import { blenderErrorLineIn, warningWordsOf } from './job-warnings';
 
 /** A download state with nothing downloaded. */
 export const NO_DOWNLOAD: DownloadState = { state: 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null };
@@ -88,7 +88,8 @@ export function toJobSummary(
     canSubmitAgain: extra.canSubmitAgain ?? previous?.canSubmitAgain ?? false,
     hasPreview,
     previewKey: hasPreview ? `${job.status}:${completedFrames}:${job.updatedAt}` : null,
-    warnings: warningWordsOf(job.analysis, extra.packing ?? null),
+    warnings: warningWordsOf(job.analysis, extra.packing ?? null, job.status),
+    errorLine: job.status === 'completed' ? blenderErrorLineIn(job.analysis, job.status) : null,
     estimate: extra.estimate ?? null,
   };
 }

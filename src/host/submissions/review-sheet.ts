@@ -1,6 +1,7 @@
 import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal';
 import type { RenderProposal } from '../../core/lifecycle';
 import { analysisForArtist } from '../../core/packing';
+import { jobWarningsOf } from '../../shared/api';
 import type { ReviewSheet } from '../../shared/contract';
 import type { AppPreferences } from '../app/app-preferences';
 import type { ProfileJobs } from '../jobs/profile-jobs';
@@ -31,7 +32,7 @@ export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, dep
     jobId: proposal.job.id,
     fileName: record.file.name,
     analysis,
-    warnings: warningsForArtist(analysis?.warnings ?? [], waiting.paths),
+    warnings: warningsForArtist(analysis ? jobWarningsOf({ status: proposal.job.status, analysis }) : [], waiting.paths),
     defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
     fromLastTime: recorded === null && remembered !== null,
     fromEarlierJob: waiting.again && recorded !== null,

@@ -57,6 +57,8 @@ export interface BlenderRenderPlan {
   threads?: number | null;
   /** Where a PNG preview of the last frame is written once all frames are done. */
   previewPath?: string | null;
+  /** Run the scene's own Python (`-y`: drivers' expressions, registered text blocks); otherwise Blender runs with `-Y`. */
+  scenePython?: boolean | null;
   /** Folder where a PNG preview of each frame rendered is saved (see resources/blender/render.py). */
   previewDir?: string | null;
   /** Previews fit in previewMaxSize x previewMaxSize (default 512). */
@@ -185,11 +187,11 @@ export function startRender(options: StartRenderOptions): RenderHandle {
   return { pid, done };
 }
 
-/** Blender in the background on the scene, running render.py with the plan file. */
+/** Blender in the background on the scene, running render.py with the plan file (and the scene's Python only when the plan says). */
 function spawnBlender(options: StartRenderOptions, planPath: string, platform: NodeJS.Platform): BlenderChild {
   return spawn(
     options.blenderPath,
-    ['-b', '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('render.py'), '--', planPath],
+    ['-b', options.plan.scenePython === true ? '-y' : '-Y', '--factory-startup', options.scenePath, '--python-exit-code', '1', '--python', blenderScript('render.py'), '--', planPath],
     { detached: platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], env: blenderEnvironment(options.env ?? process.env), windowsHide: true },
   );
 }

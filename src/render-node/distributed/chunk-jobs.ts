@@ -31,6 +31,7 @@ export function toChunkPlan(plan: RenderPlan): ChunkPlan {
     useTiling: plan.useTiling,
     tileSize: plan.tileSize,
     colorManagement: plan.colorManagement,
+    scenePython: plan.scenePython === true,
   };
 }
 

@@ -82,6 +82,8 @@ export const chunkPlanSchema = z.object({
   useTiling: nullable(z.boolean()),
   tileSize: nullable(z.number().int()),
   colorManagement: nullable(z.object({ viewTransform: nullable(z.string()), look: nullable(z.string()) })),
+  /** The worker's Blender runs the scene's own Python (the node trusts its scenes). */
+  scenePython: nullable(z.boolean()),
 });
 export type ChunkPlan = z.infer<typeof chunkPlanSchema>;
 

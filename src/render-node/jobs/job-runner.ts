@@ -19,6 +19,7 @@ import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
 import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
 import type { JobLogs } from '../logs/job-logs';
+import { withRenderErrors } from '../logs/render-errors';
 
 /** What the runner needs from the node. */
 export interface JobRunnerOptions {
@@ -359,6 +360,7 @@ export class JobRunner {
         onSpawn: (pid) => this.savePid(job.id, work, pid),
         shouldYield: () => this.executor.mode === 'embedded' && this.shouldGiveWay(job.id, work),
         onLog: this.o.logs?.writer(job.id),
+        runsScenePython: this.o.blender?.runsScenePython === true,
       },
       job,
       work.abort.signal,
@@ -372,8 +374,17 @@ export class JobRunner {
     if (outcome.kind !== 'rendered') return;
     // A render whose frames were all in place before it began reported none, and is still booting.
     this.o.jobs.transition(job.id, ['booting'], 'rendering');
+    this.noteRenderErrors(job.id);
     const moved = this.o.jobs.transition(job.id, ['rendering'], 'finalizing');
     if (moved) await this.finalize(moved, work.abort.signal);
+  }
+
+  /** Adds Blender's errors from the render's log to the job's warnings, before it completes. */
+  private noteRenderErrors(jobId: string): void {
+    const job = this.o.jobs.get(jobId);
+    if (!job?.analysis || !this.o.logs) return;
+    const analysis = withRenderErrors(job.analysis, this.o.logs.read(jobId).text);
+    if (analysis !== job.analysis) this.o.jobs.patch(jobId, { analysis }, false);
   }
 
   private async finalize(job: JobRecord, signal: AbortSignal): Promise<void> {

@@ -29,6 +29,8 @@ export interface RenderStepDeps {
   shouldYield: () => boolean;
   /** Told every line Blender prints (the job's log). */
   onLog?: (line: string) => void;
+  /** Blender runs the scene's own Python (the node trusts its scenes): the plan handed to the executor says so. */
+  runsScenePython?: boolean;
 }
 
 /**
@@ -112,7 +114,7 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
   try {
     outcome = await deps.executor.render({
       job,
-      plan,
+      plan: deps.runsScenePython === true ? { ...plan, scenePython: true } : plan,
       scenePath,
       sceneRoot: deps.sceneRoot,
       signal: stop.signal,

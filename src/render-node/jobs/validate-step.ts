@@ -45,6 +45,7 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
   try {
     ({ analysis } = await analyzeSceneQuickly({
       reader: deps.blender.reader ?? null,
+      runsScenePython: deps.blender.runsScenePython === true,
       blenderPath: deps.blender.path,
       scenePath: prepared.scenePath,
       sceneRoot: deps.sceneDir,

@@ -41,6 +41,8 @@ export const renderPlanSchema = z.object({
   /** Where Blender saves a PNG preview of each frame as it is rendered (absent in plans of older nodes). */
   previewDir: z.string().nullish(),
   previewMaxSize: z.number().int(),
+  /** Blender runs the scene's own Python (a node started with --trust-python); absent or false: it does not. */
+  scenePython: z.boolean().nullish(),
 });
 export type RenderPlan = z.infer<typeof renderPlanSchema>;
 

@@ -3,11 +3,14 @@ import type { SceneAnalysis } from '../../shared/api';
 import type { SceneReaderFacts } from '../blender/analysis-facts';
 import { analyzeScene, type AnalyzeSceneOptions } from '../blender/analyze';
 import { readSceneAnalysis } from './read-analysis';
+import { readScenePythonWarnings } from './scene-python-warnings';
 
 /** Input of {@link analyzeSceneQuickly}: Blender's analysis options, and what the reader needs of that Blender. */
 export interface QuickAnalysisOptions extends AnalyzeSceneOptions {
   /** The node's Blender's facts (from its probe); without them Blender always answers. */
   reader?: SceneReaderFacts | null;
+  /** Whether the node's Blender runs the scene's Python (drivers, registered text blocks): the analysis says so of each. */
+  runsScenePython?: boolean;
 }
 
 /** Where an analysis came from, and why Blender was asked when it was. */
@@ -30,9 +33,16 @@ async function tryReader(options: QuickAnalysisOptions, reader: SceneReaderFacts
 /**
  * Analyse a scene without starting Blender when the .blend reader can vouch for every answer (the same
  * object the node's Blender gives), else with Blender ({@link analyzeScene}, which throws the same
- * errors as ever). A job's log says which one answered.
+ * errors as ever). A job's log says which one answered. Either way the reader adds what the scene's
+ * Python does here (scene-python-warnings.ts).
  */
 export async function analyzeSceneQuickly(options: QuickAnalysisOptions): Promise<QuickAnalysis> {
+  const quick = await analyzeWithReaderOrBlender(options);
+  const python = await readScenePythonWarnings(options.scenePath, options.runsScenePython === true);
+  return python.length === 0 ? quick : { ...quick, analysis: { ...quick.analysis, warnings: [...quick.analysis.warnings, ...python] } };
+}
+
+async function analyzeWithReaderOrBlender(options: QuickAnalysisOptions): Promise<QuickAnalysis> {
   let unsure = 'the node does not know enough of its Blender to read scenes without it';
   if (options.reader && !options.signal?.aborted) {
     const read = await tryReader(options, options.reader);

@@ -29,7 +29,14 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
  * - `no-active-camera`: the scene has no active camera; a camera must be chosen (the message names the
  *   cameras there are); never given for a scene that renders through its video sequencer;
  * - `no-view-layer-for-render`: no view layer is enabled for rendering; one must be chosen (never given
- *   for a scene that renders through its video sequencer).
+ *   for a scene that renders through its video sequencer);
+ * - `python-driver`: a driver whose expression needs Python (not a simple expression, nor one Blender's
+ *   restricted namespace runs) gives 0 on a node that does not run scene Python (the default);
+ * - `python-module`: a text block registered as a module does not run on such a node;
+ * - `python-runs`: a note, not a warning: on a node started with `--trust-python`, such a driver or
+ *   text block runs as in the artist's Blender;
+ * - `blender-errors`: added when the render ends, if Blender printed errors while rendering (the
+ *   message quotes the first telling line; see jobWarningsOf for the job's whole list).
  */
 export const ANALYSIS_WARNING_CODES = [
   'missing-dependency',
@@ -38,6 +45,10 @@ export const ANALYSIS_WARNING_CODES = [
   'engine-unavailable',
   'no-active-camera',
   'no-view-layer-for-render',
+  'python-driver',
+  'python-module',
+  'python-runs',
+  'blender-errors',
 ] as const;
 export type AnalysisWarningCode = (typeof ANALYSIS_WARNING_CODES)[number];
 

@@ -9,3 +9,4 @@ export * from './job-frames';
 export * from './job-log';
 export { adjustmentsOf, analysisSceneOf, progressOf, sceneFileNameOf, sceneNameOf, statusMessageOf, timelineOf } from './job-extras';
 export { isActiveStatus, isPastValidation, isTerminalStatus, isWorkingStatus, JOB_STATUS_TABLE, JOB_STATUSES, type JobStatus, jobStatusSchema, needsReview } from './job-status';
+export { blenderErrorLineOf, blenderErrorsMessage, isNote, jobWarningsOf } from './job-warnings';

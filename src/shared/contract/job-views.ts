@@ -51,8 +51,10 @@ export interface JobSummary {
   hasPreview: boolean;
   /** Changes whenever the preview may have changed, so a shown thumbnail is fetched again; null without one. */
   previewKey: string | null;
-  /** What validation warned about, a few words each ("files missing"); empty when nothing. */
+  /** What the job's warnings say, a few words each ("files missing"); empty when nothing (a passing condition's warning goes once it has passed). */
   warnings: string[];
+  /** A completed job whose render printed Blender errors: the first telling line (absent or null otherwise). */
+  errorLine?: string | null;
   /** Before the render starts: its time from earlier renders of the same scene on this profile, when there are any. */
   estimate: RenderEstimate | null;
 }

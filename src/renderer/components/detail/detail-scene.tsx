@@ -1,9 +1,12 @@
-import type { SceneAnalysis } from '../../../shared/api';
+import { isNote, type SceneAnalysis } from '../../../shared/api';
 import { settingValue } from '../../../shared/contract';
+import { BacktickCode } from '../common/backtick-code';
 
-/** What validation found in the scene, and its warnings in the scene's own paths. */
+/** What validation found in the scene, and the job's warnings (in the scene's own paths) and notes. */
 export function DetailScene(props: { analysis: SceneAnalysis }) {
   const a = props.analysis;
+  const warnings = a.warnings.filter((w) => !isNote(w));
+  const notes = a.warnings.filter((w) => isNote(w));
   const range = a.frameStart === a.frameEnd ? `${a.frameStart}` : `${a.frameStart}–${a.frameEnd}${a.frameStep > 1 ? `, every ${a.frameStep}` : ''}`;
   return (
     <section aria-label="Scene">
@@ -31,11 +34,20 @@ export function DetailScene(props: { analysis: SceneAnalysis }) {
         <dt>Saved with</dt>
         <dd>Blender {a.savedWithBlender ?? 'version unknown'}</dd>
       </dl>
-      {a.warnings.length > 0 && (
+      {warnings.length > 0 && (
         <ul className="warnings" aria-label="Warnings">
-          {a.warnings.map((w, i) => (
+          {warnings.map((w, i) => (
             <li key={i}>
-              {w.message} {w.path && !w.message.includes(w.path) && <span className="path-text">{w.path}</span>}
+              <BacktickCode text={w.message} /> {w.path && !w.message.includes(w.path) && <span className="path-text">{w.path}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {notes.length > 0 && (
+        <ul className="notes" aria-label="Notes">
+          {notes.map((w, i) => (
+            <li key={i}>
+              <BacktickCode text={w.message} />
             </li>
           ))}
         </ul>

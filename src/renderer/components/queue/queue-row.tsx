@@ -107,9 +107,21 @@ export const QueueRow = memo(function QueueRow(props: {
         )}
         <RowMenu actions={all} name={name} onOpenChange={setMenuOpen} />
       </div>
+      <RowNote job={job} />
     </div>
   );
 });
+
+/** Across the row, under it: the first line of Blender's errors when a completed render printed some. */
+function RowNote(props: { job: JobSummary }) {
+  const line = props.job.errorLine;
+  if (!line) return null;
+  return (
+    <p className="row-note" title={`Blender reported: ${line}`}>
+      <span aria-hidden="true">⚠ </span>Blender reported: {line}
+    </p>
+  );
+}
 
 /** On the latest run of a scene: folds its earlier runs away, or shows them again. */
 function RunsToggle(props: { run: SceneRun; fileName: string }) {
