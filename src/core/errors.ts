@@ -135,7 +135,8 @@ export type PreflightCode =
   | 'zip-no-blend'
   | 'zip-unsafe-entry'
   | 'zip-symlink'
-  | 'scene-not-in-zip';
+  | 'scene-not-in-zip'
+  | 'blender-too-new';
 
 /**
  * The scene could not be packed the way it was recorded: its files changed after packing began, or

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import * as zlib from 'node:zlib';
 import { constants, gunzipSync } from 'node:zlib';
 import { compressionOf } from './blend-compression';
 import { hasBlendMagic, readHeaderFields } from './blend-header';
@@ -6,7 +7,8 @@ import type { BlendCompression } from './byte-source';
 
 /**
  * What the first bytes of a .blend file say, read without judging whether this reader can open it
- * (Blender may). Fields are null when the head is compressed with zstd or its layout is unknown.
+ * (Blender may). Fields are null when the layout is unknown, or the head is compressed with zstd and
+ * this Node.js cannot decompress zstd (before 22.15).
  */
 export interface BlendFileHead {
   compression: BlendCompression;
@@ -24,10 +26,10 @@ export interface BlendFileHead {
 }
 
 const HEAD_BYTES = 64 * 1024;
-/** Compressed bytes inflated to find a gzip file's header: enough for its first block, at most about 4 MiB once inflated. */
-const GZIP_HEAD_INPUT = 4 * 1024;
-/** Decompressed bytes kept of a gzip file's head. */
-const GZIP_HEAD_OUTPUT = 1024 * 1024;
+/** Compressed bytes decompressed to find a gzip or zstd file's header: enough for its first block or frame. */
+const COMPRESSED_HEAD_INPUT = 4 * 1024;
+/** Decompressed bytes kept of a compressed file's head. */
+const COMPRESSED_HEAD_OUTPUT = 1024 * 1024;
 
 function unknownLayout(compression: BlendCompression): BlendFileHead {
   return { compression, format: null, pointerSize: null, endianness: null, version: null, versionNumber: null };
@@ -49,21 +51,36 @@ function plainHead(bytes: Uint8Array, compression: BlendCompression): BlendFileH
 }
 
 /**
- * Read a .blend's head from its first bytes: plain, gzip (only the head is inflated: its first 4 KiB
- * of compressed bytes) or zstd (reported as such, version unknown). Null when the bytes are not a
- * Blender file.
+ * The head of a zstd file from its first 4 KiB of compressed bytes (Blender writes small frames, so
+ * they hold the header); the layout stays unknown when this Node.js has no zstd or they do not.
+ */
+function zstdHead(bytes: Uint8Array): BlendFileHead {
+  const decompress = zlib.zstdDecompressSync as typeof zlib.zstdDecompressSync | undefined;
+  if (typeof decompress !== 'function') return unknownLayout('zstd');
+  try {
+    const head = decompress(bytes.subarray(0, COMPRESSED_HEAD_INPUT), { finishFlush: zlib.constants.ZSTD_e_flush, maxOutputLength: 8 * COMPRESSED_HEAD_OUTPUT });
+    return plainHead(head.subarray(0, COMPRESSED_HEAD_OUTPUT), 'zstd') ?? unknownLayout('zstd');
+  } catch {
+    return unknownLayout('zstd');
+  }
+}
+
+/**
+ * Read a .blend's head from its first bytes: plain, gzip or zstd (only the head is decompressed: its
+ * first 4 KiB of compressed bytes). Null when the bytes are not a Blender file; a zstd file whose head
+ * cannot be decompressed here is reported as such, its layout unknown.
  */
 export function parseBlendFileHead(bytes: Uint8Array): BlendFileHead | null {
   const compression = compressionOf(bytes);
-  if (compression === 'zstd') return unknownLayout('zstd');
+  if (compression === 'zstd') return zstdHead(bytes);
   if (compression === 'gzip') {
     let inflated: Buffer;
     try {
-      inflated = gunzipSync(bytes.subarray(0, GZIP_HEAD_INPUT), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 8 * GZIP_HEAD_OUTPUT });
+      inflated = gunzipSync(bytes.subarray(0, COMPRESSED_HEAD_INPUT), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 8 * COMPRESSED_HEAD_OUTPUT });
     } catch {
       return null;
     }
-    inflated = inflated.subarray(0, GZIP_HEAD_OUTPUT);
+    inflated = inflated.subarray(0, COMPRESSED_HEAD_OUTPUT);
     return plainHead(inflated, 'gzip');
   }
   return plainHead(bytes, 'none');

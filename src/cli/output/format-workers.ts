@@ -14,14 +14,15 @@ function activity(worker: WorkerInfo): string {
 /** The node's render workers as a table with a summary line, or what to do when there are none. */
 export function formatWorkers(view: NodeWorkers, now = new Date()): string[] {
   if (view.mode === 'embedded') {
-    return ['This node renders with its own Blender; it has no render workers. Start it with --redis <url> to render on workers.'];
+    const versions = view.blenderVersions?.length ? ` (Blender ${view.blenderVersions.join(', ')})` : '';
+    return [`This node renders with its own Blender${versions}; it has no render workers. Start it with --redis <url> to render on workers.`];
   }
   const { chunks } = view;
   const summary = `${countOf(view.workers.length, 'render worker')} on ${view.redis}; chunks: ${chunks.waiting} waiting, ${chunks.active} rendering, ${chunks.delayed} to retry.`;
   if (view.workers.length === 0) return [summary, 'Start one on each render machine: renderdrop node worker --redis <url>'];
   const rows = [['NAME', 'HOST', 'BLENDER', 'DEVICES', 'LAST SEEN', 'FRAMES', 'DOING']];
   for (const w of view.workers) {
-    rows.push([w.name, w.host, w.blenderVersion, w.devices.join(','), timeAgo(w.lastSeenAt, now), String(w.framesRendered), activity(w)]);
+    rows.push([w.name, w.host, `${w.blenderVersion}${w.eevee === false ? ' (no EEVEE)' : ''}`, w.devices.join(','), timeAgo(w.lastSeenAt, now), String(w.framesRendered), activity(w)]);
   }
   return [summary, ...formatTable(rows, ['left', 'left', 'left', 'left', 'left', 'right', 'left'])];
 }

@@ -1,7 +1,8 @@
 import { isFinished, reached, type SubmissionRecord, type SubmissionStep } from '../journal/submission-record';
 import { createJobStep, recoverJobStep } from './steps/create-job-step';
 import { downloadStep } from './steps/download-step';
-import { packStep, traceStep } from './steps/pack-step';
+import { packStep } from './steps/pack-step';
+import { checkBlenderThenTrace } from './steps/blender-check';
 import { awaitRenderStep, requestRenderStep } from './steps/render-step';
 import type { StepFunction } from './step-context';
 import { scenesToChooseFrom } from './scene-choice';
@@ -32,7 +33,7 @@ export interface LifecycleState {
  * upload until the choice is recorded (nothing is created on the server before that).
  */
 export const LIFECYCLE_STATES: { readonly [S in SubmissionStep]: LifecycleState } = {
-  preflighted: { phase: 'packing', run: traceStep },
+  preflighted: { phase: 'packing', run: checkBlenderThenTrace },
   traced: { phase: 'packing', run: packStep },
   packing: { phase: 'packing', run: packStep },
   packed: { phase: 'uploading', run: uploadStep },

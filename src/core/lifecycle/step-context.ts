@@ -1,4 +1,4 @@
-import type { Downloads, Job, JobList, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
+import type { Downloads, Job, JobList, NodeWorkers, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
 import type { CallOptions, ListJobsQuery, RenderResponse } from '../api/api-client';
 import type { DownloadJobOptions, DownloadJobResult } from '../download/download-job';
 import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';
@@ -18,6 +18,8 @@ export interface SubmissionClient {
   validateJob(jobId: string, body?: Record<string, unknown>, options?: CallOptions): Promise<Job>;
   renderJob(jobId: string, config: RenderConfig, options?: CallOptions): Promise<RenderResponse>;
   getDownloads(jobId: string, options?: CallOptions): Promise<Downloads>;
+  /** A Renderdrop node's render workers and Blender versions (an extension; other servers answer 404). */
+  getNodeWorkers?(options?: CallOptions): Promise<NodeWorkers>;
 }
 
 /** What every step function works with: the server, the journal, and how to report. */

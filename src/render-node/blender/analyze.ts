@@ -149,7 +149,7 @@ export function analysisFailure(
     return new SceneAnalysisError(
       'SceneTooNew',
       'blender',
-      `${fileName} was saved with Blender ${header.version}, which this node's Blender ${nodeBlenderVersion} cannot read${loadError ? ` (${loadError})` : ''}. Save it with Blender ${nodeBlenderVersion} or older, or use a node with a newer Blender.`,
+      `${fileName} was saved with Blender ${header.version}, which this node's Blender ${nodeBlenderVersion} cannot read${loadError ? ` (${loadError})` : ''}. Send it to a farm that has Blender ${header.version} or newer.`,
     );
   }
   if (loadError) {
@@ -201,7 +201,7 @@ export async function analyzeScene(options: AnalyzeSceneOptions): Promise<SceneA
     throw new SceneAnalysisError(
       'SceneTooNew',
       'blender',
-      `${fileName} was saved with Blender ${header.version} in a file format this node's Blender ${options.nodeBlenderVersion} cannot read. Use a node with Blender 4.5 or newer.`,
+      `${fileName} was saved with Blender ${header.version} in a file format this node's Blender ${options.nodeBlenderVersion} cannot read. Send it to a farm that has Blender ${header.version} or newer.`,
     );
   }
 

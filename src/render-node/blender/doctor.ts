@@ -111,12 +111,18 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     (error: unknown): EeveeCheck => ({ usable: false, reason: error instanceof Error ? error.message : String(error), gpu: null }),
   );
   info = { ...info, eeveeUsable: eevee.usable };
-  if (!eevee.usable) {
-    problems.push(
-      `Warning: EEVEE cannot render here (${eevee.reason ?? 'no reason given'}): renders that ask for EEVEE or Workbench use Cycles instead.`,
-    );
-  }
+  const finding = eeveeFinding(eevee);
+  if (finding) problems.push(finding);
   return report({ found: info, source: located.source, searched: located.searched, eevee, ok });
+}
+
+/**
+ * What a failed EEVEE test render means for renders, as `node doctor` lists it and `node serve` and
+ * `node worker` log it at start; null when EEVEE works.
+ */
+export function eeveeFinding(eevee: EeveeCheck): string | null {
+  if (eevee.usable) return null;
+  return `Warning: EEVEE cannot render here (${eevee.reason ?? 'no reason given'}): a node renders scenes set to EEVEE or Workbench with Cycles, saying so in the review before the render starts, and a render worker leaves them to workers that can.`;
 }
 
 const SOURCE_LABEL: Record<BlenderSource, string> = {

@@ -140,3 +140,15 @@ export async function checkEevee(path: string, options: ProbeOptions = {}): Prom
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * What a node or render worker renders with: the Blender at `path` probed, with the EEVEE test render
+ * run beside the probe (`eeveeUsable` set from it). A test render that cannot run counts as EEVEE not usable.
+ */
+export async function probeForRendering(path: string, options: ProbeOptions = {}): Promise<{ info: BlenderInfo; eevee: EeveeCheck }> {
+  const [info, eevee] = await Promise.all([
+    probeBlender(path, options),
+    checkEevee(path, options).catch((error: unknown): EeveeCheck => ({ usable: false, reason: error instanceof Error ? error.message : String(error), gpu: null })),
+  ]);
+  return { info: { ...info, eeveeUsable: eevee.usable }, eevee };
+}

@@ -48,7 +48,8 @@ export function buildChunkData(input: {
   index: number;
   generation: number;
   frames: number[];
-  minBlender: string | null;
+  /** The Blender version every chunk of the job renders with. */
+  blender: string;
   scene: ChunkData['scene'];
   plan: RenderPlan;
   signer: UrlSigner;
@@ -63,7 +64,7 @@ export function buildChunkData(input: {
     index: input.index,
     generation: input.generation,
     frames: input.frames,
-    minBlender: input.minBlender,
+    blender: input.blender,
     scene: input.scene,
     plan: toChunkPlan(input.plan),
     get: input.signer.sign('GET', prefix, input.expiresAt, CHUNK_SIGNING_KEY),

@@ -9,6 +9,7 @@ const statusRow = z.object({ status: z.string() });
 const frameRow = z.object({ frame: z.number().int() });
 const countRow = z.object({ n: z.number().int() });
 const sceneRow = z.object({ sha256: z.string(), size: z.number() });
+const blenderRow = z.object({ version: z.string() });
 
 function toChunk(value: unknown): ChunkRecord {
   const r = parseRow('render_chunks', chunkRow, value);
@@ -23,7 +24,7 @@ export interface ChunkRecord {
   generation: number;
 }
 
-/** The chunks of distributed renders and the fingerprint of each job's scene, kept in SQLite. */
+/** The chunks of distributed renders, the fingerprint of each job's scene and its Blender version, kept in SQLite. */
 export class ChunksRepo {
   constructor(private readonly db: Db) {}
 
@@ -80,5 +81,15 @@ export class ChunksRepo {
 
   setScene(jobId: string, sha256: string, size: number): void {
     this.db.prepare('INSERT OR REPLACE INTO render_scenes (job_id, sha256, size) VALUES (?, ?, ?)').run(jobId, sha256, size);
+  }
+
+  /** The Blender version a job's chunks render with, once chosen. */
+  blender(jobId: string): string | null {
+    return parseOptionalRow('render_blenders', blenderRow, this.db.prepare('SELECT version FROM render_blenders WHERE job_id = ?').get(jobId))?.version ?? null;
+  }
+
+  /** Record the Blender version a job's chunks render with; the first choice stays. */
+  setBlender(jobId: string, version: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO render_blenders (job_id, version) VALUES (?, ?)').run(jobId, version);
   }
 }

@@ -5,13 +5,14 @@ import { pipeline } from 'node:stream/promises';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { AnalysisWarning, NodeWorkers, SceneAnalysis } from '../../shared/api';
+import type { NodeWorkers } from '../../shared/api';
+import { chooseBlenderVersion, distinctBlenderVersions } from '../../shared/blender-versions';
+import type { Renderer } from '../plan/blender-choice';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../jobs/render-executor';
 import type { UrlSigner } from '../http/signing';
 import { HttpError } from '../http/http-error';
 import { diskFullReason, isDiskFullError } from '../disk/disk-space';
-import { atLeast } from './blender-versions';
 import { autoChunkSize } from './chunk-plan';
 import { buildChunkData, chunkFailureReason } from './chunk-jobs';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
@@ -19,6 +20,7 @@ import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChun
 import { openRedis } from './redis-connection';
 import { redactRedisUrl, type RedisTarget } from './redis-url';
 import { liveWorkers } from './worker-registry';
+import { waitingNote } from './waiting-note';
 import { workerKeys, type WorkerKeys } from './worker-secret';
 
 /** How the node renders on workers. */
@@ -50,6 +52,8 @@ export interface ActiveRender {
   scene: ChunkData['scene'];
   /** Frames being received, so two uploads of one frame never race. */
   receiving: Set<number>;
+  /** The Blender version every chunk renders with (kept in SQLite once chosen); null until a worker can open the scene. */
+  blender: string | null;
 }
 
 interface Entry extends ActiveRender {
@@ -62,13 +66,6 @@ interface Entry extends ActiveRender {
   /** Why its chunks wait, when something other than busy workers holds them back. */
   note: string | null;
 }
-
-/** What a render waits for when its chunks sit in the queue and no worker takes them. */
-export const WAITING_NOTES = {
-  paused: 'Waiting: the render queue is paused',
-  noWorkers: 'Waiting: no render worker is connected',
-  disksFull: 'Waiting: every render worker is out of disk space',
-} as const;
 
 /** How long a reading for people (the worker list, the analysis warnings) waits for Redis. */
 const READ_TIMEOUT_MS = 3000;
@@ -174,6 +171,7 @@ export class DistributedExecutor implements RenderExecutor {
         chunks: new Map(chunks.map((c) => [c.index, c])),
         scene,
         receiving: new Set(),
+        blender: this.deps.chunks.blender(job.id),
         settled: false,
         reconciling: null,
         again: false,
@@ -221,23 +219,10 @@ export class DistributedExecutor implements RenderExecutor {
     await this.stopEverywhere(jobId).catch((err: unknown) => this.deps.log.warn({ jobId, err }, 'could not tell the workers to stop'));
   }
 
-  async analysisWarnings(analysis: SceneAnalysis): Promise<AnalysisWarning[]> {
+  /** The Blenders of the connected render workers; null when Redis does not answer in time. */
+  async renderers(): Promise<Renderer[] | null> {
     const workers = await withinTimeout(liveWorkers(this.requireRedis()).catch(() => null), () => null);
-    if (workers === null) return [];
-    if (workers.length === 0) {
-      return [{ code: 'no-render-workers', message: 'No render worker is connected to this node right now; the render will wait until one starts.' }];
-    }
-    const saved = analysis.savedWithBlender;
-    if (saved && !workers.some((w) => atLeast(w.blenderVersion, saved))) {
-      const versions = [...new Set(workers.map((w) => w.blenderVersion))].sort().join(', ');
-      return [
-        {
-          code: 'no-worker-new-enough',
-          message: `The scene was saved with Blender ${saved}, but every connected render worker has an older Blender (${versions}): newer features may be missing or render differently.`,
-        },
-      ];
-    }
-    return [];
+    return workers?.map((w) => ({ version: w.blenderVersion, eevee: w.eevee ?? null })) ?? null;
   }
 
   /** The workers connected to Redis and the chunks waiting for them. */
@@ -252,6 +237,7 @@ export class DistributedExecutor implements RenderExecutor {
     );
     return {
       mode: 'distributed',
+      blenderVersions: distinctBlenderVersions(workers.map((w) => w.blenderVersion)),
       redis: this.redisLabel,
       chunks: { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0 },
       workers,
@@ -271,18 +257,36 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   /**
-   * Say why renders whose chunks wait in the queue wait: the queue is paused, or (when no chunk of theirs
-   * is being rendered) no worker is connected or every worker's disk is full.
+   * Say why renders wait ({@link waitingNote}): those whose chunks wait in the queue, and those with no
+   * Blender version chosen yet because no connected worker can open their scene.
    */
   private async noteWaiting(): Promise<void> {
     const entries = [...this.active.values()];
-    const waiting = entries.filter((e) => e.queued.waiting > 0);
-    for (const entry of entries) if (entry.queued.waiting === 0) entry.note = null;
-    if (waiting.length === 0) return;
+    const held = entries.filter((e) => e.blender === null || e.queued.waiting > 0);
+    for (const entry of entries) if (!held.includes(entry)) entry.note = null;
+    if (held.length === 0) return;
     const paused = await this.requireQueue().isPaused();
-    const workers = paused ? [] : await liveWorkers(this.requireRedis());
-    const idleNote = workers.length === 0 ? WAITING_NOTES.noWorkers : workers.every((w) => w.state === 'disk-full') ? WAITING_NOTES.disksFull : null;
-    for (const entry of waiting) entry.note = paused ? WAITING_NOTES.paused : entry.queued.active === 0 ? idleNote : null;
+    const workers = await liveWorkers(this.requireRedis());
+    for (const entry of held) {
+      const { job, plan } = entry.task;
+      entry.note = waitingNote({ blender: entry.blender, saved: job.analysis?.savedWithBlender ?? null, engine: plan.engine, queued: entry.queued }, workers, paused);
+    }
+  }
+
+  /**
+   * Choose, once, the Blender version every chunk of a render is rendered with: the lowest one of the
+   * connected workers at or above the scene's (kept in SQLite, so a restart keeps it). False while no
+   * connected worker can open the scene: its chunks are not queued, and the render waits.
+   */
+  private async chooseBlender(entry: Entry): Promise<boolean> {
+    const jobId = entry.task.job.id;
+    const workers = await liveWorkers(this.requireRedis());
+    const chosen = chooseBlenderVersion(entry.task.job.analysis?.savedWithBlender ?? null, workers.map((w) => w.blenderVersion));
+    if (chosen === null) return false;
+    this.deps.chunks.setBlender(jobId, chosen);
+    entry.blender = chosen;
+    this.deps.log.info({ jobId, blender: chosen }, 'the render is rendered with one Blender version');
+    return true;
   }
 
   /** Check a render's chunks against the queue; runs once at a time per render, again when asked meanwhile. */
@@ -311,6 +315,7 @@ export class DistributedExecutor implements RenderExecutor {
     const have = this.deps.chunks.recordedFrames(jobId);
     const unfinished = [...entry.chunks.values()].filter((c) => c.frames.some((f) => !have.has(f)));
     if (unfinished.length === 0) return this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
+    if (entry.blender === null && !(await this.chooseBlender(entry))) return;
     const queue = this.requireQueue();
     const queued = { waiting: 0, active: 0 };
     entry.queued = queued;
@@ -318,7 +323,7 @@ export class DistributedExecutor implements RenderExecutor {
       if (entry.settled) return;
       const id = chunkJobId(jobId, chunk.index, chunk.generation);
       const state = await queue.getJobState(id);
-      if (state === 'waiting' || state === 'prioritized') queued.waiting++;
+      if (state === 'waiting' || state === 'prioritized' || state === 'delayed') queued.waiting++;
       else if (state === 'active') queued.active++;
       if (state === 'unknown') {
         await this.enqueue(entry, chunk);
@@ -360,14 +365,14 @@ export class DistributedExecutor implements RenderExecutor {
 
   private async enqueue(entry: Entry, chunk: ChunkRecord): Promise<void> {
     const { job, plan } = entry.task;
-    const analysis = job.analysis;
+    if (entry.blender === null) throw new Error(`a chunk of job ${job.id} was to be queued before its Blender version was chosen`);
     const data = buildChunkData({
       workspaceId: this.deps.workspaceId,
       jobId: job.id,
       index: chunk.index,
       generation: chunk.generation,
       frames: chunk.frames,
-      minBlender: analysis?.savedWithBlender ?? null,
+      blender: entry.blender,
       scene: entry.scene,
       plan,
       signer: this.deps.signer,

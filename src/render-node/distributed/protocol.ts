@@ -88,7 +88,7 @@ export const chunkPlanSchema = z.object({
 export type ChunkPlan = z.infer<typeof chunkPlanSchema>;
 
 /** The version of the chunk data; workers refuse other versions. */
-export const CHUNK_DATA_VERSION = 2;
+export const CHUNK_DATA_VERSION = 3;
 
 /** The data of one chunk job in the queue, signed by the node (`sig`) with the worker secret. */
 export const chunkDataSchema = z.object({
@@ -100,8 +100,8 @@ export const chunkDataSchema = z.object({
   /** The chunk's generation: its queue entry must be {@link chunkJobId} of job, index and generation. */
   generation: z.number().int().min(0),
   frames: z.array(z.number().int().min(0)).min(1),
-  /** The Blender that saved the scene ("major.minor"), when known. */
-  minBlender: z.string().nullable(),
+  /** The Blender version (as workers report theirs, e.g. "4.3.2") every chunk of the job renders with; only workers of it take the chunk. */
+  blender: z.string().min(1),
   scene: z.object({
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     size: z.number().int().positive(),

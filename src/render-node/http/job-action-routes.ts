@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Job, RenderConfig } from '../../shared/api';
+import type { Job, RenderConfig, SceneAnalysis } from '../../shared/api';
 import { isActiveStatus } from '../../shared/api';
 import { badRequest } from './http-error';
 import { planRender } from '../plan/render-plan';
 import { admitRender } from '../plan/render-admission';
+import { drawingFor } from '../plan/blender-choice';
+import type { NodeCapabilities } from '../plan/node-capabilities';
 import { apiJobFor, loadJob } from './api-request';
 import type { JobRecord } from '../store/jobs-repo';
 import { statusesLeadingTo } from '../jobs/job-states';
@@ -56,7 +58,7 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
   if (job.status !== 'validated' || job.analysis === null) {
     throw badRequest('invalid_state', `Job ${job.id} is ${job.status}; a render can only start once it is validated.`);
   }
-  const planned = planRender(config, job.analysis, ctx.capabilities, {
+  const planned = planRender(config, job.analysis, await capabilitiesFor(ctx, job.analysis), {
     outputDir: ctx.storage.framesDir(job.id),
     compositeOutputDir: ctx.storage.compositeDir(job.id),
     previewPath: ctx.storage.previewPath(job.id),
@@ -79,4 +81,10 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
   }
   ctx.runner.pump();
   return apiJobFor(ctx, request, moved);
+}
+
+/** The node's capabilities for a scene's render, EEVEE as the Blenders that would render it can (unchanged when they cannot be listed now). */
+async function capabilitiesFor(ctx: NodeContext, analysis: SceneAnalysis): Promise<NodeCapabilities> {
+  const renderers = await ctx.runner.renderers();
+  return renderers === null ? ctx.capabilities : { ...ctx.capabilities, eeveeUsable: drawingFor(analysis, renderers) };
 }

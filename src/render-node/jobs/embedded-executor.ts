@@ -1,6 +1,7 @@
 import type { BlenderRuntime } from './blender-runtime';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from './render-executor';
 import { startRender } from '../blender/render';
+import type { Renderer } from '../plan/blender-choice';
 
 /** Where the node's own Blender runs: its environment and scratch folder. */
 export interface EmbeddedSetting {
@@ -52,8 +53,8 @@ export class EmbeddedExecutor implements RenderExecutor {
 
   async cancel(): Promise<void> {}
 
-  async analysisWarnings(): Promise<[]> {
-    return [];
+  async renderers(): Promise<Renderer[]> {
+    return this.blender ? [{ version: this.blender.version, eevee: this.blender.eeveeUsable }] : [];
   }
 
   async start(): Promise<void> {}

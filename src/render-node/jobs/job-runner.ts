@@ -17,6 +17,7 @@ import { finalizeJob } from './finalize-step';
 import type { RenderExecutor } from './render-executor';
 import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
+import type { Renderer } from '../plan/blender-choice';
 import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
 import type { JobLogs } from '../logs/job-logs';
 import { withRenderErrors } from '../logs/render-errors';
@@ -98,6 +99,11 @@ export class JobRunner {
   /** How many renders run at once, and the Blender threads of each (null: all cores; only for the node's own Blender). */
   settings(): { renders: number; threads: number | null } {
     return { renders: this.o.concurrency.renders, threads: this.executor instanceof EmbeddedExecutor ? this.executor.threads : null };
+  }
+
+  /** The Blenders that render this node's jobs: its own, or its render workers'; null when they cannot be listed now. */
+  renderers(): Promise<Renderer[] | null> {
+    return this.executor.renderers();
   }
 
   /**
@@ -335,7 +341,7 @@ export class JobRunner {
         analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
         onLog: this.o.logs?.writer(job.id, '', 'Scene analysis'),
-        warningsOfRenderers: (analysis) => this.executor.analysisWarnings(analysis),
+        renderers: { by: this.executor.mode === 'distributed' ? 'workers' : 'node', list: () => this.renderers() },
         sceneDir: this.o.storage.sceneDir(job.id),
         source: this.o.uploadPath(job.uploadSlug),
         maxExtractedBytes: this.limits.maxExtractedBytes,

@@ -1,6 +1,7 @@
-import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
+import type { FailedReason } from '../../shared/api';
 import type { JobRecord } from '../store/jobs-repo';
 import type { RenderPlan } from '../plan/render-plan';
+import type { Renderer } from '../plan/blender-choice';
 
 /** One render for an executor: the job, its plan, and where to report what happens. */
 export interface RenderTask {
@@ -45,8 +46,11 @@ export interface RenderExecutor {
   cancel(jobId: string): Promise<void>;
   /** Why a job's render waits, in words for people, when something holds it back (null: nothing to say). */
   statusMessage?(jobId: string): string | null;
-  /** Warnings the analysis of a scene gets from where it will render. */
-  analysisWarnings(analysis: SceneAnalysis): Promise<AnalysisWarning[]>;
+  /**
+   * The Blenders that render here: the node's own, or the connected render workers' (empty: none is
+   * connected); null when they cannot be listed now.
+   */
+  renderers(): Promise<Renderer[] | null>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

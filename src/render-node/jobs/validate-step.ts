@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
+import type { FailedReason, SceneAnalysis } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { BlenderRuntime } from './blender-runtime';
 import { SceneAnalysisError } from '../blender/analyze';
@@ -9,6 +9,7 @@ import { ZipError } from '../scene/zip-extract';
 import { diskFullReason, isDiskFullError } from '../disk/disk-space';
 import { reportSeveredAsStored } from '../scene/severed-paths';
 import { BlendError } from '../../blend/reader';
+import { rendererFindings, type RenderedBy, type Renderer } from '../plan/blender-choice';
 
 /** What the artist is told of a scene whose files the node's reader tripped on. */
 const UNREADABLE = 'The scene is damaged or is not a .blend Renderdrop can read. Open it in Blender, save it again and submit it again.';
@@ -22,8 +23,8 @@ export interface ValidateStepDeps extends ScenePrepareDeps {
   onSpawn: (pid: number) => void;
   /** Told every line Blender prints (the job's log). */
   onLog?: (line: string) => void;
-  /** Warnings from where the scene will render (render workers: none connected, older Blenders). */
-  warningsOfRenderers?: (analysis: SceneAnalysis) => Promise<AnalysisWarning[]>;
+  /** The Blenders that will render the scene (the node's own, or its render workers'), and which they are. */
+  renderers?: { by: RenderedBy; list: () => Promise<Renderer[] | null> };
 }
 
 /** How a validation ended: the job is validated, failed with a reason, or was stopped. */
@@ -64,8 +65,11 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
     throw err;
   }
   analysis = withNodeWarnings(reportSeveredAsStored(analysis, prepared.severed), deps.blender);
-  const elsewhere = (await deps.warningsOfRenderers?.(analysis)) ?? [];
-  if (elsewhere.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...elsewhere] };
+  if (deps.renderers) {
+    const findings = rendererFindings(analysis, await deps.renderers.list(), deps.renderers.by);
+    if (findings.refusal) return { kind: 'failed', reason: findings.refusal };
+    if (findings.warnings.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...findings.warnings] };
+  }
   deps.jobs.transition(job.id, ['validating'], 'validated', {
     analysis,
     analysisId: randomUUID(),
@@ -82,9 +86,6 @@ function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime): Sce
       code: 'denoiser-unavailable',
       message: `The scene uses denoising (${analysis.denoiser ?? 'default'}), but this node's Blender has no denoiser; it will be switched off.`,
     });
-  }
-  if (/EEVEE|WORKBENCH/.test(analysis.engine) && blender.eeveeUsable === false) {
-    warnings.push({ code: 'engine-unavailable', message: `${analysis.engine} cannot run on this node (no GPU display); Cycles will be used.` });
   }
   return { ...analysis, warnings };
 }

@@ -1,8 +1,7 @@
 import type { RenderConfig, SceneAnalysis } from '../../shared/api';
 import { adjusted, change, unchanged, type SettingChoice } from './adjustment';
 import type { NodeCapabilities } from './node-capabilities';
-
-const GPU_ONLY_ENGINES = new Set(['BLENDER_EEVEE', 'BLENDER_EEVEE_NEXT', 'BLENDER_WORKBENCH']);
+import { engineName, needsDrawing } from './blender-choice';
 
 /** Whether and how frames are denoised. */
 export interface DenoiseChoice {
@@ -10,11 +9,11 @@ export interface DenoiseChoice {
   denoiser: string | null;
 }
 
-/** The render engine: the requested or the scene's, with Cycles for a GPU-only engine on a node without a display context. */
+/** The render engine: the requested or the scene's, with Cycles for an engine that draws with the GPU where Blender cannot draw. */
 export function adjustEngine(requested: RenderConfig, analysis: SceneAnalysis, caps: NodeCapabilities): SettingChoice<string> {
   const engine = requested.renderEngine ?? analysis.engine;
-  if (GPU_ONLY_ENGINES.has(engine) && caps.eeveeUsable === false) {
-    return adjusted('renderEngine', engine, 'CYCLES', `${engine} needs a GPU display context that this node does not have; rendered with Cycles.`);
+  if (needsDrawing(engine) && caps.eeveeUsable === false) {
+    return adjusted('renderEngine', engine, 'CYCLES', `This farm's Blender cannot render ${engineName(engine)} here (no GPU display context); rendered with Cycles.`);
   }
   return unchanged(engine);
 }

@@ -100,4 +100,11 @@ export const MIGRATIONS: readonly string[] = [
     size INTEGER NOT NULL
   );
   `,
+  // The one Blender version every chunk of a distributed render is rendered with.
+  `
+  CREATE TABLE render_blenders (
+    job_id TEXT PRIMARY KEY,
+    version TEXT NOT NULL
+  );
+  `,
 ];

@@ -40,8 +40,8 @@ export interface ChunkJobDeps {
   onRedisError: (error: Error) => void;
 }
 
-/** How a chunk ended, with the worker that took it. */
-export type ChunkOutcome = ChunkResult & { worker: string };
+/** How a chunk ended, with the worker that took it and its Blender version. */
+export type ChunkOutcome = ChunkResult & { worker: string; blender: string };
 
 /**
  * The BullMQ processor of a worker: reads a chunk, skips it when its job was canceled, hands it over
@@ -51,14 +51,14 @@ export type ChunkOutcome = ChunkResult & { worker: string };
 export function createChunkProcessor(deps: ChunkJobDeps): (job: Job, token?: string) => Promise<ChunkOutcome> {
   return async (job, token) => {
     const chunk = readChunk(deps, job);
-    const stoppedResult = { outcome: 'stopped' as const, rendered: 0, worker: deps.name, timings: { startedAt: Date.now(), blenderStartedAt: null, blenderEndedAt: null, endedAt: Date.now() } };
+    const stoppedResult = { outcome: 'stopped' as const, rendered: 0, worker: deps.name, blender: deps.blender.version, timings: { startedAt: Date.now(), blenderStartedAt: null, blenderEndedAt: null, endedAt: Date.now() } };
     if (await deps.redis.exists(redisKeys.canceled(chunk.jobId))) return stoppedResult;
     if (deps.room.full) {
       deps.log.info({ jobId: chunk.jobId, chunk: chunk.index }, 'the disk is full: handing a chunk over to another worker');
       return requeue(job, token);
     }
     if ((await routeFor(deps, chunk)) === 'hand-over') {
-      deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, needs: chunk.minBlender }, 'handing a chunk over to another worker');
+      deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, blender: chunk.blender, engine: chunk.plan.engine }, 'handing a chunk over to another worker');
       await job.moveToDelayed(Date.now() + 1000 + Math.floor(Math.random() * 1000), token);
       throw new DelayedError();
     }
@@ -74,12 +74,15 @@ function readChunk(deps: ChunkJobDeps, job: Job): ChunkData {
   throw new UnrecoverableError(tamperedReason(deps.name, job.id, verdict.reason));
 }
 
-/** Whether this worker renders the chunk or hands it over: to a worker with a newer Blender, or after failing its job too often. */
+/**
+ * Whether this worker renders the chunk or hands it over: when its Blender is not the job's version or
+ * cannot draw the chunk's engine, or after failing the job too often.
+ */
 async function routeFor(deps: ChunkJobDeps, chunk: ChunkData): Promise<ReturnType<typeof routeChunk>> {
   const [workers, failures] = await Promise.all([liveWorkers(deps.redis), deps.redis.hgetall(redisKeys.failures(chunk.jobId))]);
   return routeChunk({
-    minimum: chunk.minBlender,
-    self: { name: deps.name, blenderVersion: deps.blender.version },
+    chunk: { blender: chunk.blender, engine: chunk.plan.engine },
+    self: { name: deps.name, blenderVersion: deps.blender.version, eevee: deps.blender.eeveeUsable },
     others: workers,
     failures: Object.fromEntries(Object.entries(failures).map(([worker, n]) => [worker, Number(n)])),
     maxFailures: MAX_FAILURES_PER_WORKER,
@@ -95,7 +98,7 @@ async function renderTaken(deps: ChunkJobDeps, job: Job, token: string | undefin
   try {
     const result = await renderChunk(chunk, chunkContext(deps, job), abort.signal);
     if (abort.signal.reason instanceof WorkerStopping) await requeue(job, token);
-    return { ...result, worker: deps.name };
+    return { ...result, worker: deps.name, blender: deps.blender.version };
   } catch (err) {
     if (err instanceof DelayedError) throw err;
     if (abort.signal.reason instanceof WorkerStopping) await requeue(job, token);

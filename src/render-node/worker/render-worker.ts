@@ -44,8 +44,9 @@ export interface RenderWorker {
 /**
  * Take frame chunks from the node's BullMQ queue one at a time, check the node's signature on each,
  * and render them with this machine's Blender for the node at `nodeUrl`. Reports itself in Redis every few seconds (the node lists it), stops a job's Blender when
- * the node publishes a cancel, hands a chunk over to another worker when its scene needs a newer
- * Blender or when it has failed that job repeatedly, and counts its failures per job in Redis.
+ * the node publishes a cancel, hands a chunk over to another worker when its job renders with another
+ * Blender version or an engine this Blender cannot draw, or when it has failed that job repeatedly, and
+ * counts its failures per job in Redis.
  */
 export async function startRenderWorker(options: RenderWorkerOptions): Promise<RenderWorker> {
   const { log, name, blender } = options;

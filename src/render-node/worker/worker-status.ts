@@ -37,6 +37,7 @@ export class WorkerStatus {
       host: hostname(),
       blenderVersion: this.self.blender.version,
       devices: this.self.blender.cyclesDevices,
+      eevee: this.self.blender.eeveeUsable,
       threads: this.self.threads,
       state: current ? 'rendering' : this.diskFull ? 'disk-full' : 'idle',
       reason: current ? null : this.diskFull,

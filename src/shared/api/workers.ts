@@ -18,6 +18,8 @@ export const workerInfoSchema = z.object({
   blenderVersion: z.string(),
   /** Cycles device types it can render on; "CPU" first. */
   devices: z.array(z.string()),
+  /** Whether its Blender can render EEVEE and Workbench (they draw with the GPU); null or absent: not checked. */
+  eevee: z.boolean().nullish(),
   /** Blender threads per render, or null for all cores. */
   threads: z.number().int().nullable(),
   /** `disk-full`: its own disk filled up; it takes no chunks until it has room again. */
@@ -39,12 +41,16 @@ export type WorkerInfo = z.infer<typeof workerInfoSchema>;
 export const nodeWorkersSchema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('embedded'),
+    /** The Blender versions the node renders with, oldest first (absent from older nodes). */
+    blenderVersions: z.array(z.string()).optional(),
     /** Renders the node runs at once, and the Blender threads of each (null: all cores). */
     renders: z.number().int().optional(),
     threads: z.number().int().nullable().optional(),
   }),
   z.object({
     mode: z.literal('distributed'),
+    /** The Blender versions of the connected render workers, oldest first (absent from older nodes). */
+    blenderVersions: z.array(z.string()).optional(),
     /** The Redis the node uses, without its password. */
     redis: z.string(),
     /** Frame chunks waiting for a worker, being rendered, and waiting to be retried. */

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBlendFileHead, readBlendFileHead } from '../../../src/blend/reader/blend-file-head';
@@ -40,7 +41,14 @@ describe('parseBlendFileHead', () => {
     expect(parseBlendFileHead(whole.subarray(0, 100))).toMatchObject({ compression: 'gzip', version: '2.79' });
   });
 
-  it('reports zstd as compressed with an unknown version', () => {
+  it.skipIf(typeof zlib.zstdCompressSync !== 'function')('reads the head of a zstd file (Blender 3.0+ compression) from its first frame', () => {
+    const head = bytes('BLENDER17-01v0502', 300_000);
+    const whole = zlib.zstdCompressSync(head);
+    expect(parseBlendFileHead(whole)).toMatchObject({ compression: 'zstd', format: 'large', version: '5.2', versionNumber: 502 });
+    expect(parseBlendFileHead(zlib.zstdCompressSync(bytes('these are my notes')))).toMatchObject({ compression: 'zstd', version: null });
+  });
+
+  it('reports zstd as compressed with an unknown version when its head cannot be decompressed', () => {
     expect(parseBlendFileHead(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]))).toEqual({
       compression: 'zstd',
       format: null,

@@ -46,7 +46,7 @@ describe('chunk jobs', () => {
       index: 1,
       generation: 2,
       frames: [3, 4],
-      minBlender: '4.2',
+      blender: '4.2.3',
       scene: { sha256: 'a'.repeat(64), size: 10, kind: 'blend', path: 'shot.blend' },
       plan,
       signer,

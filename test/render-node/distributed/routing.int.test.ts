@@ -50,12 +50,12 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
     await stopWorker(running.get(name)!);
     running.delete(name);
   };
-  const submit = async (scene: string) => {
+  const submit = async (scene: string, expected = 'validated') => {
     const slug = await uploadBytes(t, 'scene.blend', await readFile(scene));
     const job = (await t.call('POST', '/jobs', { slug })).json;
     await t.call('POST', `/jobs/${job.id}/validate`);
     const validated = await waitForJob(t, job.id, (j) => j.status !== 'validating');
-    expect(validated.status).toBe('validated');
+    expect(validated.status).toBe(expected);
     return validated;
   };
   const render = async (id: string, config: Record<string, unknown> = {}) => {
@@ -103,27 +103,25 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
     expect((await t.call('GET', '/node/workers')).json.chunks).toMatchObject({ waiting: 0, delayed: 0 });
   });
 
-  it('the analysis warns when no worker is connected, or none has a Blender as new as the scene\'s', async () => {
+  it('the analysis warns when no worker is connected; a scene no connected worker can open fails its validation', async () => {
     await stop('broken');
     const scene = await makeSampleScene(join(work, 'versions'), { frames: 4 });
     const none = await submit(scene);
     expect(none.analysis.warnings.map((w: any) => w.code)).toContain('no-render-workers');
 
     await start('old', await oldBlender(work, blenderPath!));
-    const old = await submit(scene);
-    const warning = old.analysis.warnings.find((w: any) => w.code === 'no-worker-new-enough');
-    expect(warning?.message).toContain(`saved with Blender ${old.analysis.savedWithBlender}`);
-    expect(warning?.message).toContain('2.93.0');
-    const done = await render(old.id);
-    expect(done.status, 'with no newer worker, the old one renders').toBe('completed');
-    expect(new Set(await renderedBy(old.id))).toEqual(new Set(['old']));
+    const old = await submit(scene, 'failed');
+    expect(old.failedReason).toMatchObject({ name: 'SceneTooNew', type: 'blender' });
+    expect(old.failedReason.message).toContain(`saved with Blender ${none.analysis.savedWithBlender}`);
+    expect(old.failedReason.message).toContain('2.93.0');
+    expect(await renderedBy(old.id)).toEqual([]);
   });
 
-  it('chunks go to a worker whose Blender is as new as the scene\'s while one is connected', async () => {
+  it('chunks go only to the workers of the Blender version chosen for the job', async () => {
     await start('alpha', blenderPath!);
     const scene = await makeSampleScene(join(work, 'versions'), { frames: 4 });
     const job = await submit(scene);
-    expect(job.analysis.warnings.map((w: any) => w.code)).not.toContain('no-worker-new-enough');
+    expect(job.analysis.warnings).toEqual(expect.not.arrayContaining([expect.objectContaining({ code: 'different-blender' })]));
     const done = await render(job.id, { resolutionPercentage: 200 });
     expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
     expect(new Set(await renderedBy(job.id))).toEqual(new Set(['alpha']));

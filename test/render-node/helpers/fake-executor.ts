@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AnalysisWarning, FailedReason } from '../../../src/shared/api';
+import type { FailedReason } from '../../../src/shared/api';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../../src/render-node/jobs/render-executor';
 import { expectedFrameNames } from '../../../src/render-node/distributed/frame-names';
 
@@ -160,8 +160,8 @@ export class FakeExecutor implements RenderExecutor {
     this.canceled.push(jobId);
   }
 
-  async analysisWarnings(): Promise<AnalysisWarning[]> {
-    return [];
+  async renderers(): Promise<null> {
+    return null;
   }
 
   async start(): Promise<void> {}
