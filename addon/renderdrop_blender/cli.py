@@ -128,6 +128,33 @@ def status(command, job_id):
     return data
 
 
+def watch(command, job_id):
+    """Follows one job through one `renderdrop watch <id> --json` process: yields each event it prints
+    (status and progress events carry the render clock), until the job ends. The caller may close the
+    generator to stop watching; the process is ended then."""
+    flags = subprocess.CREATE_NO_WINDOW if sys.platform == "win32" else 0
+    env = dict(os.environ, NO_COLOR="1", **locate.command_env(command))
+    try:
+        process = subprocess.Popen([*command, "watch", job_id, "--json"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, creationflags=flags)
+    except (OSError, ValueError):
+        raise RenderdropError(NOT_FOUND) from None
+    try:
+        for raw in process.stdout:
+            try:
+                event = json.loads(raw.decode("utf-8", "replace"))
+            except ValueError:
+                continue
+            if isinstance(event, dict):
+                yield event
+        stderr = process.stderr.read().decode("utf-8", "replace")
+        if process.wait() not in (0, 3) and stderr.strip():
+            raise RenderdropError(one_line("Renderdrop: " + _last_line(stderr)))
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait()
+
+
 def download(command, job_id):
     """Downloads the job's frames; returns the folder they are in."""
     code, stdout, stderr = _run(command, ["download", job_id, "--json"], None)

@@ -45,6 +45,7 @@ class State:
 state = State()
 _inbox = queue.Queue()
 _busy = threading.Event()
+_following = set()
 _preview_dir = tempfile.mkdtemp(prefix="renderdrop-previews-")
 
 
@@ -87,37 +88,74 @@ def _send(scene, configured):
 
 def _start(command, scene):
     outcome = cli.submit(command, scene, fresh=False)
-    _inbox.put(("started", outcome.get("jobId")))
-    _follow(command, outcome.get("jobId"))
+    job_id = outcome.get("jobId")
+    _inbox.put(("started", job_id))
+    follow(command, job_id)
+
+
+def follow(command, job_id):
+    """Follows the job on its own thread (one `renderdrop watch` process), so another scene can be sent
+    meanwhile; what it learns is shown while the job is still the one the panel shows."""
+
+    def run():
+        try:
+            _follow(command, job_id)
+        except cli.RenderdropError as error:
+            _inbox.put(("error", (job_id, error.line)))
+        except Exception as error:  # noqa: BLE001 - every failure is one line, never a traceback
+            _inbox.put(("error", (job_id, cli.one_line("Renderdrop: " + str(error)))))
+        finally:
+            _following.discard(job_id)
+
+    state.job_id = job_id
+    _following.add(job_id)
+    threading.Thread(target=run, daemon=True).start()
+    if not bpy.app.timers.is_registered(_pump):
+        bpy.app.timers.register(_pump, first_interval=0.1, persistent=True)
 
 
 def _follow(command, job_id):
     preview_url = None
-    while True:
-        data = cli.status(command, job_id)
-        job = data.get("job") or {}
-        progress = data.get("progress") or {}
-        _inbox.put(("progress", (job.get("status"), progress.get("completedFrames") or 0, progress.get("totalFrames") or 0)))
-        url = job.get("previewUrl")
-        if url and url != preview_url:
-            preview_url = url
-            path = os.path.join(_preview_dir, "frame-%d.png" % int(time.time() * 1000))
-            try:
-                urllib.request.urlretrieve(url, path)
-                _inbox.put(("preview", path))
-            except (OSError, ValueError):
-                pass
-        if job.get("status") in ENDED:
-            _inbox.put(("warnings", data.get("warnings")))
-            break
-        time.sleep(2.0)
+    status, done, total = None, 0, 0
+    warnings = None
+    events = cli.watch(command, job_id)
+    try:
+        for event in events:
+            if state.job_id != job_id:
+                return
+            if event.get("jobId") != job_id or event.get("type") not in ("status", "progress"):
+                if event.get("type") == "error" and event.get("fatal"):
+                    raise cli.RenderdropError(cli.one_line("Renderdrop: " + (event.get("message") or "watching the job failed")))
+                continue
+            status = event.get("status") or status
+            if "completedFrames" in event:
+                done, total = event.get("completedFrames") or 0, event.get("totalFrames") or 0
+            clock = event.get("clock") or {}
+            _inbox.put(("progress", (job_id, status, done, total, clock.get("timeLeftSeconds"))))
+            url = event.get("previewUrl")
+            if url and url != preview_url:
+                preview_url = url
+                path = os.path.join(_preview_dir, "frame-%d.png" % int(time.time() * 1000))
+                try:
+                    urllib.request.urlretrieve(url, path)
+                    _inbox.put(("preview", path))
+                except (OSError, ValueError):
+                    pass
+            if status in ENDED:
+                break
+    finally:
+        events.close()
+    data = cli.status(command, job_id)
+    job = data.get("job") or {}
+    warnings = data.get("warnings")
+    _inbox.put(("warnings", warnings))
     if job.get("status") == "completed":
-        _inbox.put(("frames", cli.download(command, job_id)))
+        _inbox.put(("frames", (job_id, cli.download(command, job_id))))
     elif job.get("status") == "canceled":
-        _inbox.put(("error", "The render was canceled."))
+        _inbox.put(("error", (job_id, "The render was canceled.")))
     else:
         failed = job.get("failedReason") or {}
-        _inbox.put(("error", cli.one_line("The render failed: %s" % (failed.get("message") or failed.get("name") or "the server gave no reason"))))
+        _inbox.put(("error", (job_id, cli.one_line("The render failed: %s" % (failed.get("message") or failed.get("name") or "the server gave no reason")))))
 
 
 def send(scene):
@@ -137,6 +175,10 @@ def start():
 
 
 def _apply(kind, value):
+    if kind in ("error", "progress", "frames") and isinstance(value, tuple):
+        if value[0] != state.job_id:
+            return  # about a job the panel no longer shows
+        value = value[1:] if len(value) > 2 else value[1]
     if kind == "error":
         state.phase = "ended" if state.job_id else "idle"
         state.message = value
@@ -158,11 +200,7 @@ def _apply(kind, value):
         state.render_started = time.time()
         state.message = ""
     elif kind == "progress":
-        state.job_status, state.done, state.total = value
-        if state.done > 0 and state.total > state.done and state.render_started:
-            state.seconds_left = (time.time() - state.render_started) / state.done * (state.total - state.done)
-        elif state.total and state.done >= state.total:
-            state.seconds_left = 0
+        state.job_status, state.done, state.total, state.seconds_left = value
     elif kind == "preview":
         state.preview_path = value
         state.preview_version += 1
@@ -223,7 +261,7 @@ def _pump():
         changed = True
     if changed:
         _redraw()
-    return 0.25 if busy() or not _inbox.empty() else None
+    return 0.25 if busy() or _following or not _inbox.empty() else None
 
 
 def _redraw():

@@ -92,6 +92,8 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     expect(decodePng(await readFile(final.preview)).width).toBeGreaterThan(0);
     expect((await readdir(final.framesDir)).sort()).toEqual(['shot_0001.png', 'shot_0002.png']);
     expect(ran.stdout).toContain(`Info: Rendered: 2 frames in ${final.framesDir}`);
+    const following = final.started.slice(final.started.indexOf('submit', 1) + 1);
+    expect(following, final.started.join(' ')).toEqual(['watch', 'status', 'download']);
   });
 
   it("tells the job's warnings: on the console in background mode, in the Info area from the panel", async () => {
@@ -202,7 +204,9 @@ describe.skipIf(!blenderPath)('the Blender add-on, installed by renderdrop, in b
     await installAddon(target!, { cli: null });
     expect(await setAddonEnabled(target!, true, { env: { ...process.env, ...env } })).toBe(true);
     const sent = await blender([made.scene, '--python-expr', SUBMIT], { ...env, PATH: '/usr/bin:/bin' });
-    expect(sent.stderr.split('\n')).toContain("Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences.");
+    expect(sent.stderr.split('\n')).toContain(
+      "Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences. Tried: renderdrop on PATH (not there); the command of the Renderdrop that installed the add-on (the install record names no command).",
+    );
     expect(sent.stdout + sent.stderr).not.toMatch(/Traceback|Renderdrop job/);
   });
 });

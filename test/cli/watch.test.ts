@@ -49,4 +49,33 @@ describe('renderdrop watch', () => {
     expect(t.stdout()).toContain('Trying again');
     expect(t.stdout()).toContain('No more active jobs.');
   });
+
+  it('follows one job with --json: status and progress events carry the render clock of the app\'s rule', async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    let reads = 0;
+    server.route('GET', `${P}/jobs/${JOB_ID}`, (_q, r) => {
+      reads += 1;
+      const status = reads > 1 ? 'completed' : 'rendering';
+      sendJson(r, 200, { data: { ...job(status), timeline: [{ status: 'rendering', at: since }], progress: { completedFrames: status === 'completed' ? 10 : 1, totalFrames: 10 } } });
+    });
+    server.next('GET', `${P}/jobs/progress`, (_q, r) => sendJson(r, 200, [{ jobId: JOB_ID, completedFrames: 1, totalFrames: 10 }]));
+    server.next('GET', `${P}/jobs/progress`, (_q, r) => sendJson(r, 200, []), 1000);
+    expect(await watch(JOB_ID, '--json')).toBe(EXIT.ok);
+    const events = t.stdout().trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    const rendering = events.find((e) => e.type === 'status' && e.status === 'rendering');
+    expect(rendering?.clock).toMatchObject({ state: 'rendering', jobsAhead: null, renderingSince: since });
+    expect(Math.abs(rendering!.clock.timeLeftSeconds - 540)).toBeLessThanOrEqual(2);
+    expect(events.find((e) => e.type === 'status' && e.status === 'completed')).toMatchObject({ completedFrames: 10, totalFrames: 10, clock: { state: 'ended', timeLeftSeconds: null } });
+    expect(events.at(-1)).toMatchObject({ type: 'idle' });
+  });
+
+  it('status --json carries the same render clock', async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    server.route('GET', `${P}/jobs/${JOB_ID}`, (_q, r) => sendJson(r, 200, { data: { ...job('rendering'), timeline: [{ status: 'rendering', at: since }] } }));
+    server.route('GET', `${P}/jobs/${JOB_ID}/progress`, (_q, r) => sendJson(r, 200, { jobId: JOB_ID, completedFrames: 1, totalFrames: 10 }));
+    await main(['node', 'renderdrop', 'status', JOB_ID, '--json'], t.deps);
+    const { clock } = JSON.parse(t.stdout());
+    expect(clock).toMatchObject({ state: 'rendering', jobsAhead: null, renderingSince: since });
+    expect(Math.abs(clock.timeLeftSeconds - 540)).toBeLessThanOrEqual(2);
+  });
 });

@@ -1,5 +1,6 @@
 import { InvalidStateError, isAbort } from '../../core/errors';
 import { type ProgressRecord, isTerminalStatus, type JobStatus } from '../../shared/api';
+import { clockSummaryOf, renderTimingOf } from '../../shared/render';
 import { CommandFailedError } from '../cli-errors';
 import { formatJobDetails, formatJobList } from '../output/format-jobs';
 import { artistJobWarnings, formatJobWarnings } from '../output/job-warnings';
@@ -39,7 +40,12 @@ export async function showJob(ctx: CliContext, typed: string, opts: { json?: boo
     }
     const record = (await (await ctx.journal()).list()).filter((r) => r.jobId === id && r.baseUrl === client.baseUrl).at(-1) ?? null;
     const warnings = artistJobWarnings(job, record?.packing ?? null);
-    if (opts.json) ctx.io.stdout.write(`${JSON.stringify({ job, progress, warnings }, null, 2)}\n`);
+    if (opts.json) {
+      const timing = renderTimingOf(job);
+      const counts = progress && job.status !== 'completed' ? { completedFrames: progress.completedFrames, totalFrames: progress.totalFrames } : {};
+      const clock = clockSummaryOf({ ...timing, ...counts }, Date.now());
+      ctx.io.stdout.write(`${JSON.stringify({ job, progress, warnings, clock }, null, 2)}\n`);
+    }
     else ctx.io.stdout.write(`${[...formatJobDetails(job, progress), ...formatJobWarnings(warnings)].join('\n')}\n`);
   } finally {
     interrupt.dispose();

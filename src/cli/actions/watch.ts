@@ -2,23 +2,25 @@ import { JobTracker, type TrackerSource } from '../../core/tracking';
 import type { ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
 import type { CliContext } from '../session/cli-context';
+import { resolveJobId } from '../session/resolve-job-id';
 import { followUntilIdle } from '../watch/follow-until-idle';
 import { WatchReport, type WatchedJob } from '../watch/watch-report';
 
 /**
- * Follows every job the server lists as active (and any that becomes active meanwhile) until none is;
- * exits with `jobFailed` when one of them did not complete.
+ * Follows every job the server lists as active (and any that becomes active meanwhile) until none is,
+ * or only the job named; exits with `jobFailed` when one of them did not complete.
  */
-export async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<ExitCode> {
+export async function watch(ctx: CliContext, typed: string | undefined, opts: { json?: boolean }): Promise<ExitCode> {
   const client = await ctx.client();
   const report = new WatchReport(ctx.io.stdout, Boolean(opts.json));
   const interrupt = ctx.listenForInterrupt();
   const watched = new Map<string, WatchedJob>();
+  const only = typed === undefined ? null : await resolveJobId(client, typed, { signal: interrupt.signal });
 
   let tracker: JobTracker | null = null;
   const follow = (jobId: string) => {
-    if (watched.has(jobId)) return;
-    watched.set(jobId, { job: null, frames: null });
+    if (watched.has(jobId) || (only !== null && jobId !== only)) return;
+    watched.set(jobId, { job: null, frames: null, framesSeen: null });
     tracker?.watch(jobId);
   };
   const source: TrackerSource = {
@@ -31,7 +33,7 @@ export async function watch(ctx: CliContext, opts: { json?: boolean }): Promise<
   };
 
   try {
-    const initial = await client.getAllProgress({ signal: interrupt.signal });
+    const initial = only === null ? await client.getAllProgress({ signal: interrupt.signal }) : [{ jobId: only }];
     if (initial.length === 0) {
       report.noActiveJobs();
       return EXIT.ok;

@@ -1,6 +1,7 @@
 import { AbortError, ContractError, NotFoundError, serializeError } from '../../core/errors';
 import type { JobTracker } from '../../core/tracking';
 import { type Job, isWorkingStatus } from '../../shared/api';
+import { framesSeenAfter } from '../../shared/render';
 import type { WatchedJob, WatchReport } from './watch-report';
 
 /** What following the watched jobs needs. */
@@ -49,6 +50,7 @@ export function followUntilIdle({ tracker, watched, report, signal }: FollowDeps
     tracker.on('progress', ({ jobId, completedFrames, totalFrames }) => {
       const state = watched.get(jobId);
       if (!state) return;
+      state.framesSeen = framesSeenAfter(state.framesSeen, state.frames?.completedFrames ?? 0, completedFrames, Date.now());
       state.frames = { completedFrames, totalFrames };
       report.progress(jobId, state);
     });

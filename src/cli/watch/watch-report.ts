@@ -1,4 +1,5 @@
 import { sceneNameOf } from '../../shared/api';
+import { clockSummaryOf, renderTimingOf, type ClockSummary, type FramesSeen } from '../../shared/render';
 import { type Job, isWorkingStatus } from '../../shared/api';
 import { formatFrameProgress, formatTrackerRetry } from '../output/format-progress';
 import { LiveDisplay, type DisplayStream } from '../output/live-display';
@@ -10,6 +11,21 @@ import { shortId } from '../submit/submission-line';
 export interface WatchedJob {
   job: Job | null;
   frames: { completedFrames: number; totalFrames: number } | null;
+  /** When this watch saw frames done (for the time left, as the app's queue works it out). */
+  framesSeen: FramesSeen | null;
+}
+
+/** A watched job's frame counts: as last reported, else as its record says (all of them once it completed). */
+function frameCounts(state: WatchedJob): { completedFrames: number; totalFrames: number } {
+  if (!state.job) return state.frames ?? { completedFrames: 0, totalFrames: 0 };
+  const timing = renderTimingOf(state.job);
+  return state.frames && state.job.status !== 'completed' ? state.frames : { completedFrames: timing.completedFrames, totalFrames: timing.totalFrames || (state.frames?.totalFrames ?? 0) };
+}
+
+/** The render clock of a watched job now (null until the job was read): the app's rule, from `shared/render`. */
+export function watchedClock(state: WatchedJob, now: number = Date.now()): ClockSummary | null {
+  if (!state.job) return null;
+  return clockSummaryOf({ ...renderTimingOf(state.job), ...frameCounts(state), framesSeen: state.framesSeen }, now);
 }
 
 /**
@@ -35,14 +51,14 @@ export class WatchReport {
 
   /** A job's status changed: its line is updated, or finished when the job no longer works. */
   status(jobId: string, job: Job, state: WatchedJob, previous: string | null): void {
-    if (this.#json) this.#emit({ type: 'status', jobId, status: job.status, previous, scene: sceneNameOf(job) });
+    if (this.#json) this.#emit({ type: 'status', jobId, status: job.status, previous, scene: sceneNameOf(job), ...frameCounts(state), clock: watchedClock(state), previewUrl: job.previewUrl ?? null });
     else if (!isWorkingStatus(job.status)) this.#display.finish(jobId, this.#lineOf(jobId, state));
     else this.#display.update(jobId, this.#lineOf(jobId, state), { force: true });
   }
 
   /** A job's frame counts changed (the line of a job that ended stays as it was). */
   progress(jobId: string, state: WatchedJob): void {
-    if (this.#json) this.#emit({ type: 'progress', jobId, ...state.frames });
+    if (this.#json) this.#emit({ type: 'progress', jobId, ...state.frames, clock: watchedClock(state), previewUrl: state.job?.previewUrl ?? null });
     else if (!state.job || isWorkingStatus(state.job.status)) this.#display.update(jobId, this.#lineOf(jobId, state));
   }
 

@@ -4,3 +4,4 @@ export { estimateBasisSentence, estimateRender, estimateSentence, type EstimateB
 export { isWaitingInLine, renderClockOf, renderTimingOf, timeLeftFromFrameRate, type FramesSeen, type RenderClock, type RenderTiming } from './render-clock';
 export { clockFact, clockShortText, rowTimeText, waitingText, type RowTimeText } from './render-clock-text';
 export { renderShapeFrom } from './render-shape';
+export { clockSummaryOf, framesSeenAfter, type ClockSummary } from './clock-summary';
