@@ -12,6 +12,7 @@ const WORDS: Record<string, string> = {
   'python-module': 'scene Python not run',
   'blender-errors': 'Blender reported errors',
   'no-render-workers': 'no render worker connected',
+  'different-blender': 'rendered with another Blender version',
 };
 
 /**

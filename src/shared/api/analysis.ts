@@ -25,7 +25,11 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
  * - `missing-dependency`: a file the scene uses is not among the uploaded files (`path` is the path as
  *   stored in the scene), or lies outside them and is not read;
  * - `newer-blender`: the scene was saved by a newer Blender than the node's;
- * - `denoiser-unavailable`, `engine-unavailable`: the node will render without them;
+ * - `different-blender`: the Blender version that renders the scene (one per job) is of another series
+ *   than the one that saved it ("Saved with Blender 3.4, rendered with Blender 4.3.2");
+ * - `no-render-workers`: a node that renders on workers has none connected; the render waits for one;
+ * - `denoiser-unavailable`, `engine-unavailable`: the node will render without them (EEVEE and Workbench
+ *   with Cycles, where the Blenders that render cannot draw);
  * - `no-active-camera`: the scene has no active camera; a camera must be chosen (the message names the
  *   cameras there are); never given for a scene that renders through its video sequencer;
  * - `no-view-layer-for-render`: no view layer is enabled for rendering; one must be chosen (never given
@@ -41,6 +45,8 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
 export const ANALYSIS_WARNING_CODES = [
   'missing-dependency',
   'newer-blender',
+  'different-blender',
+  'no-render-workers',
   'denoiser-unavailable',
   'engine-unavailable',
   'no-active-camera',

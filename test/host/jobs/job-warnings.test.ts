@@ -10,10 +10,11 @@ describe('warningWordsOf', () => {
         { code: 'missing-dependency', message: 'a', path: '//a.png' },
         { code: 'missing-dependency', message: 'b', path: '//b.png' },
         { code: 'newer-blender', message: 'c' },
+        { code: 'different-blender', message: 'Saved with Blender 3.4, rendered with Blender 4.3.2: …' },
         { code: 'something-else', message: 'd' },
       ],
     });
-    expect(warningWordsOf(analysis)).toEqual(['files missing', 'saved with a newer Blender', 'a warning from the farm']);
+    expect(warningWordsOf(analysis)).toEqual(['files missing', 'saved with a newer Blender', 'rendered with another Blender version', 'a warning from the farm']);
   });
 
   it('is empty without warnings or an analysis it can read', () => {
