@@ -241,6 +241,28 @@ def output_settings(fmt):
     }
 
 
+def video_of(render):
+    """The scene's video settings (Blender's names) when its output is a video, else None."""
+    if render.image_settings.file_format != "FFMPEG":
+        return None
+    ff = render.ffmpeg
+
+    def opt(name):
+        value = getattr(ff, name, None)
+        return value if value not in ("", None) else None
+
+    return {
+        "container": ff.format,
+        "codec": ff.codec,
+        "quality": opt("constant_rate_factor"),
+        "speed": opt("ffmpeg_preset"),
+        "bitrateKbps": opt("video_bitrate"),
+        "keyframeInterval": opt("gopsize"),
+        "maxBFrames": ff.max_b_frames if getattr(ff, "use_max_b_frames", False) else None,
+        "audioCodec": opt("audio_codec"),
+    }
+
+
 def main():
     out = out_path("analyze.py")
     args = script_args()
@@ -297,6 +319,7 @@ def main():
             "availableViewTransforms": enum_choices(view, "view_transform"),
         },
         "usesCompositor": uses_compositor,
+        "video": video_of(render),
         "rendersSequencer": renders_sequencer(scene),
         "dependencies": c.dependencies,
         "warnings": c.warnings,

@@ -236,6 +236,7 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
     limits: parts.limits,
     headroomBytes: parts.headroomBytes,
     ffmpeg: basis.ffmpeg,
+    capabilities: capabilitiesOf(blender),
     renderTurnMs: options.renderTurnMs,
     env: options.env,
     uploadPath: (slug) => data.storage.uploadPath(slug),

@@ -72,7 +72,7 @@ describe('analysis summary', () => {
     expect(none[1]).toMatch(/no scene analysis/);
     expect(none.join('\n')).toMatch(/Frames +5 \(1 frame\)/);
     const other = summarizeAnalysis({ engine: 'BLENDER_EEVEE', resolution: 'big', frameStart: 10, frameEnd: 40, frameStep: 10 }, { colorManagementPreset: 'default' });
-    expect(Object.fromEntries(other.rows)).toMatchObject({ Engine: 'Eevee', Frames: '10-40 every 10 (4 frames)' });
+    expect(Object.fromEntries(other.rows)).toMatchObject({ Engine: 'EEVEE', Frames: '10-40 every 10 (4 frames)' });
   });
 
   it('says a camera must be chosen, names the cameras and the option, instead of the server\'s advice', () => {

@@ -130,6 +130,10 @@ async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
   const node = await withRedisNamed(createRenderNode({ ...(await serveNodeOptions(opts, deps)), logger: log }));
   const url = await node.listen(host, opts.port);
   stdout.write(`listening on ${url}\n`);
+  void node.ctx.ffmpeg().then((ffmpeg) => {
+    if (ffmpeg) log.info({ ffmpeg: ffmpeg.ffmpeg, version: ffmpeg.version }, 'videos of scenes whose output is a video are made with FFmpeg');
+    else log.warn('no FFmpeg found: scenes whose output is a video come back as PNG frames only, and the review says so (install FFmpeg to make their videos)');
+  });
   if (opts.redis) stdout.write(`render workers reach this node at ${workerFacingUrl({ publicUrl: opts.publicUrl, host, port: Number(new URL(url).port) })} (their --node)\n`);
   if (opts.redis && !isPublicBind(host) && !opts.publicUrl) {
     stderr.write(`note: render workers on other machines cannot reach a node on ${host}; use --host 0.0.0.0 or --public-url for them.\n`);
@@ -266,12 +270,13 @@ function registerDoctorCommand(node: Command, deps: CliDeps): void {
   const { stdout, env } = deps.io;
   node
     .command('doctor')
-    .description('Find Blender and report what it can do.')
+    .description('Find Blender and FFmpeg and report what they can do.')
     .option('--blender <path>', 'Blender executable to check')
     .option('--json', 'machine-readable output')
     .action(async (opts: { blender?: string; json?: boolean }) => {
       const { runDoctor, formatDoctorReport } = await import('../../render-node/blender');
-      const report = await runDoctor({ explicit: opts.blender, env, platform: process.platform });
+      const { findFfmpeg } = await import('../../render-node/video');
+      const report = await runDoctor({ explicit: opts.blender, env, platform: process.platform, ffmpeg: () => findFfmpeg({ env }) });
       stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatDoctorReport(report) + '\n');
       if (!report.ok) deps.setExitCode(EXIT.failure);
     });

@@ -2,6 +2,7 @@ import { missingChoices, type MissingChoices } from '../../core/lifecycle';
 import { isNote, type RenderConfig } from '../../shared/api';
 import { formatFrames, parseFrameRanges } from '../../shared/render';
 import { isPlainRecord } from '../../shared/plain-record';
+import { settingValue } from '../../shared/contract';
 import { countOf } from '../../shared/text';
 import { safeText } from './safe-text';
 import { shellWord } from './shell-word';
@@ -34,13 +35,6 @@ export type MissingAdvice = string | ((path: string) => string);
 /** Server warnings the summary words itself (see choiceWarnings). */
 const CHOICE_WARNING_CODES: ReadonlySet<string> = new Set(['no-active-camera', 'no-view-layer-for-render']);
 const DEFAULT_ADVICE = 'Pack it into the .blend or send a .zip with it.';
-
-const ENGINE_NAMES: Record<string, string> = {
-  CYCLES: 'Cycles',
-  BLENDER_EEVEE: 'Eevee',
-  BLENDER_EEVEE_NEXT: 'Eevee Next',
-  BLENDER_WORKBENCH: 'Workbench',
-};
 
 /**
  * What the server detected in a scene, with the overrides the render will apply: engine, frames,
@@ -248,7 +242,7 @@ function overridden(value: string, sceneValue: string | null): string {
 }
 
 function engineName(code: string): string {
-  return ENGINE_NAMES[code] ?? code;
+  return settingValue('renderEngine', code);
 }
 
 function record(value: unknown): Record<string, unknown> {

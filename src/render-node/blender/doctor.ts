@@ -1,5 +1,6 @@
 import { BlenderPathError, findBlender, type BlenderSource, type FindBlenderOptions, type FindBlenderResult } from './locate';
 import { checkEevee, probeBlender, type BlenderInfo, type EeveeCheck } from './probe';
+import type { FfmpegTools } from '../video';
 
 /** The oldest Blender the node supports. */
 export const MIN_BLENDER_VERSION: readonly [number, number] = [2, 93];
@@ -17,6 +18,8 @@ export interface DoctorReport {
   eevee: EeveeCheck | null;
   /** True when the node can render (warnings alone do not make it false). */
   ok: boolean;
+  /** FFmpeg, which makes the videos of scenes whose output is a video: found, none, or not looked for. */
+  video?: { found: FfmpegTools | null } | null;
 }
 
 /** Input of {@link runDoctor}; the last three are injectable for tests. */
@@ -27,6 +30,8 @@ export interface DoctorOptions {
   locate?: (options: FindBlenderOptions) => FindBlenderResult;
   probe?: (path: string) => Promise<BlenderInfo>;
   eevee?: (path: string) => Promise<EeveeCheck>;
+  /** Looks for FFmpeg (absent: not looked for). */
+  ffmpeg?: () => Promise<FfmpegTools | null>;
 }
 
 function installHint(platform: NodeJS.Platform): string {
@@ -113,7 +118,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   info = { ...info, eeveeUsable: eevee.usable };
   const finding = eeveeFinding(eevee);
   if (finding) problems.push(finding);
-  return report({ found: info, source: located.source, searched: located.searched, eevee, ok });
+  const video = options.ffmpeg ? { found: await options.ffmpeg() } : null;
+  if (video && !video.found) problems.push(NO_FFMPEG);
+  return report({ found: info, source: located.source, searched: located.searched, eevee, ok, video });
 }
 
 /**
@@ -124,6 +131,9 @@ export function eeveeFinding(eevee: EeveeCheck): string | null {
   if (eevee.usable) return null;
   return `Warning: EEVEE cannot render here (${eevee.reason ?? 'no reason given'}): a node renders scenes set to EEVEE or Workbench with Cycles, saying so in the review before the render starts, and a render worker leaves them to workers that can.`;
 }
+
+const NO_FFMPEG =
+  'Warning: FFmpeg was not found: scenes whose output is a video come back as PNG frames only, and the review says so. Install FFmpeg (e.g. `apt install ffmpeg`) to make their videos on this node.';
 
 const SOURCE_LABEL: Record<BlenderSource, string> = {
   explicit: 'given with --blender',
@@ -150,6 +160,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     lines.push(`  View transforms:  ${info.viewTransforms.join(', ')}${info.hasAces ? '' : ' (no ACES)'}`);
     const eevee = report.eevee;
     lines.push(`  EEVEE:            ${eevee ? (eevee.usable ? `usable${eevee.gpu ? ` (${eevee.gpu})` : ''}` : 'not usable') : 'not checked'}`);
+    if (report.video) lines.push(`  Videos:           ${report.video.found ? `made with ${report.video.found.version}` : 'not made (no FFmpeg)'}`);
   } else {
     lines.push('Blender: not found');
     if (report.searched.length) {

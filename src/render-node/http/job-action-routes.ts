@@ -58,7 +58,7 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
   if (job.status !== 'validated' || job.analysis === null) {
     throw badRequest('invalid_state', `Job ${job.id} is ${job.status}; a render can only start once it is validated.`);
   }
-  const planned = planRender(config, job.analysis, await capabilitiesFor(ctx, job.analysis), {
+  const planned = planRender(config, job.analysis, await withVideoEncoders(ctx, config, job.analysis, await capabilitiesFor(ctx, job.analysis)), {
     outputDir: ctx.storage.framesDir(job.id),
     compositeOutputDir: ctx.storage.compositeDir(job.id),
     previewPath: ctx.storage.previewPath(job.id),
@@ -87,4 +87,11 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
 async function capabilitiesFor(ctx: NodeContext, analysis: SceneAnalysis): Promise<NodeCapabilities> {
   const renderers = await ctx.runner.renderers();
   return renderers === null ? ctx.capabilities : { ...ctx.capabilities, eeveeUsable: drawingFor(analysis, renderers) };
+}
+
+/** The capabilities with the node's video encoders, looked up only when the job may make a video. */
+async function withVideoEncoders(ctx: NodeContext, config: RenderConfig, analysis: SceneAnalysis, caps: NodeCapabilities): Promise<NodeCapabilities> {
+  const mayMakeVideo = analysis.video || config.videoOutput === true || config.outputMediaType === 'VIDEO';
+  if (!mayMakeVideo) return caps;
+  return { ...caps, videoEncoders: (await ctx.ffmpeg())?.encoders ?? null };
 }

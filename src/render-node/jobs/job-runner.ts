@@ -21,6 +21,9 @@ import type { Renderer } from '../plan/blender-choice';
 import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
 import type { JobLogs } from '../logs/job-logs';
 import { withRenderErrors } from '../logs/render-errors';
+import type { FfmpegLookup } from '../video';
+import { farmChanges } from '../plan/farm-changes';
+import type { NodeCapabilities } from '../plan/node-capabilities';
 
 /** What the runner needs from the node. */
 export interface JobRunnerOptions {
@@ -51,6 +54,10 @@ export interface JobRunnerOptions {
   executor?: RenderExecutor;
   /** Where what Blender prints for each job is kept. */
   logs?: JobLogs;
+  /** What the node's Blender can do, for saying at validation what the farm will render differently. */
+  capabilities?: NodeCapabilities;
+  /** FFmpeg, which makes a job's video from its frames when its plan has one (looked for when first needed). */
+  ffmpeg?: FfmpegLookup;
 }
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
@@ -339,6 +346,8 @@ export class JobRunner {
         env: this.env,
         tempDir: this.o.storage.tempDir,
         analysisTimeoutMs: this.o.analysisTimeoutMs ?? 120_000,
+        videoEncoders: async () => (this.o.ffmpeg ? ((await this.o.ffmpeg())?.encoders ?? null) : null),
+        farmChanges: (analysis, videoEncoders) => (this.o.capabilities ? farmChanges(analysis, { ...this.o.capabilities, videoEncoders: videoEncoders ? [...videoEncoders] : null }, this.limits) : []),
         onSpawn: (pid) => this.savePid(job.id, work, pid),
         onLog: this.o.logs?.writer(job.id, '', 'Scene analysis'),
         renderers: { by: this.executor.mode === 'distributed' ? 'workers' : 'node', list: () => this.renderers() },
@@ -402,6 +411,7 @@ export class JobRunner {
         blenderPath: this.o.blender?.path ?? null,
         env: this.env,
         headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
+        ffmpeg: this.o.ffmpeg ?? (async () => null),
       },
       job,
       signal,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FailedReason, SceneAnalysis } from '../../shared/api';
+import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { BlenderRuntime } from './blender-runtime';
 import { SceneAnalysisError } from '../blender/analyze';
 import { analyzeSceneQuickly } from '../scene/scene-analysis';
+import { planVideo } from '../video';
 import { prepareScene, type ScenePrepareDeps } from '../scene/scene-prepare';
 import { ZipError } from '../scene/zip-extract';
 import { diskFullReason, isDiskFullError } from '../disk/disk-space';
@@ -16,6 +17,10 @@ const UNREADABLE = 'The scene is damaged or is not a .blend Renderdrop can read.
 
 /** What a validation needs from the node. */
 export interface ValidateStepDeps extends ScenePrepareDeps {
+  /** What the farm will render differently from the scene as saved (farm-change warnings), given the video encoders found. */
+  farmChanges?: (analysis: SceneAnalysis, videoEncoders: readonly string[] | null) => AnalysisWarning[];
+  /** The video encoders of the node's FFmpeg (null: it makes no videos), asked only for a scene whose output is a video. */
+  videoEncoders?: () => Promise<readonly string[] | null>;
   jobs: JobsRepo;
   blender: BlenderRuntime;
   env: NodeJS.ProcessEnv;
@@ -64,12 +69,15 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
     if (err instanceof SceneAnalysisError) return { kind: 'failed', reason: { name: err.name, type: err.type, message: err.message } };
     throw err;
   }
-  analysis = withNodeWarnings(reportSeveredAsStored(analysis, prepared.severed), deps.blender);
+  const encoders = analysis.video && deps.videoEncoders ? await deps.videoEncoders() : null;
+  analysis = withNodeWarnings(reportSeveredAsStored(analysis, prepared.severed), deps.blender, encoders);
   if (deps.renderers) {
     const findings = rendererFindings(analysis, await deps.renderers.list(), deps.renderers.by);
     if (findings.refusal) return { kind: 'failed', reason: findings.refusal };
     if (findings.warnings.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...findings.warnings] };
   }
+  const changes = deps.farmChanges?.(analysis, encoders) ?? [];
+  if (changes.length > 0) analysis = { ...analysis, warnings: [...analysis.warnings, ...changes] };
   deps.jobs.transition(job.id, ['validating'], 'validated', {
     analysis,
     analysisId: randomUUID(),
@@ -79,8 +87,8 @@ export async function runValidateStep(deps: ValidateStepDeps, job: JobRecord, si
   return { kind: 'validated' };
 }
 
-function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime): SceneAnalysis {
-  const warnings = [...analysis.warnings];
+function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime, videoEncoders: readonly string[] | null): SceneAnalysis {
+  const warnings = [...analysis.warnings, ...videoWarnings(analysis, videoEncoders)];
   if (analysis.denoisingEnabled && !blender.openImageDenoise && !(analysis.denoiser === 'OPTIX' && blender.optix)) {
     warnings.push({
       code: 'denoiser-unavailable',
@@ -88,4 +96,20 @@ function withNodeWarnings(analysis: SceneAnalysis, blender: BlenderRuntime): Sce
     });
   }
   return { ...analysis, warnings };
+}
+
+/** A `video-frames-only` warning when the scene's output is a video this node cannot make (no FFmpeg, no encoder for it). */
+function videoWarnings(analysis: SceneAnalysis, encoders: readonly string[] | null): AnalysisWarning[] {
+  if (!analysis.video) return [];
+  const decision = planVideo({
+    video: analysis.video,
+    fps: analysis.fps,
+    fpsBase: analysis.fpsBase,
+    fileNamePattern: 'frame_####',
+    firstFrame: analysis.frameStart,
+    lastFrame: analysis.frameEnd,
+    alpha: analysis.outputSettings.colorMode === 'RGBA',
+    encoders,
+  });
+  return decision.ok ? [] : [{ code: 'video-frames-only', message: decision.reason }];
 }

@@ -5,6 +5,8 @@ import { adjustCompositorDevice, adjustDenoising, adjustDevice, adjustEngine, ad
 import type { NodeCapabilities } from './node-capabilities';
 import { adjustColorManagement, adjustFileSettings, adjustMediaType, adjustOutputFormat, fileNamePatternFrom, type ColorManagementChoice, type FileSettings, type MediaChoice } from './output-adjusters';
 import { chooseCamera, chooseFrames, chooseViewLayer, type PlanRefusal } from './scene-choices';
+import { chooseVideo } from './video-choice';
+import { videoPlanSchema, type VideoPlan } from '../video';
 
 /**
  * The node's plan of a job's render, stored with the job: every setting decided. Blender is handed it
@@ -41,6 +43,8 @@ export const renderPlanSchema = z.object({
   /** Where Blender saves a PNG preview of each frame as it is rendered (absent in plans of older nodes). */
   previewDir: z.string().nullish(),
   previewMaxSize: z.number().int(),
+  /** How the node makes the job's video from its frames once they are all rendered (absent: frames only). */
+  video: videoPlanSchema.nullish(),
   /** Blender runs the scene's own Python (a node started with --trust-python); absent or false: it does not. */
   scenePython: z.boolean().nullish(),
 });
@@ -92,6 +96,7 @@ interface ChosenSettings {
   resolutionPercentage: number;
   samples: number | null;
   fps: number;
+  video: VideoPlan | null;
 }
 
 /**
@@ -111,12 +116,14 @@ export function planRender(requested: RenderConfig, analysis: SceneAnalysis, cap
   const gpuCount = adjustGpuCount(requested, device.value);
   const compositorDevice = adjustCompositorDevice(requested);
   const denoise = adjustDenoising(requested, analysis, caps);
-  const outputFormat = adjustOutputFormat(requested, analysis);
-  const media = adjustMediaType(requested);
+  const video = chooseVideo(requested, analysis, caps.videoEncoders, frames.value);
+  const videoOutcome = { made: video.value?.label ?? null, framesOnly: video.framesOnly };
+  const outputFormat = adjustOutputFormat(requested, analysis, videoOutcome);
+  const media = adjustMediaType(requested, videoOutcome);
   const memory = checkMemory(requested, caps);
   const colorManagement = adjustColorManagement(requested, analysis, caps);
   const fileSettings = adjustFileSettings(requested, analysis, outputFormat.value);
-  const adjustments = [engine, device, gpuCount, compositorDevice, denoise, outputFormat, media, memory, colorManagement, fileSettings].flatMap((c) => c.adjustments);
+  const adjustments = [engine, device, gpuCount, compositorDevice, denoise, outputFormat, media, video, memory, colorManagement, fileSettings].flatMap((c) => c.adjustments);
 
   const chosen: ChosenSettings = {
     frames: frames.value,
@@ -135,6 +142,7 @@ export function planRender(requested: RenderConfig, analysis: SceneAnalysis, cap
     resolutionPercentage: requested.resolutionPercentage ?? analysis.resolutionPercentage,
     samples: requested.sampleCount ?? analysis.samples,
     fps: requested.fps ?? analysis.fps,
+    video: video.value,
   };
   return { ok: true, finalConfig: finalConfigOf(requested, analysis, chosen, adjustments), plan: renderPlanOf(analysis, chosen, requested, dirs) };
 }
@@ -195,5 +203,6 @@ function renderPlanOf(analysis: SceneAnalysis, chosen: ChosenSettings, requested
     previewPath: dirs.previewPath ?? null,
     previewDir: dirs.previewDir ?? null,
     previewMaxSize: 512,
+    video: chosen.video,
   };
 }

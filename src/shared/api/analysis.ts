@@ -32,6 +32,8 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
  *   with Cycles, where the Blenders that render cannot draw);
  * - `no-active-camera`: the scene has no active camera; a camera must be chosen (the message names the
  *   cameras there are); never given for a scene that renders through its video sequencer;
+ * - `video-frames-only`: the scene's output is a video this node cannot make (no FFmpeg, or no encoder
+ *   for its codec): the frames come back as PNG images only;
  * - `no-view-layer-for-render`: no view layer is enabled for rendering; one must be chosen (never given
  *   for a scene that renders through its video sequencer);
  * - `python-driver`: a driver whose expression needs Python (not a simple expression, nor one Blender's
@@ -39,6 +41,12 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
  * - `python-module`: a text block registered as a module does not run on such a node;
  * - `python-runs`: a note, not a warning: on a node started with `--trust-python`, such a driver or
  *   text block runs as in the artist's Blender;
+ * - `farm-change`: a setting this node renders differently from the scene as saved, with the reason
+ *   (samples over the node's limit, ...), said at validation for the scene's own settings;
+ * - `farm-limit`: the scene's own settings exceed a limit of this node (frames per job, pixels per
+ *   frame): the render will be refused unless fewer frames or a smaller size are chosen;
+ * - `farm-delivery`: a note, not a warning: how the node delivers what the scene asks (its video is made
+ *   from PNG frames, which come back too);
  * - `blender-errors`: added when the render ends, if Blender printed errors while rendering (the
  *   message quotes the first telling line; see jobWarningsOf for the job's whole list).
  */
@@ -51,10 +59,14 @@ export const ANALYSIS_WARNING_CODES = [
   'engine-unavailable',
   'no-active-camera',
   'no-view-layer-for-render',
+  'video-frames-only',
   'python-driver',
   'python-module',
   'python-runs',
   'blender-errors',
+  'farm-change',
+  'farm-limit',
+  'farm-delivery',
 ] as const;
 export type AnalysisWarningCode = (typeof ANALYSIS_WARNING_CODES)[number];
 
@@ -67,6 +79,30 @@ export const analysisWarningSchema = z.object({
   path: z.string().optional(),
 });
 export type AnalysisWarning = z.infer<typeof analysisWarningSchema>;
+
+/**
+ * A video output as the scene stores it, in Blender's own names (`scene.render.ffmpeg`): present when
+ * the scene's output format is a video (FFMPEG).
+ */
+export const sceneVideoSchema = z.object({
+  /** The container: MPEG4, MKV, QUICKTIME, WEBM, OGG, AVI, FLV, MPEG1, MPEG2, DV. */
+  container: z.string(),
+  /** The video codec: H264, H265, AV1, VP9, THEORA, FFV1, PNG, QTRLE, DNXHD, PRORES, MPEG4, MPEG2, MPEG1, HUFFYUV, FLASH, DV. */
+  codec: z.string(),
+  /** The output quality: LOSSLESS, PERC_LOSSLESS, HIGH, MEDIUM, LOW, VERYLOW, LOWEST; NONE (or null): the bitrate decides. */
+  quality: z.string().nullable(),
+  /** The encoding speed: BEST, GOOD, REALTIME. */
+  speed: z.string().nullable(),
+  /** The bitrate in kbit/s, used when `quality` is NONE. */
+  bitrateKbps: z.number().nullable(),
+  /** Frames between keyframes. */
+  keyframeInterval: z.number().int().nullable(),
+  /** The most B-frames in a row, when the scene limits them. */
+  maxBFrames: z.number().int().nullable(),
+  /** The audio codec; NONE (or null): no sound. */
+  audioCodec: z.string().nullable(),
+});
+export type SceneVideo = z.infer<typeof sceneVideoSchema>;
 
 /**
  * The scene analysis a validated job carries in `analysis` (the local render node's shape; other
@@ -119,6 +155,8 @@ export const sceneAnalysisSchema = z.object({
     availableViewTransforms: z.array(z.string()),
   }),
   usesCompositor: z.boolean(),
+  /** The scene's video settings when its output is a video (FFMPEG); null or absent otherwise. */
+  video: sceneVideoSchema.nullish(),
   /**
    * True when the frames come from the scene's video sequencer rather than from its camera: the
    * post-processing "Sequencer" option is on and a strip of the edit makes a picture (Blender's own

@@ -7,7 +7,7 @@ import { JOB_STATUS_TABLE, type JobStatus } from './job-status';
  * Codes of entries that need nothing done, said so the artist knows (the farm runs the scene's
  * Python): every surface shows them, apart from the warnings, and none puts a ⚠ on a row.
  */
-const NOTE_CODES: ReadonlySet<string> = new Set(['python-runs']);
+const NOTE_CODES: ReadonlySet<string> = new Set(['python-runs', 'farm-delivery']);
 
 /**
  * Warnings about a condition that passes, with the statuses while it may still hold: "no render

@@ -13,6 +13,6 @@ export * from './job-query';
 export * from './config-diff';
 export { failedStepTitle } from './failed-step';
 export { type FrameImage, type FrameView, type FrameStripView } from './frame-strip-views';
-export { depthName, describeOutput, formatName, settingValue, videoLabel } from './setting-labels';
+export { depthName, describeOutput, formatName, settingLabel, settingValue, videoLabel } from './setting-labels';
 export { compareSettings } from './settings-comparison';
 export { firstTellingLine, jobLogRequestSchema, type JobLogView } from './job-log-views';

@@ -57,8 +57,8 @@ const FORMATS: Record<string, string> = {
 
 const ENGINES: Record<string, string> = {
   CYCLES: 'Cycles',
-  BLENDER_EEVEE: 'Eevee',
-  BLENDER_EEVEE_NEXT: 'Eevee',
+  BLENDER_EEVEE: 'EEVEE',
+  BLENDER_EEVEE_NEXT: 'EEVEE',
   BLENDER_WORKBENCH: 'Workbench',
 };
 

@@ -120,6 +120,7 @@ describe('planRender: values taken from the scene', () => {
       previewPath: null,
       previewDir: null,
       previewMaxSize: 512,
+      video: null,
     });
   });
 
@@ -321,12 +322,24 @@ describe('planRender: adjustments', () => {
     expect(finalConfig.adjustments).toEqual([expect.objectContaining({ field: 'outputMediaType', requested: 'VIDEO', used: 'IMAGE' })]);
   });
 
-  it('turns videoOutput off and records why', () => {
+  it('turns videoOutput off on a node without FFmpeg and records why', () => {
     const { finalConfig } = plan({ videoOutput: true });
     expect(finalConfig.videoOutput).toBe(false);
     expect(finalConfig.outputMediaType).toBe('IMAGE');
     expect(finalConfig.adjustments).toHaveLength(1);
-    expect(finalConfig.adjustments[0]!.reason).toMatch(/frames are delivered as images/);
+    expect(finalConfig.adjustments[0]!.reason).toBe('This farm cannot make videos (it has no FFmpeg), so the MP4 (H.264) video is not made: you get the frames as PNG images.');
+  });
+
+  it('makes the scene\'s video from PNG frames on a node with FFmpeg, and says so', () => {
+    const video = { container: 'MPEG4', codec: 'H264', quality: 'MEDIUM', speed: 'GOOD', bitrateKbps: null, keyframeInterval: 12, maxBFrames: null, audioCodec: 'AAC' };
+    const planned = planRender({ colorManagementPreset: 'default' }, analysis({ outputFormat: 'FFMPEG', video }), { ...caps(), videoEncoders: ['libx264'] }, dirs);
+    if (!planned.ok) throw new Error(planned.message);
+    expect(planned.plan).toMatchObject({ outputFormat: 'PNG', video: { encoder: 'libx264', muxer: 'mp4', label: 'MP4 (H.264)' } });
+    expect(planned.finalConfig).toMatchObject({ outputFormat: 'PNG', outputMediaType: 'VIDEO', videoOutput: true });
+    expect(planned.finalConfig.adjustments.map((a) => a.reason)).toEqual([
+      'Frames are rendered as PNG images, then made into the MP4 (H.264) video on the farm; you get both.',
+      'The video is made without sound.',
+    ]);
   });
 
   it('writes PNG frames for a scene set to a video container', () => {

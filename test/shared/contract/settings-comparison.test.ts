@@ -15,7 +15,7 @@ describe('setting labels', () => {
   it('says values in words, never JSON', () => {
     expect(settingValue('resolution', [1920, 1080])).toBe('1920 × 1080 px');
     expect(settingValue('colorManagementPreset', 'aces')).toBe('ACES');
-    expect(settingValue('renderEngine', 'BLENDER_EEVEE')).toBe('Eevee');
+    expect(settingValue('renderEngine', 'BLENDER_EEVEE')).toBe('EEVEE');
     expect(settingValue('denoisingEnabled', false)).toBe('Off');
     expect(settingValue('frameRanges', ['1-10', '20'])).toBe('1-10, 20');
     const nested = settingValue('unknownThing', { tileSize: 64, useTiling: true });

@@ -1,4 +1,4 @@
-import type { ReviewSheet as ReviewData } from '../../../shared/contract';
+import { formatName, settingValue, videoLabel, type ReviewSheet as ReviewData } from '../../../shared/contract';
 import { countOf } from '../../../shared/text';
 
 /** What validation detected in the scene, or that the server did not describe it. */
@@ -8,7 +8,7 @@ export function DetectedSettings(props: { analysis: ReviewData['analysis'] }) {
   return (
     <dl className="facts" aria-label="Detected settings">
       <dt>Engine</dt>
-      <dd>{a.engine}</dd>
+      <dd>{settingValue('renderEngine', a.engine)}</dd>
       <dt>Frame range</dt>
       <dd data-testid="detected-frame-range">
         {a.frameStart}–{a.frameEnd}
@@ -25,7 +25,7 @@ export function DetectedSettings(props: { analysis: ReviewData['analysis'] }) {
       <dt>View layer</dt>
       <dd>{a.activeViewLayer ?? '–'}</dd>
       <dt>Output</dt>
-      <dd>{a.outputFormat}</dd>
+      <dd data-testid="detected-output">{outputWords(a)}</dd>
       <dt>Colour</dt>
       <dd>
         {a.colorManagement.viewTransform}
@@ -35,4 +35,12 @@ export function DetectedSettings(props: { analysis: ReviewData['analysis'] }) {
       <dd>Blender {a.savedWithBlender ?? 'unknown'} (farm: {a.nodeBlender})</dd>
     </dl>
   );
+}
+
+/** What the scene writes: its image format, or its video and whether the farm makes it from the frames. */
+function outputWords(a: NonNullable<ReviewData['analysis']>): string {
+  if (!a.video) return formatName(a.outputFormat);
+  const video = `${videoLabel(a.video)} video`;
+  if (a.warnings.some((w) => w.code === 'video-frames-only')) return `${video}: PNG frames only on this farm`;
+  return `${video}, made on the farm from PNG frames`;
 }

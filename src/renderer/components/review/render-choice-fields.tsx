@@ -1,5 +1,5 @@
 import { OUTPUT_FORMATS } from '../../../shared/api';
-import type { ReviewSheet as ReviewData } from '../../../shared/contract';
+import { formatName, type ReviewSheet as ReviewData } from '../../../shared/contract';
 import type { ReviewForm } from '../../lib/review-form';
 import { FormField } from './form-field';
 
@@ -46,7 +46,7 @@ export function RenderChoiceFields(props: { analysis: ReviewData['analysis']; fo
             <option value="">Scene format</option>
             {OUTPUT_FORMATS.map((f) => (
               <option key={f} value={f}>
-                {f}
+                {formatName(f)}
               </option>
             ))}
           </select>
