@@ -1,2 +1,2 @@
 /** What other layers use of core/transfer: the room's public surface. */
-export { type TransferProgress } from './progress-meter';
+export { bytesTimeLeft, ProgressMeter, type TransferProgress } from './progress-meter';

@@ -13,6 +13,16 @@ export interface TransferProgress {
   done: boolean;
 }
 
+/**
+ * The one rule for the time left of bytes being moved (upload, pack, download): the bytes left at the
+ * meter's rate; 0 once done; null when the total is not known or nothing moves.
+ */
+export function bytesTimeLeft(p: { bytes: number; total: number | null; rate: number; done: boolean }): number | null {
+  if (p.done) return 0;
+  if (p.total === null || p.rate <= 0) return null;
+  return Math.max(0, p.total - p.bytes) / p.rate;
+}
+
 /** Options of a ProgressMeter. */
 export interface ProgressMeterOptions {
   clock: Clock;
@@ -99,8 +109,6 @@ export class ProgressMeter {
 
   #snapshot(done: boolean): TransferProgress {
     const total = this.#total;
-    const left = total === null ? null : Math.max(0, total - this.#bytes);
-    const etaSeconds = done ? 0 : left === null || this.#rate <= 0 ? null : left / this.#rate;
-    return { bytes: this.#bytes, total, rate: this.#rate, etaSeconds, done };
+    return { bytes: this.#bytes, total, rate: this.#rate, etaSeconds: bytesTimeLeft({ bytes: this.#bytes, total, rate: this.#rate, done }), done };
   }
 }

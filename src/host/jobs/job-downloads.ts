@@ -6,6 +6,7 @@ import { serializeError } from '../../core/errors';
 import type { HostEvents } from '../app/host-events';
 import type { ProfileJobs } from './profile-jobs';
 import type { SubmittedJobs } from '../submissions/submitted-jobs';
+import { bytesTimeLeft } from '../../core/transfer';
 
 /** What downloads work with. */
 export interface JobDownloadsDeps {
@@ -81,7 +82,7 @@ export class JobDownloads {
       bytes: p.bytes,
       total: p.bytesKnown || null,
       rate: p.rate,
-      etaSeconds: p.rate > 0 && p.bytesKnown > p.bytes ? (p.bytesKnown - p.bytes) / p.rate : null,
+      etaSeconds: p.done ? 0 : bytesTimeLeft({ bytes: p.bytes, total: p.bytesKnown || null, rate: p.rate, done: false }),
       done: p.done,
     });
     this.#deps.jobs.queue.patch(p.jobId, (s) => ({

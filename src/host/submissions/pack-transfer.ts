@@ -1,19 +1,18 @@
 import type { PackProgress } from '../../blend/pack';
+import { ProgressMeter } from '../../core/transfer';
 import type { Clock } from '../../core/util';
 import type { TransferView } from '../../shared/contract';
 
 /**
- * Turns the packing progress of one submission into transfer views (`pack:<submission id>`), with the
- * average rate since packing started and the time left at that rate.
+ * Turns the packing progress of one submission into transfer views (`pack:<submission id>`), its rate
+ * and time left from the same meter as uploads and downloads.
  */
 export function packTransfer(submissionId: string, clock: Clock): (progress: PackProgress) => TransferView {
-  let startedAt: number | null = null;
+  const meter = new ProgressMeter({ clock, total: null, intervalMs: 0 });
   return (progress) => {
-    const now = clock.now();
-    startedAt ??= now;
-    const seconds = (now - startedAt) / 1000;
-    const rate = seconds > 0 ? progress.bytesDone / seconds : 0;
-    const left = progress.bytesTotal - progress.bytesDone;
+    meter.setTotal(progress.bytesTotal);
+    const added = Math.max(0, progress.bytesDone - meter.bytes);
+    const measured = progress.done ? (meter.add(added), meter.finish()) : (meter.add(added) ?? meter.peek());
     return {
       id: `pack:${submissionId}`,
       kind: 'pack',
@@ -21,8 +20,8 @@ export function packTransfer(submissionId: string, clock: Clock): (progress: Pac
       jobId: null,
       bytes: progress.bytesDone,
       total: progress.bytesTotal,
-      rate,
-      etaSeconds: progress.done ? 0 : rate > 0 ? left / rate : null,
+      rate: measured.rate,
+      etaSeconds: measured.etaSeconds,
       done: progress.done,
     };
   };
