@@ -120,7 +120,9 @@ describe.skipIf(!blenderPath)('renderdrop against a real render node', () => {
 
   it('exits 3 when the job fails, with the reason', async () => {
     const broken = join(work, 'broken.blend');
-    await writeFile(broken, blendBytes(8192));
+    const bytes = blendBytes(8192);
+    bytes.write('BLENDER-v304REND', 0, 'latin1');
+    await writeFile(broken, bytes);
     const run = await runCli(['submit', broken, '--yes', '--wait', '--json'], { env: cli.env, timeoutMs: 120_000 });
     expect(run.code, run.stderr).toBe(3);
     const [result] = parseSubmissions(run.stdout);
