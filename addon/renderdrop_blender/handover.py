@@ -5,6 +5,7 @@ import json
 import os
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from .locate import config_dir
@@ -59,7 +60,7 @@ def read_handover(folder=None):
 
 
 def post(body, folder=None, timeout=5.0):
-    """POSTs `body` to the running app. Returns (TAKEN, None) for 202; (REFUSED, None) for 401/403;
+    """POSTs `body` to the running app. Returns (TAKEN, submission id or None) for 202; (REFUSED, None) for 401/403;
     (REFUSED, line) when the app refused the scene saying why (400, 413, 415, 422); (ABSENT, None) when
     no app of ours answers there."""
     handover = read_handover(folder)
@@ -73,7 +74,14 @@ def post(body, folder=None, timeout=5.0):
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return (TAKEN, None) if response.status == 202 else (ABSENT, None)
+            if response.status != 202:
+                return ABSENT, None
+            try:
+                answer = json.loads(response.read(16384).decode("utf-8") or "null")
+            except ValueError:
+                answer = None
+            submission = answer.get("submissionId") if isinstance(answer, dict) else None
+            return TAKEN, submission if isinstance(submission, str) else None
     except urllib.error.HTTPError as error:
         if error.code in (401, 403):
             return REFUSED, None
@@ -100,3 +108,21 @@ def hand_over_scene(scene_path, folder=None):
 def app_running(folder=None):
     """Whether a Renderdrop app of this user is running (its hand-over file is there and alive)."""
     return read_handover(folder) is not None
+
+
+def progress(submission_id, folder=None, timeout=5.0):
+    """How a scene handed over is doing, as the running app tells it (status, frames, clock, framesDir),
+    or None when the app is gone or no longer knows it."""
+    handover = read_handover(folder)
+    if handover is None:
+        return None
+    request = urllib.request.Request(
+        handover["url"] + "/submissions/" + urllib.parse.quote(submission_id, safe=""),
+        headers={"Authorization": "Bearer " + handover["token"]},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = json.loads(response.read(1 << 20).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

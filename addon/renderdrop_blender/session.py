@@ -73,7 +73,9 @@ def _work(fn, *args):
 def _send(scene, configured):
     taken, said = handover.hand_over_scene(scene)
     if taken == handover.TAKEN:
-        _inbox.put(("app", None))
+        _inbox.put(("app", said))
+        if said:
+            _follow_in_app(said)
         return
     if taken == handover.REFUSED:
         raise cli.RenderdropError(("Renderdrop: " + said) if said else "The Renderdrop app refused the scene: restart the app, then send it again.")
@@ -112,6 +114,38 @@ def follow(command, job_id):
     threading.Thread(target=run, daemon=True).start()
     if not bpy.app.timers.is_registered(_pump):
         bpy.app.timers.register(_pump, first_interval=0.1, persistent=True)
+
+
+def _follow_in_app(submission_id, interval=1.0):
+    """Follows a scene handed over to the running app through the app itself (one local HTTP read a
+    second, no process): its frames and the app's time left in the status bar, then its frames folder
+    once the app has downloaded them."""
+
+    def run():
+        key = "app:" + submission_id
+        try:
+            while state.job_id == key:
+                seen = handover.progress(submission_id)
+                if seen is None:
+                    _inbox.put(("error", (key, "Renderdrop no longer answers about this scene: see the app.")))
+                    return
+                status = seen.get("status")
+                clock = seen.get("clock") or {}
+                if status:
+                    _inbox.put(("progress", (key, status, seen.get("completedFrames") or 0, seen.get("totalFrames") or 0, clock.get("timeLeftSeconds"))))
+                if seen.get("framesDir"):
+                    _inbox.put(("frames", (key, seen["framesDir"])))
+                    return
+                if status in ("failed", "canceled"):
+                    _inbox.put(("error", (key, cli.one_line("The render failed: %s" % (seen.get("failure") or "see the app")) if status == "failed" else "The render was canceled.")))
+                    return
+                time.sleep(interval)
+        finally:
+            _following.discard(key)
+
+    state.job_id = "app:" + submission_id
+    _following.add(state.job_id)
+    threading.Thread(target=run, daemon=True).start()
 
 
 def _follow(command, job_id):
@@ -185,6 +219,7 @@ def _apply(kind, value):
         _report("ERROR", value)
     elif kind == "app":
         state.phase = "app"
+        state.job_id = ("app:" + value) if value else None
         state.message = "Sent to Renderdrop: review it there."
         _report("INFO", state.message)
     elif kind == "command":
@@ -201,6 +236,8 @@ def _apply(kind, value):
         state.message = ""
     elif kind == "progress":
         state.job_status, state.done, state.total, state.seconds_left = value
+        if state.phase == "app" and state.job_status in ("booting", "rendering", "finalizing"):
+            state.phase = "rendering"
     elif kind == "preview":
         state.preview_path = value
         state.preview_version += 1

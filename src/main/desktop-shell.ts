@@ -67,7 +67,7 @@ export async function startDesktopShell(options: DesktopShellOptions): Promise<D
   const mainWindow = createMainWindow({ preload: paths.preload, appOrigin, icon: join(paths.icons, '512x512.png'), openExternal: (url) => shell.openExternal(url) });
   window.attach(mainWindow);
   const stopForwarding = forwardEvents(host.subscribe, () => window.live()?.webContents ?? null);
-  const blender = await listenForBlender(host.configDir, options.opened);
+  const blender = await listenForBlender(host.configDir, { handlers: host.handlers, showWindow: () => window.show() });
   mainWindow.on('focus', () => {
     activity.markFailuresSeen();
     indicators.refreshSoon();

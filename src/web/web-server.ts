@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { startHandoverListener, submitHandedOver } from '../host/handover';
+import { handedOverProgress, startHandoverListener, submitHandedOver } from '../host/handover';
 import type { AppHost } from '../host/host';
 import { registerCalls } from './call-route';
 import { registerEventStream } from './event-stream';
@@ -86,7 +86,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handover =
     options.handover === false
       ? null
-      : await startHandoverListener({ configDir: options.host.configDir, deliver: (scene) => submitHandedOver(submit, scene) }).catch(async (error: unknown) => {
+      : await startHandoverListener({
+          configDir: options.host.configDir,
+          deliver: (scene) => submitHandedOver(submit, scene),
+          progress: handedOverProgress(options.host.handlers),
+        }).catch(async (error: unknown) => {
           await app.close();
           throw error;
         });

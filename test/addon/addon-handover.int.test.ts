@@ -10,7 +10,7 @@ import { deadPid } from '../helpers/dead-pid';
 import { makeAddonScene, run } from './helpers/addon-setup';
 
 const blenderPath = requireBlender();
-const NOT_FOUND = "Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences.";
+const NOT_FOUND_LINE = /^Renderdrop not found: install the Renderdrop app, or set the renderdrop command in the add-on's preferences\. Tried: /;
 
 /** A stand-in for the app's hand-over listener: 202 for its token, 401 for any other. */
 interface FakeApp {
@@ -19,22 +19,31 @@ interface FakeApp {
   received: { authorization: string | undefined; body: unknown }[];
   /** Answer the next requests with this refusal instead (status and one-line reason). */
   refusal: { status: number; error: string } | null;
+  /** What `GET /handover/submissions/sub-1` answers, one after the other (the last one stays). */
+  progress: object[];
+  progressReads: number;
   server: Server;
 }
 
 async function fakeApp(): Promise<FakeApp> {
-  const app: Omit<FakeApp, 'url' | 'server'> = { token: 'secret-token-of-the-app', received: [], refusal: null };
+  const app: Omit<FakeApp, 'url' | 'server'> = { token: 'secret-token-of-the-app', received: [], refusal: null, progress: [], progressReads: 0 };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      app.received.push({ authorization: req.headers.authorization, body: JSON.parse(body || 'null') });
+      if (req.method === 'POST') app.received.push({ authorization: req.headers.authorization, body: JSON.parse(body || 'null') });
       if (app.refusal) {
         res.writeHead(app.refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: false, error: app.refusal.error }));
         return;
       }
-      res.statusCode = req.method === 'POST' && req.url === '/handover' && req.headers.authorization === `Bearer ${app.token}` ? 202 : 401;
-      res.end();
+      const authorised = req.headers.authorization === `Bearer ${app.token}`;
+      if (req.method === 'GET' && req.url === '/handover/submissions/sub-1' && authorised) {
+        app.progressReads += 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(app.progress[Math.min(app.progressReads, app.progress.length) - 1]));
+        return;
+      }
+      res.statusCode = req.method === 'POST' && req.url === '/handover' && authorised ? 202 : 401;
+      res.end(res.statusCode === 202 ? JSON.stringify({ accepted: true, submissionId: 'sub-1' }) : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,6 +87,8 @@ describe.skipIf(!blenderPath)('the add-on hands the scene to a running Renderdro
   beforeEach(() => {
     app.received.length = 0;
     app.refusal = null;
+    app.progress = [{ submissionId: 'sub-1', phase: 'review', jobId: null }];
+    app.progressReads = 0;
   });
   afterAll(async () => {
     app?.server.close();
@@ -89,6 +100,26 @@ describe.skipIf(!blenderPath)('the add-on hands the scene to a running Renderdro
     const state = await send();
     expect(state).toMatchObject({ phase: 'app', message: 'Sent to Renderdrop: review it there.' });
     expect(app.received).toEqual([{ authorization: `Bearer ${app.token}`, body: { scene } }]);
+  });
+
+  it('follows the handed-over scene through the app: frames and the app\'s time left in the status bar, then its frames folder', async () => {
+    await writeHandover({ version: 1, url: app.url, token: app.token, pid: process.pid });
+    const frames = join(work, 'frames-from-app');
+    await mkdir(frames, { recursive: true });
+    app.progress = [
+      { submissionId: 'sub-1', phase: 'review', jobId: null },
+      { submissionId: 'sub-1', jobId: 'job-1', status: 'rendering', completedFrames: 1, totalFrames: 2, clock: { state: 'rendering', timeLeftSeconds: 42 }, framesDir: null },
+      { submissionId: 'sub-1', jobId: 'job-1', status: 'completed', completedFrames: 2, totalFrames: 2, clock: { state: 'ended', timeLeftSeconds: null }, framesDir: null },
+      { submissionId: 'sub-1', jobId: 'job-1', status: 'completed', completedFrames: 2, totalFrames: 2, clock: { state: 'ended', timeLeftSeconds: null }, framesDir: frames },
+    ];
+    const script = join(ROOT, 'test', 'fixtures', 'blender', 'drive-addon-session.py');
+    const ran = await run(blenderPath!, ['-b', scene, '--python-exit-code', '1', '--python', script, '--', 'send-follow'], env);
+    const line = ran.stdout.split('\n').find((l) => l.startsWith('FINAL '));
+    expect(line, ran.stdout + ran.stderr).toBeDefined();
+    const final = JSON.parse(line!.slice('FINAL '.length));
+    expect(final).toMatchObject({ phase: 'completed', framesDir: frames, done: 2, total: 2 });
+    expect(final.statusTexts).toContain('Renderdrop: 1/2 frames, 42 s left');
+    expect(final.started.filter((name: string) => ['status', 'watch', 'submit'].includes(name))).toEqual([]);
   });
 
   it('says in one line when the app refuses the secret, and does not fall back', async () => {
@@ -108,11 +139,11 @@ describe.skipIf(!blenderPath)('the add-on hands the scene to a running Renderdro
 
   it('falls back to the command when the app is gone, or the file is not only this user\'s', async () => {
     await writeHandover({ version: 1, url: app.url, token: app.token, pid: deadPid() });
-    expect(await send()).toMatchObject({ phase: 'idle', message: NOT_FOUND });
+    expect(await send()).toMatchObject({ phase: 'idle', message: expect.stringMatching(NOT_FOUND_LINE) });
     await writeHandover({ version: 1, url: app.url, token: app.token, pid: process.pid }, 0o644);
-    expect(await send()).toMatchObject({ phase: 'idle', message: NOT_FOUND });
+    expect(await send()).toMatchObject({ phase: 'idle', message: expect.stringMatching(NOT_FOUND_LINE) });
     await rm(join(config, 'handover.json'));
-    expect(await send()).toMatchObject({ phase: 'idle', message: NOT_FOUND });
+    expect(await send()).toMatchObject({ phase: 'idle', message: expect.stringMatching(NOT_FOUND_LINE) });
     expect(app.received).toEqual([]);
   });
 });

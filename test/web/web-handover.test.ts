@@ -55,14 +55,14 @@ describe('browser mode listens for the Blender add-on', () => {
     const token = (await readHandoverFile(h.dir))!.token;
     const answer = await handOver(scene, token);
     expect(answer.status).toBe(202);
-    expect(await answer.json()).toEqual({ accepted: true });
+    expect(await answer.json()).toMatchObject({ accepted: true, submissionId: expect.any(String) });
     await h.waitFor((e) => e.name === 'submission.updated' && e.payload.fileName === 'handed.blend' && e.payload.phase === 'review');
     expect((await h.value('submissions.list', {})).map((s) => s.fileName)).toContain('handed.blend');
   });
 
   it('turns what the app answers into the hand-over outcome', async () => {
     const answer = (results: SubmitFileResult[]) => async () => results;
-    expect(await submitHandedOver(answer([{ ok: true, name: 'a.blend', submissionId: 's1' }]), '/a.blend')).toEqual({ accepted: true });
+    expect(await submitHandedOver(answer([{ ok: true, name: 'a.blend', submissionId: 's1' }]), '/a.blend')).toEqual({ accepted: true, submissionId: 's1' });
     expect(await submitHandedOver(answer([{ ok: false, name: 'a.blend', error: { kind: 'preflight', message: 'Not a Blender file.' } }]), '/a.blend')).toEqual({
       accepted: false,
       error: 'Not a Blender file.',

@@ -3,10 +3,13 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { removeOwnHandoverFile, writeHandoverFile, type HandoverInfo } from './handover-file';
-import { checkHandoverHead, HANDOVER_PATH, MAX_HANDOVER_BYTES, sceneFromBody, type HandoverRefusal } from './handover-request';
+import { checkFollowHead, checkHandoverHead, HANDOVER_PATH, MAX_HANDOVER_BYTES, sceneFromBody, type HandoverRefusal } from './handover-request';
 
-/** What the app answers for a scene handed over: taken (it shows like a dropped file), or refused with why. */
-export type HandoverOutcome = { accepted: true } | { accepted: false; error: string };
+/** What the app answers for a scene handed over: taken (it shows like a dropped file; with the submission's id when known), or refused with why. */
+export type HandoverOutcome = { accepted: true; submissionId?: string } | { accepted: false; error: string };
+
+/** How a handed-over submission is doing, for the add-on to show in Blender (see `handedOverProgress`). */
+export type HandedOverProgress = Record<string, unknown>;
 
 /** How to start the hand-over listener. */
 export interface HandoverOptions {
@@ -14,6 +17,8 @@ export interface HandoverOptions {
   configDir: string;
   /** Passes a scene into the app the way a dropped file enters it. */
   deliver(scene: string): Promise<HandoverOutcome>;
+  /** How a submission handed over is doing (null: not known); without it the add-on cannot follow. */
+  progress?: (submissionId: string) => Promise<HandedOverProgress | null>;
   /** Fixed secret (tests); random when absent. */
   token?: string;
   pid?: number;
@@ -40,7 +45,7 @@ export async function startHandoverListener(options: HandoverOptions): Promise<H
   const token = options.token ?? randomBytes(32).toString('base64url');
   let port = 0;
   const server = createServer((request, response) => {
-    handle(request, response, { port, token, deliver: options.deliver }).catch(() => response.destroy());
+    handle(request, response, { port, token, deliver: options.deliver, progress: options.progress ?? null }).catch(() => response.destroy());
   });
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
@@ -64,12 +69,22 @@ export async function startHandoverListener(options: HandoverOptions): Promise<H
 }
 
 /** Answers one request: the head's checks, the capped body, the scene on disk, then the app. */
-async function handle(request: IncomingMessage, response: ServerResponse, context: { port: number; token: string; deliver: HandoverOptions['deliver'] }): Promise<void> {
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: { port: number; token: string; deliver: HandoverOptions['deliver']; progress: HandoverOptions['progress'] | null },
+): Promise<void> {
   const h = request.headers;
-  const refusal = checkHandoverHead(
-    { method: request.method, url: request.url, host: h.host, origin: h.origin, fetchSite: one(h['sec-fetch-site']), authorization: h.authorization, contentType: h['content-type'] },
-    context,
-  );
+  const head = { method: request.method, url: request.url, host: h.host, origin: h.origin, fetchSite: one(h['sec-fetch-site']), authorization: h.authorization, contentType: h['content-type'] };
+  const follow = checkFollowHead(head, context);
+  if (follow) {
+    if ('status' in follow) return refuse(request, response, follow);
+    const found = context.progress ? await context.progress(follow.submissionId) : null;
+    if (!found) return refuse(request, response, { status: 404, error: 'Renderdrop does not know that submission.' });
+    request.resume();
+    return send(response, 200, found);
+  }
+  const refusal = checkHandoverHead(head, context);
   if (refusal) return refuse(request, response, refusal);
   const body = await readCapped(request, MAX_HANDOVER_BYTES);
   if (body === null) return refuse(request, response, { status: 413, error: 'The body is too large.' });
@@ -84,7 +99,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, contex
     outcome = { accepted: false, error: error instanceof Error ? error.message : String(error) };
   }
   if (!outcome.accepted) return refuse(request, response, { status: 422, error: outcome.error });
-  send(response, 202, { accepted: true });
+  send(response, 202, { accepted: true, ...(outcome.submissionId ? { submissionId: outcome.submissionId } : {}) });
 }
 
 /** The body as text, or null once it passes `limit` bytes (the rest is not read). */

@@ -44,9 +44,8 @@ export function sameToken(presented: string, expected: string): boolean {
  * and a JSON body. Null when the body may be read.
  */
 export function checkHandoverHead(head: HandoverHead, options: { port: number; token: string }): HandoverRefusal | null {
-  if (head.origin !== undefined || head.fetchSite !== undefined) return { status: 403, error: 'Web pages may not hand scenes to Renderdrop.' };
-  const host = head.host?.toLowerCase();
-  if (host !== `127.0.0.1:${options.port}` && host !== `localhost:${options.port}`) return { status: 421, error: 'This listener only answers on 127.0.0.1.' };
+  const refused = checkCaller(head, options);
+  if (refused) return refused;
   const path = (head.url ?? '').split('?')[0];
   if (path !== HANDOVER_PATH) return { status: 404, error: 'Not found.' };
   if (head.method !== 'POST') return { status: 405, error: 'Only POST is accepted here.' };
@@ -54,6 +53,32 @@ export function checkHandoverHead(head: HandoverHead, options: { port: number; t
   if (!match || !sameToken(match[1]!, options.token)) return { status: 401, error: 'The hand-over secret is missing or wrong.' };
   if (!/^application\/json\s*(;|$)/i.test(head.contentType ?? '')) return { status: 415, error: 'Send the scene as application/json.' };
   return null;
+}
+
+/** No browser, our Host, the bearer token: what every request to the listener must pass. */
+function checkCaller(head: HandoverHead, options: { port: number; token: string }): HandoverRefusal | null {
+  if (head.origin !== undefined || head.fetchSite !== undefined) return { status: 403, error: 'Web pages may not hand scenes to Renderdrop.' };
+  const host = head.host?.toLowerCase();
+  if (host !== `127.0.0.1:${options.port}` && host !== `localhost:${options.port}`) return { status: 421, error: 'This listener only answers on 127.0.0.1.' };
+  return null;
+}
+
+/** Where the add-on reads how a handed-over submission is doing: `GET /handover/submissions/<id>`. */
+export const FOLLOW_PATH = /^\/handover\/submissions\/([A-Za-z0-9_-]{1,100})$/;
+
+/**
+ * Checks a request for a handed-over submission's progress (`GET /handover/submissions/<id>` with the
+ * bearer token, no browser): the submission id, or why it is refused; null when it is not such a request.
+ */
+export function checkFollowHead(head: HandoverHead, options: { port: number; token: string }): { submissionId: string } | HandoverRefusal | null {
+  const found = FOLLOW_PATH.exec((head.url ?? '').split('?')[0] ?? '');
+  if (!found) return null;
+  const refused = checkCaller(head, options);
+  if (refused) return refused;
+  if (head.method !== 'GET') return { status: 405, error: 'Only GET is accepted here.' };
+  const match = /^Bearer ([A-Za-z0-9_-]{1,512})$/.exec(head.authorization ?? '');
+  if (!match || !sameToken(match[1]!, options.token)) return { status: 401, error: 'The hand-over secret is missing or wrong.' };
+  return { submissionId: found[1]! };
 }
 
 /**

@@ -10,7 +10,7 @@ export async function submitHandedOver(submit: ContractHandlers['submissions.sub
   try {
     const [result] = await submit({ files: [{ path: scene }] });
     if (!result) return { accepted: false, error: 'Renderdrop did not take the scene.' };
-    return result.ok ? { accepted: true } : { accepted: false, error: result.error.message };
+    return result.ok ? { accepted: true, submissionId: result.submissionId } : { accepted: false, error: result.error.message };
   } catch (error) {
     return { accepted: false, error: serializeError(error).message };
   }

@@ -1,17 +1,19 @@
-import { startHandoverListener, type HandoverListener } from '../../host/handover';
-import type { FileHandOver } from './file-hand-over';
+import { handedOverProgress, startHandoverListener, submitHandedOver, type HandoverListener } from '../../host/handover';
+import type { ContractHandlers } from '../../shared/contract';
 
 /**
  * Listens for scenes the Blender add-on hands to the running desktop app (see
- * `startHandoverListener`) and passes each down the same path as a file opened with the app. Null when
- * the listener could not start: the add-on then falls back to launching the app or the CLI.
+ * `startHandoverListener`), submits each as a dropped file is (the window comes forward), and answers
+ * with its submission, which the add-on then follows. Null when the listener could not start: the
+ * add-on then uses the CLI.
  */
-export async function listenForBlender(configDir: string, opened: FileHandOver): Promise<HandoverListener | null> {
+export async function listenForBlender(configDir: string, deps: { handlers: ContractHandlers; showWindow: () => void }): Promise<HandoverListener | null> {
   return startHandoverListener({
     configDir,
     deliver: async (scene) => {
-      opened.add([scene]);
-      return { accepted: true };
+      deps.showWindow();
+      return submitHandedOver(deps.handlers['submissions.submit'], scene);
     },
+    progress: handedOverProgress(deps.handlers),
   }).catch(() => null);
 }
