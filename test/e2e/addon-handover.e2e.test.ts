@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { access, mkdir, readFile, stat } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -137,7 +137,7 @@ describe.skipIf(!ready)('the Blender add-on and browser mode (Chromium, local no
     const scene = await makeSampleScene(scenes, { missingTexture: false, name: 'from-blender.blend' });
     const answer = await handOver(info.url, scene, { authorization: `Bearer ${info.token}` });
     expect(answer.status).toBe(202);
-    expect(await answer.json()).toEqual({ accepted: true });
+    expect(await answer.json()).toEqual({ accepted: true, submissionId: expect.any(String) });
     await queueRow(page, 'from-blender.blend').waitFor({ timeout: 30_000 });
     const sheet = page.getByRole('dialog', { name: 'Review from-blender.blend' });
     await sheet.waitFor({ timeout: 120_000 });
@@ -168,19 +168,27 @@ describe.skipIf(!ready)('the Blender add-on and browser mode (Chromium, local no
     expect(await seriousAxeProblems(page, { include: '.addon-settings' })).toEqual([]);
   });
 
-  it('the add-on installed from Settings hands the scene open in Blender to this app: it is in the queue', async () => {
+  it('the add-on installed from Settings hands the scene open in Blender to this app, then shows its progress and opens its frames folder', async () => {
     const scene = await makeSampleScene(scenes, { missingTexture: false, name: 'sent-from-blender.blend' });
     const env = { HOME: process.env.HOME, PATH: '/usr/bin:/bin', RENDERDROP_CONFIG_DIR: app.dir, BLENDER_USER_SCRIPTS: scripts, BLENDER_USER_CONFIG: blenderConfig };
     const script = join(ROOT, 'test', 'fixtures', 'blender', 'drive-addon-session.py');
-    const ran = await run(requireBlender()!, ['-b', scene, '--python-exit-code', '1', '--python', script, '--', 'send'], env);
-    const line = ran.stdout.split('\n').find((l) => l.startsWith('STATE '));
-    expect(line, `${ran.stdout}\n${ran.stderr}`).toBeDefined();
-    expect(JSON.parse(line!.slice('STATE '.length))).toMatchObject({ phase: 'app' });
+    const running = run(requireBlender()!, ['-b', scene, '--python-exit-code', '1', '--python', script, '--', 'send-follow'], env);
     await page.getByRole('button', { name: 'Queue' }).click();
     await queueRow(page, 'sent-from-blender.blend').waitFor({ timeout: 30_000 });
-    await page.getByRole('dialog', { name: 'Review sent-from-blender.blend' }).waitFor({ timeout: 120_000 });
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    const sheet = page.getByRole('dialog', { name: 'Review sent-from-blender.blend' });
+    await sheet.waitFor({ timeout: 120_000 });
+    await sheet.getByLabel('Samples').fill('2');
+    await sheet.getByLabel('Frames').fill('1-2');
+    await sheet.getByRole('button', { name: 'Start render' }).click();
+    await queueRow(page, 'sent-from-blender.blend').getByText('Downloaded').waitFor({ timeout: 180_000 });
+    const ran = await running;
+    const line = ran.stdout.split('\n').find((l) => l.startsWith('FINAL '));
+    expect(line, `${ran.stdout}\n${ran.stderr}`).toBeDefined();
+    const final = JSON.parse(line!.slice('FINAL '.length));
+    expect(final).toMatchObject({ phase: 'completed', done: 2, total: 2 });
+    expect(final.statusTexts.some((text: string) => /^Renderdrop: \d\/2 frames/.test(text)), final.statusTexts.join(' | ')).toBe(true);
+    expect((await readdir(final.framesDir)).filter((name: string) => name.endsWith('.png'))).toHaveLength(2);
+    expect(final.started.filter((name: string) => ['status', 'watch', 'submit'].includes(name))).toEqual([]);
   });
 
   it('removes the add-on from that Blender again in Settings', async () => {
