@@ -42,7 +42,7 @@ const config: Configuration = {
   files: ['package.json', 'out/main/**', 'out/preload/**', 'out/renderer/**', 'out/cli/**', '!**/*.map'],
   extraResources: [
     { from: 'resources/blender', to: 'resources/blender', filter: ['*.py'] },
-    { from: 'addon/renderdrop_blender', to: 'addon/renderdrop_blender', filter: ['*.py'] },
+    { from: 'addon/renderdrop_blender', to: 'addon/renderdrop_blender', filter: ['*.py', 'blender_manifest.toml'] },
     { from: 'resources/icons', to: 'resources/icons', filter: ['tray-*.png', '256x256.png', '512x512.png'] },
   ],
   asar: true,

@@ -3,7 +3,7 @@
 # for the Blender versions the tests render with besides the system's).
 
 # Blender, FFmpeg (videos made from frames) and Chromium for the app; a Secret Service, Redis, Info-ZIP and 7-Zip for the tests.
-APT_PACKAGES=(blender ffmpeg chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full strace)
+APT_PACKAGES=(blender ffmpeg chromium gnome-keyring dbus dbus-daemon redis-server zip unzip p7zip-full strace python3-pytest python3-flake8)
 
 node_ok() {
   command -v node >/dev/null 2>&1 &&

@@ -34,10 +34,10 @@ export function addonVersionOf(initPy: string): string {
   return match ? match[1]!.split(',').map((part) => part.trim()).filter(Boolean).join('.') : '0';
 }
 
-/** The shipped add-on: its Python files (no caches) and version. */
+/** The shipped add-on: its Python files and its extension manifest (no caches), and its version. */
 export function readAddonSource(dir: string = addonSourceDir()): AddonSource {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.py'))
+    .filter((entry) => entry.isFile() && (entry.name.endsWith('.py') || entry.name === 'blender_manifest.toml'))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
     .filter((file) => !file.split('/').includes('__pycache__'))
     .sort();
