@@ -26,6 +26,11 @@ export interface RowPlacement {
   measure: Ref<HTMLDivElement>;
 }
 
+/** What tells one run of a scene from the others, for its accessible name: frames, when it was sent, its short id. */
+function runDifference(job: JobSummary, now: number): string {
+  return [job.totalFrames > 0 ? countOf(job.totalFrames, 'frame') : null, `sent ${formatWhen(job.createdAt, now)}`, `job ${job.id.slice(0, 8)}`].filter(Boolean).join(', ');
+}
+
 /** Opens a job's details and marks its row selected. */
 export function openJob(jobId: string): void {
   useQueueStore.getState().select(jobId);
@@ -70,7 +75,7 @@ export const QueueRow = memo(function QueueRow(props: {
       <RowCheck id={job.id} name={name} checked={props.checked} />
       <Thumbnail job={job} />
       <div className="row-name-cell">
-        <button type="button" className="row-name" tabIndex={-1} onClick={() => openJob(job.id)} aria-label={`Details of ${job.fileName}`}>
+        <button type="button" className="row-name" tabIndex={-1} onClick={() => openJob(job.id)} aria-label={run ? `Details of ${name}: ${runDifference(job, props.now)}` : `Details of ${job.fileName}`}>
           <MiddleEllipsis text={job.fileName} />
         </button>
         <span className="row-meta">
