@@ -1,5 +1,6 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { blenderPlacesOf } from '../../node-common/blender-places';
 
 /** How a Blender candidate was found. */
 export type BlenderSource =
@@ -64,88 +65,20 @@ export interface CandidateOptions {
   listDir?: (dir: string) => string[];
 }
 
-/** Environment variable lookup that is case-insensitive on Windows, like the OS. */
-function envValue(env: NodeJS.ProcessEnv, name: string, platform: NodeJS.Platform): string | undefined {
-  if (platform !== 'win32') return env[name] || undefined;
-  const key = Object.keys(env).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : env[key] || undefined;
-}
-
-/** Compare dotted version strings found in folder names, newest first. */
-function byVersionDesc(a: string, b: string): number {
-  const nums = (s: string) => (s.match(/\d+/g) ?? []).map(Number);
-  const x = nums(a);
-  const y = nums(b);
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (y[i] ?? -1) - (x[i] ?? -1);
-    if (d !== 0) return d;
-  }
-  return b.localeCompare(a);
-}
-
 /**
  * Every place Blender may be, most specific first: the explicit path, `BLENDER_PATH`, each `PATH`
- * entry, then the usual install folders of `platform`. Pure: folders with a version in their name
- * (Windows "Blender X.Y", Linux /opt/blender*) are expanded through `listDir`, newest first.
+ * entry, then the usual install folders of `platform`; the one list the add-on installer uses too
+ * (`node-common/blender-places`). Pure: versioned folders are expanded through `listDir`.
  */
 export function candidatePaths(
   platform: NodeJS.Platform,
   env: NodeJS.ProcessEnv,
   options: CandidateOptions = {},
 ): BlenderCandidate[] {
-  const p = platform === 'win32' ? path.win32 : path.posix;
-  const listDir = options.listDir ?? (() => []);
-  const exe = platform === 'win32' ? 'blender.exe' : 'blender';
-  const home = envValue(env, platform === 'win32' ? 'USERPROFILE' : 'HOME', platform);
-  const out: BlenderCandidate[] = [];
-  const add = (candidate: string | undefined, source: BlenderSource) => {
-    if (candidate && !out.some((c) => c.path === candidate)) out.push({ path: candidate, source });
-  };
-
-  add(options.explicit, 'explicit');
-  add(envValue(env, 'BLENDER_PATH', platform), 'BLENDER_PATH');
-  const pathVar = envValue(env, 'PATH', platform) ?? '';
-  for (const dir of pathVar.split(platform === 'win32' ? ';' : ':')) {
-    const clean = dir.trim().replace(/^"(.*)"$/, '$1');
-    if (clean !== '') add(p.join(clean, exe), 'PATH');
-  }
-
-  if (platform === 'win32') {
-    const programFiles = [
-      envValue(env, 'ProgramFiles', platform) ?? 'C:\\Program Files',
-      envValue(env, 'ProgramFiles(x86)', platform) ?? 'C:\\Program Files (x86)',
-    ];
-    for (const root of programFiles) {
-      const foundation = p.join(root, 'Blender Foundation');
-      const versions = listDir(foundation)
-        .filter((name) => /^blender/i.test(name))
-        .sort(byVersionDesc);
-      for (const name of versions) add(p.join(foundation, name, exe), 'program-files');
-    }
-    for (const root of programFiles) add(p.join(root, 'Steam', 'steamapps', 'common', 'Blender', exe), 'steam');
-  } else if (platform === 'darwin') {
-    const app = ['Blender.app', 'Contents', 'MacOS', 'Blender'];
-    add(p.join('/Applications', ...app), 'applications');
-    if (home) add(p.join(home, 'Applications', ...app), 'applications');
-    if (home) {
-      add(p.join(home, 'Library', 'Application Support', 'Steam', 'steamapps', 'common', 'Blender', ...app), 'steam');
-    }
-  } else {
-    add('/usr/bin/blender', 'system');
-    add('/usr/local/bin/blender', 'system');
-    add('/snap/bin/blender', 'snap');
-    const opt = listDir('/opt')
-      .filter((name) => /^blender/i.test(name))
-      .sort(byVersionDesc);
-    for (const name of opt) add(p.join('/opt', name, 'blender'), 'opt');
-    add('/var/lib/flatpak/exports/bin/org.blender.Blender', 'flatpak');
-    if (home) {
-      add(p.join(home, '.local', 'share', 'flatpak', 'exports', 'bin', 'org.blender.Blender'), 'flatpak');
-      add(p.join(home, '.steam', 'steam', 'steamapps', 'common', 'Blender', 'blender'), 'steam');
-      add(p.join(home, '.local', 'share', 'Steam', 'steamapps', 'common', 'Blender', 'blender'), 'steam');
-    }
-  }
-  return out;
+  return blenderPlacesOf({ platform, env, explicit: options.explicit, listDir: options.listDir ?? (() => []) }).map((place) => ({
+    path: place.path,
+    source: place.source === 'configured' ? 'explicit' : place.source,
+  }));
 }
 
 /** Thrown when the user named a Blender that is not there: that is their mistake to fix, not a fallback. */
