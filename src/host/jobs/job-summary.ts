@@ -1,7 +1,7 @@
 import type { PackSummary } from '../../core/packing';
 import { type FailedReason, type Job, progressOf, sceneFileNameOf, timelineOf, isTerminalStatus } from '../../shared/api';
 import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract';
-import { renderTimingOf, type FramesSeen, type RenderEstimate } from '../../shared/render';
+import { framesSeenAfter, renderTimingOf, type FramesSeen, type RenderEstimate } from '../../shared/render';
 import { asSentence } from '../../shared/text';
 import { blenderErrorLineIn, warningWordsOf } from './job-warnings';
 
@@ -95,9 +95,7 @@ export function toJobSummary(
 }
 
 function framesSeenBy(previous: JobSummary, completedFrames: number, now: number): FramesSeen | null {
-  if (completedFrames <= previous.completedFrames) return previous.framesSeen;
-  const at = new Date(now).toISOString();
-  return { firstAt: previous.framesSeen?.firstAt ?? at, firstCount: previous.framesSeen?.firstCount ?? completedFrames, lastAt: at };
+  return framesSeenAfter(previous.framesSeen, previous.completedFrames, completedFrames, now);
 }
 
 /** A summary with the frame counts of a progress read; a count above the last one is noted as seen at `now`. */
