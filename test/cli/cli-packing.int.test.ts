@@ -54,8 +54,11 @@ describe.skipIf(!blenderPath)('renderdrop submit packs a scene with the files it
 
   it('names the missing files before the upload, sends the bundle, and renders frames pixel-identical to Blender in place', async () => {
     const out = join(work, 'out');
-    const run = await runCli(['submit', scene, '--yes', '--download', out], { env: cli.env, timeoutMs: 170_000 });
+    // The stamp sits in shared/ beside the scene's folder: the project is `work`, given once and remembered.
+    const run = await runCli(['submit', scene, '--yes', '--download', out, '--project', work], { env: cli.env, timeoutMs: 170_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`shot.blend: the project is ${work} (as --project says; remembered for this scene).`);
+    expect(run.stdout).not.toContain('held at the edge');
     const missing = join(proj, 'textures', 'missing.png');
     expect(run.stdout).toMatch(/shot\.blend: 3 files, .+ travel with the scene\./);
     expect(run.stdout).toContain(`shot.blend: 2 files it uses are missing; the farm renders without them:\n  ${join(proj, 'textures', 'big.exr')} (image "big": not on this computer)\n  ${missing} (image "missing": not on this computer)`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { requireBlender } from '../helpers/blender';
 import { makePackingScene, renderInPlace } from '../helpers/pack-corpus';
+import { ProjectRoots } from '../../src/core/packing/project-roots';
 import { decodePng } from '../helpers/png-pixels';
 import { tempDir } from '../helpers/scene-files';
 import { seriousAxeProblems } from './axe-audit';
@@ -56,6 +57,8 @@ describe.skipIf(!ready)('opening scenes from this computer in the browser (file 
     await writeFile(join(projects, 'notes.txt'), 'shot notes');
     browser = await launchChromium();
     app = await openApp(browser, { home, localNodePort: 0 });
+    // The scene uses //../shared/stamp.png: its project is Projects/, as if chosen once before.
+    await new ProjectRoots(app.dir).remember(scene, projects);
     page = app.page;
     await mkdir(ARTIFACTS, { recursive: true });
     await page.getByRole('button', { name: 'Add files…' }).waitFor({ timeout: 30_000 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { requireBlender } from '../helpers/blender';
 import { makePackingScene } from '../helpers/pack-corpus';
+import { ProjectRoots } from '../../src/core/packing/project-roots';
 import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
 import { launchChromium, requireChromium } from './chromium';
 
@@ -34,6 +35,8 @@ describe.skipIf(!ready)('packing a scene in the app (browser mode, local node, r
     page = app.page;
     work = await mkdtemp(join(tmpdir(), 'rd-e2e-pack-'));
     scene = (await makePackingScene(blenderPath!, work)).scene;
+    // The scene uses //../shared/stamp.png: its project is `work`, as if chosen once before (a show's shared folder).
+    await new ProjectRoots(app.dir).remember(scene, work);
     await mkdir(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {

@@ -16,6 +16,7 @@ import { FakeApi, type FakeApiOptions } from '../helpers/fake-api-server';
 import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { blendBytes, tempDir } from '../helpers/scene-files';
 import { configWithFarm, startFarmHost, startHost, type HostHarness } from './host-harness';
+import { ProjectRoots } from '../../src/core/packing/project-roots';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -133,7 +134,7 @@ describe('host: resuming at start', () => {
 });
 
 describe('host: packing a dropped scene', () => {
-  /** A scene using a texture beside it, one outside its folder, and one that is missing. */
+  /** A scene using a texture beside it, one beside its folder (in its project, remembered as `root`), and one that is missing. */
   async function writeProject(): Promise<{ root: string; scene: string }> {
     const root = await tempDir('rd-host-pack-');
     const blend = new SyntheticBlend();
@@ -153,6 +154,7 @@ describe('host: packing a dropped scene', () => {
   it('holds a scene with missing files before upload, saying what travels and what is missing; Cancel sends nothing', async () => {
     const { root, scene } = await writeProject();
     const { h, fake } = await farmHost();
+    await new ProjectRoots(h.dir).remember(scene, root);
     const id = await submitPath(h, scene);
     const held = await h.waitFor(viewOf(id, 'missing-files'));
     expect(held.payload.packing).toEqual({
@@ -190,6 +192,7 @@ describe('host: packing a dropped scene', () => {
       ],
     };
     const { h, fake } = await farmHost({ analysis });
+    await new ProjectRoots(h.dir).remember(scene, root);
     const id = await submitPath(h, scene);
     await h.waitFor(viewOf(id, 'missing-files'));
     await h.value('submissions.continue', { submissionId: id });

@@ -5,9 +5,10 @@ import type { PathKind, PathShape, PathSlot } from './path-reference';
  * Where a dependency stands: found on disk, packed inside the .blend, or why it cannot travel.
  * `other-system`: a Windows path met on macOS or Linux. `not-a-file`: a folder (or device) where a file
  * is expected. `empty`: the setting holds no path. `skipped`: a cache folder too broad to pack (the
- * scene's own folder or above it).
+ * scene's own folder or above it). `outside`: a folder (a cache folder, the folder of a numbered
+ * sequence) that was not read because it lies outside the project (TraceOptions.mayList).
  */
-export type DependencyStatus = 'found' | 'packed' | 'missing' | 'other-system' | 'not-a-file' | 'unreadable' | 'empty' | 'skipped';
+export type DependencyStatus = 'found' | 'packed' | 'missing' | 'other-system' | 'not-a-file' | 'unreadable' | 'empty' | 'skipped' | 'outside';
 
 /** One path a .blend (the scene or one of its libraries) depends on, and what is on disk for it. */
 export interface Dependency {
@@ -35,6 +36,8 @@ export interface Dependency {
    * missing between its first and last frame, tiles the image lists but the disk lacks (paths on this disk).
    */
   absent?: string[];
+  /** Folders below a found folder that were not read because they lead outside the project (through a link). */
+  outside?: string[];
   /** What is wrong, said for the artist; null when found or packed. */
   problem: string | null;
   /** Where the path is stored in the holder, to point a copy elsewhere. */

@@ -47,6 +47,8 @@ export function describeReference(dep: Omit<Dependency, 'problem'>, detail?: str
       return detail === 'folder' ? `${who} uses ${dep.stored}, which is a folder, not a file (${where}).` : `${who} uses ${dep.stored}, which is not a regular file (${where}).`;
     case 'unreadable':
       return `${who} uses ${dep.stored}, which cannot be read (${detail ?? 'access denied'}): ${where}.`;
+    case 'outside':
+      return `${who} uses the folder ${where}, which lies outside the project; it was not read, and nothing of it travels unless you allow it.`;
     case 'skipped':
       return detail === 'too-many'
         ? `${who} uses the folder ${where}, which holds too many files to pack; it is left out.`

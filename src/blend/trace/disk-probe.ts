@@ -73,19 +73,31 @@ export interface FolderFiles {
   unreadable: string[];
   /** True when the walk stopped at `limit` files. */
   truncated: boolean;
+  /** Folders below it that were not entered because `mayList` refused them. */
+  outside: string[];
 }
 
-/** Every readable file under `dir` (sorted, depth first), without .blend backups, up to `limit` files. */
-export async function filesUnder(dir: string, limit: number): Promise<FolderFiles> {
-  const result: FolderFiles = { files: [], unreadable: [], truncated: false };
+/** Whether a folder may be listed; see TraceOptions.mayList. */
+export type MayList = (folder: string) => Promise<boolean>;
+
+/**
+ * Every readable file under `dir` (sorted, depth first), without .blend backups, up to `limit` files.
+ * A folder below it that `mayList` refuses (a link leading out of the project) is not entered.
+ */
+export async function filesUnder(dir: string, limit: number, mayList?: MayList): Promise<FolderFiles> {
+  const result: FolderFiles = { files: [], unreadable: [], truncated: false, outside: [] };
   const visited = new Set<string>();
-  await walk(dir, result, limit, visited, 0);
+  await walk(dir, result, limit, visited, 0, mayList);
   return result;
 }
 
-async function walk(dir: string, out: FolderFiles, limit: number, visited: Set<string>, depth: number): Promise<void> {
+async function walk(dir: string, out: FolderFiles, limit: number, visited: Set<string>, depth: number, mayList?: MayList): Promise<void> {
   if (depth > 32 || visited.has(dir)) return;
   visited.add(dir);
+  if (depth > 0 && mayList && !(await mayList(dir))) {
+    out.outside.push(dir);
+    return;
+  }
   let names: string[];
   try {
     names = (await readdir(dir)).sort();
@@ -101,7 +113,7 @@ async function walk(dir: string, out: FolderFiles, limit: number, visited: Set<s
       return;
     }
     if (probe.status === 'file') out.files.push(probe.file);
-    else if (probe.status === 'directory') await walk(paths[i]!, out, limit, visited, depth + 1);
+    else if (probe.status === 'directory') await walk(paths[i]!, out, limit, visited, depth + 1, mayList);
     else if (probe.status === 'unreadable') out.unreadable.push(paths[i]!);
   }
 }

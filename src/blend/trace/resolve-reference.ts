@@ -1,6 +1,6 @@
 import { basename, dirname, join, posix, win32 } from 'node:path';
 import type { Dependency, DependencyStatus } from './dependency';
-import { filesUnder, matchingFiles, probePath, type FoundFile } from './disk-probe';
+import { filesUnder, matchingFiles, type MayList, probePath, type FoundFile } from './disk-probe';
 import { describeReference } from './describe-reference';
 import { isGoneTemporaryCache, temporaryCacheNote } from './temporary-cache';
 import type { PathReference } from './path-reference';
@@ -13,6 +13,8 @@ export interface ResolveOptions {
   sceneDir: string;
   /** Most files packed from one cache folder. */
   folderLimit?: number;
+  /** Whether a folder may be listed (TraceOptions.mayList); absent: every folder may. */
+  mayList?: MayList;
 }
 
 const DEFAULT_FOLDER_LIMIT = 100_000;
@@ -23,6 +25,7 @@ interface Outcome {
   files: FoundFile[];
   detail?: string;
   absent?: string[];
+  outside?: string[];
 }
 
 /**
@@ -47,6 +50,7 @@ export async function resolveReference(ref: PathReference, holder: string, optio
     size: outcome.files.reduce((sum, f) => sum + f.size, 0),
     status: outcome.status,
     ...(outcome.absent && outcome.absent.length > 0 ? { absent: outcome.absent } : {}),
+    ...(outcome.outside && outcome.outside.length > 0 ? { outside: outcome.outside } : {}),
   };
   return { ...base, problem: temporaryGone ? temporaryCacheNote(base) : describeReference(base, outcome.detail) };
 }
@@ -75,6 +79,7 @@ async function locateAt(ref: PathReference, path: string, options: ResolveOption
   const placeholder = name.includes('#') ? 'hash' : ref.shape === 'sequence' ? 'digits' : null;
   const pattern = placeholder ? framePattern(name, placeholder) : null;
   if (pattern && placeholder) {
+    if (options.mayList && !(await options.mayList(dirname(path)))) return { status: 'outside', resolved: path, files: [] };
     const files = await matchingFiles(dirname(path), pattern);
     const absent = frameHoles(name, placeholder, files.map((f) => basename(f.path))).map((hole) => join(dirname(path), hole));
     if (files.length > 0) return { status: 'found', resolved: path, files, absent };
@@ -108,10 +113,12 @@ async function folder(path: string, options: ResolveOptions): Promise<Outcome> {
   if (probe.status === 'unreadable') return { status: 'unreadable', resolved: path, files: [], detail: probe.reason };
   if (probe.status !== 'directory') return { status: 'missing', resolved: path, files: [] };
   if (contains(path, options.sceneDir, options.platform)) return { status: 'skipped', resolved: path, files: [] };
-  const found = await filesUnder(path, options.folderLimit ?? DEFAULT_FOLDER_LIMIT);
+  if (options.mayList && !(await options.mayList(path))) return { status: 'outside', resolved: path, files: [] };
+  const found = await filesUnder(path, options.folderLimit ?? DEFAULT_FOLDER_LIMIT, options.mayList);
+  const outside = found.outside.length > 0 ? { outside: found.outside } : {};
   if (found.truncated) return { status: 'skipped', resolved: path, files: [], detail: 'too-many' };
-  if (found.unreadable.length > 0) return { status: 'unreadable', resolved: path, files: found.files, detail: `${found.unreadable[0]} cannot be read` };
-  return { status: found.files.length > 0 ? 'found' : 'missing', resolved: path, files: found.files };
+  if (found.unreadable.length > 0) return { status: 'unreadable', resolved: path, files: found.files, detail: `${found.unreadable[0]} cannot be read`, ...outside };
+  return { status: found.files.length > 0 ? 'found' : found.outside.length > 0 ? 'outside' : 'missing', resolved: path, files: found.files, ...outside };
 }
 
 async function blendCache(holder: string, options: ResolveOptions): Promise<Outcome> {

@@ -7,7 +7,8 @@ import { collectReferences } from './collect-references';
 import type { Dependency } from './dependency';
 import { mapLimit } from './map-limit';
 import type { PathReference } from './path-reference';
-import { resolveReference } from './resolve-reference';
+import { resolveReference, type ResolveOptions } from './resolve-reference';
+import type { MayList } from './disk-probe';
 import type { PathPlatform } from './stored-path';
 
 /** Files looked at on disk at the same time while resolving a .blend's paths. */
@@ -46,6 +47,12 @@ export interface TraceOptions {
   signal?: AbortSignal;
   /** Folder for temporary decompressed copies of gzip files. */
   tempDir?: string;
+  /**
+   * Whether a folder may be listed: a cache folder walked (and each folder below it), a numbered
+   * sequence's folder read. A folder refused is not read; its dependency is `outside`. The packer
+   * refuses folders outside the scene's project that the artist did not allow. Absent: every folder may.
+   */
+  mayList?: MayList;
 }
 
 /**
@@ -75,7 +82,7 @@ export async function traceBlends(scenePath: string, options: TraceOptions = {})
       return;
     }
     visited.add(key);
-    const traced = await traceOne(opened, path, linkedFrom, { platform, sceneDir: dirname(scene) });
+    const traced = await traceOne(opened, path, linkedFrom, { platform, sceneDir: dirname(scene), ...(options.mayList ? { mayList: options.mayList } : {}) });
     blends.push(traced);
     stack.push(key);
     for (const dep of traced.dependencies) {
@@ -109,7 +116,7 @@ async function openBlend(path: string, linkedFrom: string | null, tempDir: strin
   }
 }
 
-async function traceOne(opened: Opened, path: string, linkedFrom: string | null, options: { platform: PathPlatform; sceneDir: string }): Promise<TracedBlend> {
+async function traceOne(opened: Opened, path: string, linkedFrom: string | null, options: ResolveOptions): Promise<TracedBlend> {
   const { file, identity } = opened;
   const unread = (error: string | null): TracedBlend => ({
     path, linkedFrom, compression: null, version: null, size: opened.size, mtimeMs: identity.mtimeMs, littleEndian: true, blockHeaderSize: 24, dependencies: [], error,

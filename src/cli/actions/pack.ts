@@ -4,7 +4,8 @@ import { BlendError } from '../../blend/reader';
 import { needsPacking, writeBundle } from '../../blend/pack';
 import { BLEND_BACKUP, traceScene } from '../../blend/trace';
 import { AbortError, isAbort } from '../../core/errors';
-import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit, holdPrivateFiles } from '../../core/packing';
+import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit, folderBoundary, holdPrivateFiles } from '../../core/packing';
+import { projectFor, projectLine } from '../options/project-option';
 import { countOf, formatBytes } from '../../shared/text';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { formatPackPlan, packWarnings } from '../output/format-pack-plan';
@@ -14,19 +15,23 @@ import { safeText } from '../output/safe-text';
 import type { CliContext } from '../session/cli-context';
 
 /** `renderdrop pack <scene>`: traces the scene, prints the plan and writes the bundle with `--out`. */
-export async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?: boolean; allowOutside?: string[] }): Promise<void> {
+export async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?: boolean; allowOutside?: string[]; project?: string }): Promise<void> {
   const interrupt = ctx.listenForInterrupt();
   const progressStream = opts.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(progressStream, { live: Boolean(progressStream.isTTY) });
   try {
     refuseBackup(scene);
     if (opts.out !== undefined) await checkOut(resolve(opts.out));
-    const traced = await traceScene(resolve(scene), { signal: interrupt.signal }).catch(failure);
-    const { plan, privateFiles } = await holdPrivateFiles(traced, opts.allowOutside ?? []);
+    const choice = await projectFor(ctx, resolve(scene), opts.project);
+    const boundary = { project: choice.project, allowOutside: opts.allowOutside ?? [] };
+    const traced = await traceScene(resolve(scene), { signal: interrupt.signal, mayList: folderBoundary(boundary) }).catch(failure);
+    const { plan, privateFiles } = await holdPrivateFiles(traced, boundary.allowOutside, boundary.project);
+    const projectNote = projectLine(basename(scene), choice);
     const overLimit = bundleOverLimit(plan);
     const tooLarge = overLimit === null ? null : `${overLimit} renderdrop submit refuses it before packing. ${BUNDLE_TOO_LARGE_ADVICE}`;
     if (!opts.json) {
-      ctx.io.stdout.write(`${formatPackPlan(plan, privateFiles).map((line) => safeText(line)).join('\n')}\n`);
+      if (projectNote !== null) ctx.io.stdout.write(`${safeText(projectNote)}\n`);
+      ctx.io.stdout.write(`${formatPackPlan(plan, privateFiles, choice.project).map((line) => safeText(line)).join('\n')}\n`);
       if (tooLarge !== null) ctx.io.stdout.write(`${safeText(`! ${tooLarge}`)}\n`);
     }
     let written: { path: string; bytes: number } | null = null;
@@ -39,7 +44,7 @@ export async function pack(ctx: CliContext, scene: string, opts: { out?: string;
     }
     if (opts.json) {
       const warnings = [...packWarnings(plan), ...(tooLarge !== null ? [tooLarge] : [])];
-      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), plan, bundle: written, warnings, privateFiles }, null, 2)}\n`);
+      ctx.io.stdout.write(`${JSON.stringify({ needsPacking: needsPacking(plan), project: choice.project, plan, bundle: written, warnings, privateFiles }, null, 2)}\n`);
     } else if (written) {
       ctx.io.stdout.write(`${safeText(`Wrote ${written.path}: ${countOf(plan.entries.length, 'file')}, ${formatBytes(written.bytes)}.`)}\n`);
     } else if (needsPacking(plan)) {

@@ -15,6 +15,7 @@ import type { CliContext } from '../session/cli-context';
 import type { Interrupt } from '../session/interrupt';
 import { describeStep } from '../submit/describe-step';
 import { prepareRecord } from '../submit/prepare-record';
+import { projectFor, projectLine } from '../options/project-option';
 import { outcomeExitCode, outcomeOfFile, type SubmissionOutcome } from '../submit/submission-outcome';
 import { SubmissionRunner, type HandedOff } from '../submit/submission-runner';
 
@@ -27,8 +28,10 @@ interface SubmitOptions extends RenderOverrides {
   json?: boolean;
   /** False with --no-pack. */
   pack?: boolean;
-  /** `--allow-outside`: files outside the scene's folder that look private and may travel (absolute). */
+  /** `--allow-outside`: files held at the packing boundary that may travel, or folders holding them (absolute). */
   allowOutside?: string[];
+  /** `--project`: the folder holding the scenes whose files travel without a question (remembered per scene). */
+  project?: string;
   /** Stop once the server has validated the scene (a later `submit --yes` of the same file renders it). */
   validateOnly?: boolean;
 }
@@ -60,6 +63,7 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
     ...(opts.camera !== undefined ? { camera: opts.camera } : {}),
     ...(opts.viewLayer !== undefined ? { viewLayer: opts.viewLayer } : {}),
     ...(opts.format !== undefined ? { format: opts.format } : {}),
+    ...(opts.blenderVersion !== undefined ? { blenderVersion: opts.blenderVersion } : {}),
   });
   const canPrompt = Boolean(ctx.io.stdin.isTTY);
   const validateOnly = Boolean(opts.validateOnly);
@@ -84,6 +88,9 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
       }
       let record: SubmissionRecord;
       try {
+        const project = /\.blend$/i.test(path) && opts.pack !== false ? await projectFor(ctx, path, opts.project) : null;
+        const projectNote = project === null ? null : projectLine(baseName(file), project);
+        if (projectNote !== null) display.print(projectNote);
         record = await prepareRecord(path, {
           journal,
           baseUrl: client.baseUrl,
@@ -95,6 +102,7 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
           fresh: Boolean(opts.new),
           pack: opts.pack !== false,
           allowOutside: opts.allowOutside ?? [],
+          project: project?.project ?? null,
           ask: (question) => ask(ctx, display, question, signal),
           sceneQuestion: { choose: ctx.prompt.choose, canPrompt, signal, display },
           note: (line) => display.print(line),

@@ -11,7 +11,8 @@ export function registerPackCommand(program: Command, deps: CliDeps): void {
       'List every file a .blend needs (textures, libraries, sounds, caches...): found, missing or packed, their sizes and where each goes in a bundle. With --out, write the bundle: a zip with the scene at its top that renders the same elsewhere. The scene and its files are only read.',
     )
     .option('--out <bundle.zip>', 'write the bundle to this zip')
-    .option('--allow-outside <path>', 'pack files outside the scene\'s folder that look private (keys, passwords, system files) when they are this file or inside this folder (repeatable)', collectPath, [])
+    .option('--project <dir>', 'the project\'s folder, holding the scene (the show\'s folder): files below it are packed without a question (default: the scene\'s folder, or the one given before for this scene; remembered)')
+    .option('--allow-outside <path>', 'pack files held at the project\'s edge (outside it, in secret places like ~/.ssh, hard links) when they are this file or inside this folder (repeatable)', collectPath, [])
     .option('--json', 'print the plan (and the bundle written) as JSON on stdout')
     .action(cliAction(deps, lazyBody(async () => (await import('../actions/pack')).pack)));
 }

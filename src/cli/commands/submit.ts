@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  parseBlenderVersionOption,
   parseCameraOption,
   parseFormatOption,
   parseFramesOption,
@@ -26,12 +27,14 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--view-layer <name>', 'view layer to render (default: those the scene renders)', parseViewLayerOption)
     .option('--preset <preset>', 'colour management preset: default or aces', parsePresetOption, 'default')
     .option('--format <fmt>', 'output format: PNG, JPEG, OPEN_EXR, OPEN_EXR_MULTILAYER, TIFF, BMP, TARGA, WEBP (default: the scene\'s)', parseFormatOption)
+    .option('--blender-version <version>', 'Blender to render with, a series (4.3) or exact (4.3.2) the farm has, at or above the scene\'s (default: the farm\'s choice, the lowest it has at or above the scene\'s)', parseBlenderVersionOption)
     .option('-y, --yes', 'render without asking; continue an unfinished submission of the same file')
     .option('--new', 'start a new submission even when the file has an unfinished one (which is then set aside)')
     .option('--wait', 'follow the jobs to the end, with progress')
     .option('--download <dir>', 'when done, download the outputs into <dir>/<scene>-<job id>/ (implies --wait)')
     .option('--no-pack', 'send a .blend alone, without the textures, libraries and other files it uses (by default they are packed with it)')
-    .option('--allow-outside <path>', 'send files outside the scene\'s folder that look private (keys, passwords, system files) when they are this file or inside this folder (repeatable; others are left out)', collectPath, [])
+    .option('--project <dir>', 'the project\'s folder, holding the scene (the show\'s folder): files below it travel without a question (default: the scene\'s folder, or the one given before for this scene; remembered)')
+    .option('--allow-outside <path>', 'send files held at the project\'s edge (outside it, in secret places like ~/.ssh, hard links) when they are this file or inside this folder (repeatable; others are left out)', collectPath, [])
     .option('--validate-only', 'stop once the server has checked the scene: show what it found and render nothing (submit the same file again with --yes to render it)')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
     .action(cliAction(deps, lazyBody(async () => (await import('../actions/submit')).submit)));

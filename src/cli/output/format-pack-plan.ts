@@ -15,6 +15,7 @@ const STATUS_WORDS: Record<PlannedDependency['status'], string> = {
   unreadable: 'unreadable',
   empty: 'no path',
   skipped: 'left out',
+  outside: 'outside',
 };
 
 function blendTitle(blend: PlannedBlend, index: number): string {
@@ -30,7 +31,7 @@ function where(dep: PlannedDependency, holderEntry: string): string {
 }
 
 function statusWord(dep: PlannedDependency): string {
-  return dep.leftOut ? 'private' : STATUS_WORDS[dep.status];
+  return dep.leftOut ? 'held' : STATUS_WORDS[dep.status];
 }
 
 function size(dep: PlannedDependency): string {
@@ -42,10 +43,10 @@ function size(dep: PlannedDependency): string {
 /**
  * The plan of a bundle as lines for a terminal: each .blend with its paths (status, kind, path as
  * stored, size, place in the bundle), then every missing file once by its path on this disk (frames
- * missing from a sequence too) with why and what to do, then the files outside the project that look
- * private (left out, or allowed), then notes and the bundle's size.
+ * missing from a sequence too) with why and what to do, then the files held at the edge of the
+ * project, by folder (left out, or allowed), then notes and the bundle's size.
  */
-export function formatPackPlan(plan: BundlePlan, privateFiles: readonly PrivateFile[] = []): string[] {
+export function formatPackPlan(plan: BundlePlan, privateFiles: readonly PrivateFile[] = [], project?: string): string[] {
   const lines: string[] = [];
   plan.blends.forEach((blend, index) => {
     lines.push(blendTitle(blend, index));
@@ -63,8 +64,8 @@ export function formatPackPlan(plan: BundlePlan, privateFiles: readonly PrivateF
     lines.push('', `Missing (${missing.length}): the farm will render without ${missing.length === 1 ? 'this file' : 'these files'}.`);
     lines.push(...formatMissingFiles(missing));
   }
-  if (privateFiles.length > 0) lines.push('', ...formatPrivateFiles(privateFiles));
-  const other = plan.dependencies.filter((d) => !plan.missing.includes(d) && d.problem !== null);
+  if (privateFiles.length > 0) lines.push('', ...formatPrivateFiles(privateFiles, 'T', project));
+  const other = plan.dependencies.filter((d) => !plan.missing.includes(d) && d.problem !== null && d.status !== 'outside');
   if (plan.notes.length > 0 || other.length > 0) {
     lines.push('', 'Notes:');
     for (const note of [...plan.notes, ...other.map((d) => d.problem!)]) lines.push(`  ${note}`);

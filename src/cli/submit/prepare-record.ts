@@ -18,8 +18,10 @@ export interface PrepareOptions {
   fresh: boolean;
   /** Pack a .blend with the files it uses (false: `--no-pack`, the .blend alone). */
   pack: boolean;
-  /** `--allow-outside`: files or folders outside the scene's folder whose private-looking files may travel. */
+  /** `--allow-outside`: files held at the packing boundary that may travel, or folders holding them. */
   allowOutside: string[];
+  /** The scene's project folder (`--project`, or remembered); null: the scene's folder. */
+  project?: string | null;
   ask: (question: string) => Promise<boolean>;
   /** Where the question about a zip's scene goes. */
   sceneQuestion: SceneQuestion;
@@ -43,6 +45,7 @@ export async function prepareRecord(path: string, o: PrepareOptions): Promise<Su
     download: o.downloadRoot !== null ? { wanted: true, dir: null, root: o.downloadRoot } : { wanted: false, dir: null },
     pack: o.pack,
     allowOutside: o.allowOutside,
+    ...(o.project ? { project: o.project } : {}),
     ...(o.scenePath !== null ? { scenePath: o.scenePath } : {}),
     chooseScene: (scenes, fileName) => askForScene(o.sceneQuestion, fileName, scenes, `Name the one to render with --scene, e.g. ${sceneOptionExample(scenes)}.`),
     continueEarlier: async (found) =>

@@ -260,7 +260,7 @@ export class SubmissionRunner {
     const name = tracked.line.name;
     if (!tracked.packingShown && record.packing && (record.step === 'traced' || record.step === 'packing' || record.step === 'packed')) {
       tracked.packingShown = true;
-      const lines = formatPackingSummary(name, record.packing);
+      const lines = formatPackingSummary(name, record.packing, record.project ?? dirname(record.file.path));
       if (lines.length > 0) this.#o.display.print(lines);
     }
     if (record.step === 'packing') tracked.packStartedAt ??= Date.now();

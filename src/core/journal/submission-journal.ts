@@ -17,8 +17,10 @@ export interface NewSubmission {
   download?: SubmissionRecord['download'];
   /** Pack a .blend with the files it uses (default true; false sends it alone). */
   pack?: boolean;
-  /** Files or folders outside the scene's folder allowed to travel although they look private (default none). */
+  /** Files or folders held at the packing boundary that are allowed to travel (default none). */
   allowOutside?: string[];
+  /** The scene's project folder, when the artist chose one around the scene's folder. */
+  project?: string;
 }
 
 /** Fields a step may set besides the step itself. */
@@ -58,6 +60,7 @@ export class SubmissionJournal {
       step: 'preflighted',
       pack: init.pack ?? true,
       ...(init.allowOutside && init.allowOutside.length > 0 ? { allowOutside: init.allowOutside } : {}),
+      ...(init.project !== undefined ? { project: init.project } : {}),
       packing: null,
       bundle: null,
       ending: null,

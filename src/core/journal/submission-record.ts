@@ -55,10 +55,13 @@ export const submissionRecordSchema = z.object({
   /** Whether a .blend is packed with the files it uses (false: it is sent alone). */
   pack: z.boolean().default(true),
   /**
-   * Files outside the scene's folder that look private may travel only when one of these absolute
-   * paths (the file, or a folder holding it) allows them; the rest are left out of the bundle (absent: none).
+   * Files held at the packing boundary (outside the project, in a secret place, with other hard links)
+   * travel only when one of these absolute paths allows them (the file, or a folder holding it; see
+   * holdPrivateFiles); the rest are left out of the bundle (absent: none).
    */
   allowOutside: z.array(z.string()).optional(),
+  /** The scene's project folder, chosen by the artist around the scene (absent: the scene's folder). */
+  project: z.string().optional(),
   /** What tracing the scene found: what travels, what is missing (null until traced, and for a file sent as it is). */
   packing: packSummarySchema.nullable().default(null),
   /**

@@ -17,8 +17,10 @@ export interface FileSubmission {
   download?: SubmissionRecord['download'];
   /** Pack a .blend with the files it uses (default true; false sends it alone). */
   pack?: boolean;
-  /** Files outside the scene's folder that look private and may travel: files or folders holding them (default none). */
+  /** Files held at the packing boundary that may travel: files or folders holding them (default none). */
   allowOutside?: string[];
+  /** The scene's project folder, a folder holding the scene (default: the scene's folder). */
+  project?: string;
   /**
    * Asked when this very file (same path, size and modification time) has an unfinished submission
    * to the same server: true continues that one, false sets it aside (it ends as declined) and starts
@@ -83,6 +85,7 @@ export async function recordForFile(journal: SubmissionJournal, request: FileSub
     ...(request.download ? { download: request.download } : {}),
     ...(request.pack !== undefined ? { pack: request.pack } : {}),
     ...(request.allowOutside && request.allowOutside.length > 0 ? { allowOutside: request.allowOutside.map((path) => resolve(path)) } : {}),
+    ...(request.project !== undefined && checked.fileType === 'blend' ? { project: resolve(request.project) } : {}),
   });
   return { record, earlier };
 }

@@ -26,7 +26,7 @@ const REASON_TEXT: Record<MissingReason, string> = {
   'other-system': 'a Windows path from another computer',
   'not-a-file': 'not a regular file',
   unreadable: 'cannot be read',
-  'left-out': 'left out: it lies outside the scene\'s folder and looks private',
+  'left-out': 'left out: it lies outside the project, or is a file Renderdrop never sends unasked',
 };
 
 const ADVICE: Record<MissingReason, string> = {
@@ -34,7 +34,7 @@ const ADVICE: Record<MissingReason, string> = {
   'other-system': 'Relink it in Blender, or make the paths relative (File > External Data > Make Paths Relative) on the computer that has the file.',
   'not-a-file': 'Point the scene at the file itself in Blender and save the scene.',
   unreadable: 'Make the file readable (check its permissions) and send the scene again.',
-  'left-out': 'Send the scene again and choose to send the file too, or copy it into the scene\'s folder.',
+  'left-out': 'Send the scene again and choose to send it (Send them anyway, --allow-outside or --project), or copy it into the scene\'s folder.',
 };
 
 const DROPPED_ALONE = 'not sent: only the dropped scene reached Renderdrop, not the folder around it';

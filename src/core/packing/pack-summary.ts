@@ -4,7 +4,7 @@ import { type BundlePlan, type PlannedDependency, needsPacking } from '../../ble
 import { KIND_LABELS, isMissing } from '../../blend/trace';
 import { privateFileSchema, type PrivateFile } from './private-files';
 
-/** Why a file the scene uses does not travel (`left-out`: it looks private and was kept back). */
+/** Why a file the scene uses does not travel (`left-out`: held at the packing boundary, see holdPrivateFiles). */
 export const MISSING_REASONS = ['not-found', 'other-system', 'not-a-file', 'unreadable', 'left-out'] as const;
 export type MissingReason = (typeof MISSING_REASONS)[number];
 
@@ -44,7 +44,7 @@ export const packSummarySchema = z.object({
   files: z.number().int().nonnegative(),
   bytes: z.number().nonnegative(),
   places: z.array(farmPlaceSchema),
-  /** Files outside the project that look private: left out, or sent because the artist allowed them (absent: none). */
+  /** Files held at the packing boundary (outside the project, secret, hard-linked): left out, or sent because the artist allowed them (absent: none). */
   privateFiles: z.array(privateFileSchema).optional(),
 });
 export type PackSummary = z.infer<typeof packSummarySchema>;
@@ -71,7 +71,7 @@ export function summarizePlan(plan: BundlePlan, privateFiles: readonly PrivateFi
         path: dep.resolved ?? dep.stored,
         numbered: dep.shape === 'sequence' || dep.shape === 'udim',
         travels,
-        missing: dep.leftOut ? 'left-out' : !travels && isMissing(dep) ? (REASONS[dep.status] ?? null) : null,
+        missing: dep.leftOut || dep.status === 'outside' ? 'left-out' : !travels && isMissing(dep) ? (REASONS[dep.status] ?? null) : null,
         ...(travels && dep.absent && dep.absent.length > 0 ? { absent: dep.absent } : {}),
       };
     });
@@ -80,7 +80,7 @@ export function summarizePlan(plan: BundlePlan, privateFiles: readonly PrivateFi
 
 /**
  * The places of a summary that are missing on the farm, or that travel with frames or tiles missing.
- * Files left out because they look private are not among them: they are told apart (privateFiles).
+ * Files held at the packing boundary are not among them: they are told apart (privateFiles).
  */
 export function missingPlaces(summary: PackSummary | null): FarmPlace[] {
   return summary?.places.filter((p) => (p.missing !== null && p.missing !== 'left-out') || (p.absent?.length ?? 0) > 0) ?? [];

@@ -60,6 +60,8 @@ export async function recordMissingFrames(request: MissingFramesRequest): Promis
     renderConfig: missingFramesConfig(original, request.job, frames),
     download: { wanted: true, dir: request.check.folder, root: null },
     pack: original.pack,
+    ...(original.allowOutside ? { allowOutside: original.allowOutside } : {}),
+    ...(original.project !== undefined ? { project: original.project } : {}),
     ...(scenePath !== null ? { scenePath } : {}),
   });
   return { record, frames };

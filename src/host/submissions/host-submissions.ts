@@ -1,8 +1,9 @@
+import { dirname } from 'node:path';
 import type { ApiClient } from '../../core/api';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../../core/errors';
 import { isFinished, type SubmissionRecord } from '../../core/journal';
 import { type RenderProposal, awaitsDecision, stopReached, recordForFile, scenesToChooseFrom, SubmissionLifecycle, type ClaimedSubmission, trackerWaiter } from '../../core/lifecycle';
-import { leftOutFiles, missingPlaces } from '../../core/packing';
+import { isWithin, leftOutFiles, missingPlaces, ProjectRoots } from '../../core/packing';
 import type { JobTracker } from '../../core/tracking';
 import type { RenderConfig } from '../../shared/api';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract';
@@ -13,7 +14,7 @@ import type { SessionEnvironment } from '../profiles/session-environment';
 import type { SubmittedJobs } from './submitted-jobs';
 import { packTransfer } from './pack-transfer';
 import { planSubmitAgain } from './submit-again';
-import { toSubmissionView, type SubmissionState } from './submission-view';
+import { suggestedProject, toSubmissionView, type SubmissionState } from './submission-view';
 
 /** What the submissions of one profile work with. */
 export interface HostSubmissionsDeps extends SessionEnvironment {
@@ -67,6 +68,7 @@ export class HostSubmissions {
     const results: SubmitFileResult[] = [];
     for (const file of files) {
       try {
+        const project = await this.#projectRoots().forScene(file.path);
         const { record } = await recordForFile(this.#deps.journal, {
           filePath: file.path,
           baseUrl: this.#deps.client.baseUrl,
@@ -74,6 +76,7 @@ export class HostSubmissions {
           renderConfig: renderConfig ?? null,
           download: { wanted: this.#deps.autoDownload(), dir: null, root: this.#deps.downloadRoot() },
           ...(scenePath !== undefined ? { scenePath } : {}),
+          ...(project !== null ? { project } : {}),
         });
         const tracked = this.#track(record, renderConfig !== undefined && options.review !== true);
         tracked.again = options.review === true && renderConfig !== undefined;
@@ -86,16 +89,33 @@ export class HostSubmissions {
     return results;
   }
 
+  /** The project folders remembered per scene (`--project`, the review's choice), in the settings folder. */
+  #projectRoots(): ProjectRoots {
+    return new ProjectRoots(dirname(this.#deps.journal.dir));
+  }
+
   /** Submissions of this session that are not dismissed. */
   list(): SubmissionView[] {
     return [...this.#all.values()].map(toSubmissionView);
   }
 
-  /** What validation detected and the settings to start from (see {@link reviewSheetOf}). */
-  review(submissionId: string): ReviewSheet {
+  /**
+   * What validation detected and the settings to start from (see {@link reviewSheetOf}), with the
+   * Blender versions the profile's node has now (a farm that does not list them offers no choice).
+   */
+  async review(submissionId: string): Promise<ReviewSheet> {
     const tracked = this.#require(submissionId);
     if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
-    return reviewSheetOf(submissionId, { ...tracked, proposal: tracked.proposal }, this.#deps);
+    const farmBlenders = await this.#farmBlenders();
+    const proposal = tracked.proposal;
+    if (!proposal) throw new InvalidStateError(`${tracked.record.file.name} is no longer waiting for review.`);
+    return reviewSheetOf(submissionId, { ...tracked, proposal }, this.#deps, farmBlenders);
+  }
+
+  /** The Blender versions the profile's node renders with (`GET /node/workers`); null when it does not say within a few seconds. */
+  async #farmBlenders(): Promise<string[] | null> {
+    const view = await this.#deps.client.getNodeWorkers({ signal: AbortSignal.timeout(5000), retry: { transientRetries: 0 } }).catch(() => null);
+    return view?.blenderVersions ?? null;
   }
 
   /** Starts the render of a reviewed submission with the artist's settings, and remembers them. */
@@ -138,16 +158,24 @@ export class HostSubmissions {
   }
 
   /**
-   * Sends a held submission on, without the files it misses (packing what exists). Files outside its
-   * folder that look private travel only with `privateFiles: 'send'`; otherwise they are left out.
+   * Sends a held submission on, without the files it misses (packing what exists). Files held at the
+   * edge of its project travel only with `privateFiles: 'send'`; otherwise they are left out. `project`
+   * (only the folder the card offered) becomes the scene's project, remembered for it: the files held
+   * for lying outside the old project and inside it travel, secret and hard-linked ones do not.
    */
-  async continue(submissionId: string, privateFiles: 'send' | 'leave-out' = 'leave-out'): Promise<SubmissionView> {
+  async continue(submissionId: string, privateFiles: 'send' | 'leave-out' = 'leave-out', project?: string): Promise<SubmissionView> {
     const tracked = this.#require(submissionId);
     if (!tracked.heldForMissing) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for a decision about missing files.`);
     const held = leftOutFiles(tracked.record.packing?.privateFiles);
-    if (privateFiles === 'send' && held.length > 0) {
+    let allow = privateFiles === 'send' ? held.map((file) => file.path) : [];
+    if (project !== undefined) {
+      if (project !== suggestedProject(tracked.record)) throw new InvalidStateError(`${project} is not the project Renderdrop offered for ${tracked.record.file.name}.`);
+      await this.#projectRoots().remember(tracked.record.file.path, project);
+      allow = [...new Set([...allow, ...held.filter((file) => file.held === 'outside' && isWithin(file.path, project)).map((file) => file.path)])];
+    }
+    if (allow.length > 0) {
       const claimed = tracked.claimed ?? (await this.#claim(tracked));
-      tracked.record = await claimed.allowOutside(held.map((file) => file.path));
+      tracked.record = await claimed.allowOutside(allow);
     }
     tracked.heldForMissing = false;
     tracked.filesAccepted = true;

@@ -35,7 +35,7 @@ export function submissionHandlers(deps: SubmissionHandlerDeps): NamespaceHandle
     'submissions.startRender': async ({ submissionId, renderConfig }) => (await services()).submissions.startRender(submissionId, renderConfig),
     'submissions.chooseScene': async ({ submissionId, scenePath }) => (await services()).submissions.chooseScene(submissionId, scenePath),
     'submissions.discard': async ({ submissionId }) => (await services()).submissions.discard(submissionId),
-    'submissions.continue': async ({ submissionId, privateFiles }) => (await services()).submissions.continue(submissionId, privateFiles),
+    'submissions.continue': async ({ submissionId, privateFiles, project }) => (await services()).submissions.continue(submissionId, privateFiles, project),
     'submissions.retry': async ({ submissionId }) => (await services()).submissions.retry(submissionId),
     'submissions.dismiss': async ({ submissionId }) => (await services()).submissions.dismiss(submissionId),
   };

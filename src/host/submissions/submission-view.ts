@@ -1,6 +1,8 @@
 import type { SubmissionRecord } from '../../core/journal';
 import { lifecyclePhase, scenesToChooseFrom } from '../../core/lifecycle';
-import { describeMissing, type ArtistPaths, missingPlaces } from '../../core/packing';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { describeMissing, type ArtistPaths, missingPlaces, suggestProject } from '../../core/packing';
 import type { SerializedError } from '../../shared/client-error';
 import type { PackingView, SubmissionPhase, SubmissionView } from '../../shared/contract';
 import { markUnchecked } from '../files/unchecked-files';
@@ -49,8 +51,21 @@ export function packingView(record: SubmissionRecord, paths: ArtistPaths): Packi
   const summary = record.packing;
   if (summary === null) return null;
   const missing = markUnchecked(missingPlaces(summary).map((place) => describeMissing(place, paths)), paths);
-  const privateFiles = (summary.privateFiles ?? []).map(({ path, kind, owner, why, allowed }) => ({ path, kind, owner, why, allowed }));
-  return { files: summary.files, bytes: summary.bytes, missing, ...(privateFiles.length > 0 ? { privateFiles } : {}) };
+  const privateFiles = (summary.privateFiles ?? []).map(({ path, kind, owner, why, allowed, folder }) => ({ path, kind, owner, why, allowed, ...(folder ? { folder } : {}) }));
+  if (privateFiles.length === 0) return { files: summary.files, bytes: summary.bytes, missing };
+  const project = projectOf(record);
+  const suggested = suggestedProject(record);
+  return { files: summary.files, bytes: summary.bytes, missing, privateFiles, project, ...(suggested !== null ? { suggestedProject: suggested } : {}) };
+}
+
+/** The project's folder of a submission: the one chosen for the scene, else the scene's folder. */
+export function projectOf(record: SubmissionRecord): string {
+  return record.project ?? dirname(record.file.path);
+}
+
+/** The folder the card offers as the scene's project (see suggestProject), or null. */
+export function suggestedProject(record: SubmissionRecord): string | null {
+  return suggestProject(projectOf(record), record.packing?.privateFiles ?? [], homedir());
 }
 
 /** The submission as the UI sees it. */

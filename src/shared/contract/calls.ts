@@ -115,10 +115,14 @@ export const CALLS = {
   'submissions.chooseScene': returns<SubmissionView>()(z.object({ submissionId: id, scenePath: z.string().min(1).max(4096) }).strict()),
   'submissions.discard': returns<SubmissionView>()(bySubmission),
   /**
-   * Sends a scene held before upload: without the files it misses, and with or without the files
-   * outside its folder that look private (`privateFiles`: `send`, or `leave-out`, the default).
+   * Sends a scene held before upload: without the files it misses, and with or without the files held
+   * at the edge of its project (`privateFiles`: `send`, or `leave-out`, the default). `project` takes
+   * the folder the card offered (`packing.suggestedProject`) as the scene's project, remembered for it:
+   * the files outside the old project but inside that folder travel, secret and hard-linked ones do not.
    */
-  'submissions.continue': returns<SubmissionView>()(z.object({ submissionId: id, privateFiles: z.enum(['send', 'leave-out']).optional() }).strict()),
+  'submissions.continue': returns<SubmissionView>()(
+    z.object({ submissionId: id, privateFiles: z.enum(['send', 'leave-out']).optional(), project: z.string().min(1).max(4096).optional() }).strict(),
+  ),
   'submissions.retry': returns<SubmissionView>()(bySubmission),
   'submissions.dismiss': returns<boolean>()(bySubmission),
 

@@ -47,23 +47,34 @@ export interface PackingView {
   /** Files the scene uses that will not reach the farm, by the artist's path. */
   missing: MissingFileView[];
   /**
-   * Files outside the scene's folder that look private (keys, passwords, system files): they travel
-   * only when the artist sends them anyway (`allowed`), and are left out otherwise.
+   * Files held at the edge of the project: outside it, in a secret place (keys, passwords, a browser's
+   * profile, system files) or with other hard links. They travel only when the artist sends them
+   * anyway (`allowed`), and are left out otherwise.
    */
   privateFiles?: PrivateFileView[];
+  /** The project's folder: the scene's folder, or the one chosen for the scene. */
+  project?: string;
+  /**
+   * A folder around the scene's folder and the held folders outside it that could be the project (a
+   * show's folder with its shared assets), offered as a choice that is remembered for the scene;
+   * absent when there is none (it would be the home folder, the disk's root or a secret place).
+   */
+  suggestedProject?: string;
 }
 
-/** A file outside the scene's folder that looks private. */
+/** A file (or a folder that was not read) held at the edge of the project. */
 export interface PrivateFileView {
   /** Where it is on the artist's disk. */
   path: string;
   /** What uses it, in words, and the name of that data-block. */
   kind: string;
   owner: string;
-  /** Why it looks private, in a few words ("in .ssh, a folder of keys, passwords or settings"). */
+  /** Why it is held, in a few words ("outside the project, in .ssh, a folder of keys, ..."). */
   why: string;
   /** It travels with the scene (the artist chose to send it). */
   allowed: boolean;
+  /** A folder outside the project that was not read at all (a cache folder, a sequence's folder). */
+  folder?: boolean;
 }
 
 /** A file a scene uses that will not reach the farm. */
@@ -128,6 +139,19 @@ export interface ReviewSheet {
   files?: SceneFilesView;
   /** Earlier renders of the same scene on this profile, to estimate the render at the settings chosen; null without any. */
   estimateFrom: EstimateBasis | null;
+  /**
+   * The Blender versions the render may use, when the farm (a Renderdrop node listing them) has more
+   * than one that can open the scene; absent otherwise (the farm's choice is then the only one).
+   */
+  blender?: BlenderChoiceView;
+}
+
+/** The Blender versions of the farm an artist may render a scene with. */
+export interface BlenderChoiceView {
+  /** The version the farm chooses when the artist does not: the lowest at or above the scene's. */
+  farmChoice: string;
+  /** Every version of the farm at or above the scene's, oldest first (the farm's choice among them). */
+  versions: string[];
 }
 
 /** What happened to one dropped or picked file. */

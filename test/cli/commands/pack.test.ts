@@ -31,9 +31,12 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** The texture outside the scene's folder travels only when allowed (see private-files.test.ts). */
+const ELSEWHERE = () => ['--allow-outside', join(root, 'elsewhere')];
+
 describe('renderdrop pack', () => {
   it('lists found, packed and missing files with their sizes and places in the bundle', async () => {
-    const run = await runCliInProcess(['pack', scene]);
+    const run = await runCliInProcess(['pack', scene, ...ELSEWHERE()]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Scene ${scene} \\(Blender 3\\.4, [0-9.]+ KB\\) -> shot\\.blend$`, 'm'));
     expect(run.stdout).toMatch(/found\s+image\s+\/\/textures\/grid\.png\s+2\.1 KB\s+textures\/grid\.png/);
@@ -48,7 +51,7 @@ describe('renderdrop pack', () => {
 
   it('writes the bundle with --out', async () => {
     const out = join(root, 'shot.zip');
-    const run = await runCliInProcess(['pack', scene, '--out', out]);
+    const run = await runCliInProcess(['pack', scene, '--out', out, ...ELSEWHERE()]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Wrote ${out}: 3 files,`);
     expect((await readZip(out)).map((e) => e.name)).toEqual(['shot.blend', `_external${join(root, 'elsewhere', 'metal.png')}`, 'textures/grid.png']);
@@ -56,7 +59,7 @@ describe('renderdrop pack', () => {
 
   it('prints the plan and the bundle as JSON with --json, progress on stderr', async () => {
     const out = join(root, 'json.zip');
-    const run = await runCliInProcess(['pack', scene, '--out', out, '--json']);
+    const run = await runCliInProcess(['pack', scene, '--out', out, '--json', ...ELSEWHERE()]);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.needsPacking).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedOutside, inProject, privateLook, privateOutsideProject } from '../../../src/core/packing/private-paths';
+import { allowedOutside, allowedSecret, inProject, privateLook, privateOutsideProject, secretPlace, secretRoot } from '../../../src/core/packing/private-paths';
 
 describe('which files look private', () => {
   it.each([
@@ -86,5 +86,42 @@ describe('--allow-outside', () => {
     expect(allowedOutside('/home/ana/.ssh/id_ed25519', ['/home/ana/.ss'])).toBe(false);
     expect(allowedOutside('/etc/passwd', [])).toBe(false);
     expect(allowedOutside('/etc/shadow', ['/etc/passwd'])).toBe(false);
+  });
+});
+
+describe('secret places: held even inside the project', () => {
+  it.each([
+    ['/home/ana/.bash_history', 'key-name', '.bash_history', '/home/ana/.bash_history'],
+    ['/home/ana/.zsh_history', 'key-name', '.zsh_history', '/home/ana/.zsh_history'],
+    ['/home/ana/.python_history', 'key-name', '.python_history', '/home/ana/.python_history'],
+    ['/home/ana/.local/share/fish/fish_history', 'key-name', 'fish_history', '/home/ana/.local/share/fish/fish_history'],
+    ['/run/secrets/db_password', 'system-folder', '/run', '/run'],
+    ['/var/run/secrets/kubernetes.io/token', 'system-folder', '/var/run', '/var/run'],
+    ['/home/ana/snap/chromium/common/chromium/Default/Login Data', 'private-folder', 'snap/chromium', '/home/ana/snap/chromium'],
+    ['/home/ana/snap/firefox/common/.mozilla/firefox/p/logins.json', 'private-folder', 'snap/firefox', '/home/ana/snap/firefox'],
+    ['/home/ana/.var/app/com.brave.Browser/config/x', 'private-folder', '.var/app', '/home/ana/.var/app'],
+    ['/home/ana/.config/google-chrome/Default/Cookies', 'private-folder', '.config', '/home/ana/.config'],
+    ['/Users/ana/Library/Application Support/Google/Chrome/Default/Login Data', 'private-folder', 'Library/Application Support', '/Users/ana/Library/Application Support'],
+    ['/Users/ana/Library/Cookies/Cookies.binarycookies', 'private-folder', 'Library/Cookies', '/Users/ana/Library/Cookies'],
+    ['C:\\Users\\ana\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Login Data', 'private-folder', 'AppData', 'C:\\Users\\ana\\AppData'],
+    ['/home/ana/Downloads/Login Data', 'key-name', 'Login Data', '/home/ana/Downloads/Login Data'],
+  ])('%s: %s (%s), covering %s', (path, rule, part, root) => {
+    const look = secretPlace(path);
+    expect(look).toEqual({ rule, part });
+    expect(secretRoot(path, look!)).toBe(root);
+  });
+
+  it('keeps loose hints (secret, token in a name) for files outside the project only', () => {
+    expect(secretPlace('/home/ana/proj/secret-garden.png')).toBeNull();
+    expect(privateLook('/home/ana/shared/secret-garden.png')).toEqual({ rule: 'key-name', part: 'secret-garden.png' });
+  });
+
+  it('lets an allowance reach a secret file only when it names the place or a path inside it', () => {
+    const key = '/home/ana/.ssh/id_ed25519';
+    expect(allowedSecret(key, '/home/ana/.ssh', ['/home/ana'])).toBe(false);
+    expect(allowedSecret(key, '/home/ana/.ssh', ['/'])).toBe(false);
+    expect(allowedSecret(key, '/home/ana/.ssh', ['/home/ana/.ssh'])).toBe(true);
+    expect(allowedSecret(key, '/home/ana/.ssh', [key])).toBe(true);
+    expect(allowedSecret('/home/ana/.bash_history', '/home/ana/.bash_history', ['/home/ana'])).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SubmissionJournal } from '../../../src/core/journal/submission-journal';
+import { ProjectRoots } from '../../../src/core/packing/project-roots';
 import type { AppEvent } from '../../../src/shared/contract/events';
 import type { SubmissionView } from '../../../src/shared/contract/submission-views';
 import { readZip, writeTree } from '../../blend/helpers/scene-folder';
@@ -54,9 +55,11 @@ describe('host: files outside the scene\'s folder that look private', () => {
     const held = await h.waitFor(viewOf(id, 'missing-files'));
     expect(held.payload.packing?.missing).toEqual([]);
     expect(held.payload.packing?.privateFiles).toEqual([
-      { path: '/etc/passwd', kind: 'image', owner: 'Users', why: 'in /etc, a system folder', allowed: false },
-      { path: key, kind: 'image', owner: 'Key', why: 'in .ssh, a folder of keys, passwords or settings', allowed: false },
+      { path: '/etc/passwd', kind: 'image', owner: 'Users', why: 'outside the project, in /etc, a system folder', allowed: false },
+      { path: key, kind: 'image', owner: 'Key', why: "outside the project, in .ssh, a folder of keys, passwords, settings or a browser's profile", allowed: false },
     ]);
+    expect(held.payload.packing?.project).toBe(dirname(scene));
+    expect(held.payload.packing?.suggestedProject, 'no project is offered around secret places').toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(fake.uploads.size).toBe(0);
   });
@@ -94,5 +97,27 @@ describe('host: files outside the scene\'s folder that look private', () => {
       ['/etc/passwd', true],
       [key, true],
     ]);
+  });
+
+  it('offers the show around a shot whose assets sit beside its folder; taking it sends them and is remembered for the scene', async () => {
+    const root = await tempDir('rd-host-show-');
+    const blend = new SyntheticBlend();
+    blend.addImage({ name: 'Wall', path: '//../../assets/wall.png' });
+    await writeTree(root, { 'show/shots/sh010/sh010.blend': blend.build(), 'show/assets/wall.png': 'png' });
+    const scene = join(root, 'show', 'shots', 'sh010', 'sh010.blend');
+    const { h, fake } = await startFarmHost(cleanup, { keepBodies: true });
+    const id = await submitPath(h, scene);
+    const held = await h.waitFor(viewOf(id, 'missing-files'));
+    expect(held.payload.packing?.privateFiles).toEqual([{ path: join(root, 'show', 'assets', 'wall.png'), kind: 'image', owner: 'Wall', why: 'outside the project', allowed: false }]);
+    expect(held.payload.packing?.suggestedProject).toBe(join(root, 'show'));
+    await expect(h.value('submissions.continue', { submissionId: id, project: root })).rejects.toThrow(/is not the project Renderdrop offered/);
+    await h.value('submissions.continue', { submissionId: id, project: join(root, 'show') });
+    await h.waitFor(viewOf(id, 'review'));
+    expect(await uploadedEntries(fake, root)).toEqual([`_external${join(root, 'show', 'assets', 'wall.png')}`, 'sh010.blend']);
+    expect(await new ProjectRoots(h.dir).forScene(scene)).toBe(join(root, 'show'));
+
+    const again = await submitPath(h, scene);
+    const review = await h.waitFor(viewOf(again, 'review'));
+    expect(review.payload.packing?.privateFiles).toBeUndefined();
   });
 });

@@ -102,7 +102,7 @@ describe.skipIf(!blenderPath || !zipPath)('library paths resolved as Blender res
 
   it('renders a packed shot with two levels of libraries that link each other, with nothing called missing', async () => {
     const out = join(work, 'out-loop');
-    const run = await runCli(['submit', chains.loop.scene, '--yes', '--download', out], { env: cli.env, timeoutMs: 170_000 });
+    const run = await runCli(['submit', chains.loop.scene, '--yes', '--download', out, '--project', chains.loop.project], { env: cli.env, timeoutMs: 170_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout + run.stderr).not.toMatch(/\bmissing\b/i);
     expect(run.stdout + run.stderr).not.toMatch(/_external|_libraries/);
@@ -139,7 +139,7 @@ describe.skipIf(!blenderPath || !zipPath)('library paths resolved as Blender res
     await cp(chains.loop.project, project, { recursive: true });
     const setB = join(project, relative(chains.loop.project, chains.loop.setB));
     await rm(setB);
-    const run = await runCli(['submit', join(project, relative(chains.loop.project, chains.loop.scene)), '--yes', '--frames', '1'], { env: cli.env, timeoutMs: 170_000 });
+    const run = await runCli(['submit', join(project, relative(chains.loop.project, chains.loop.scene)), '--yes', '--frames', '1', '--project', project], { env: cli.env, timeoutMs: 170_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const output = run.stdout + run.stderr;
     expect(output).toContain(setB);

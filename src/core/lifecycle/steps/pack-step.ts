@@ -1,5 +1,5 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { BlendFileError } from '../../../blend/reader';
 import { needsPacking, type BundlePlan, PathRewriteError, PackError, writeBundle } from '../../../blend/pack';
 import { BundleNameClashError, traceScene } from '../../../blend/trace';
@@ -7,7 +7,7 @@ import { PackingError } from '../../errors';
 import type { SubmissionRecord } from '../../journal/submission-record';
 import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit } from '../../packing/bundle-limit';
 import { summarizePlan } from '../../packing/pack-summary';
-import { holdPrivateFiles, type HeldPlan } from '../../packing/private-files';
+import { folderBoundary, holdPrivateFiles, type HeldPlan } from '../../packing/private-files';
 import { takeChangedFile } from './changed-file';
 import type { StepContext } from '../step-context';
 
@@ -86,15 +86,19 @@ export async function ensureBundle(ctx: StepContext): Promise<void> {
 }
 
 /**
- * The scene's bundle plan, with files outside its folder that look private left out unless the
- * record allows them (holdPrivateFiles): the same record always traces to the same plan. A plan whose
- * bundle could not be uploaded (bundleOverLimit) stops the submission here, before anything is written.
+ * The scene's bundle plan, with the files held at the packing boundary (outside the project, the
+ * scene's folder or the one the record names, and secret or hard-linked files) left out unless the
+ * record allows them, and folders outside it never read (holdPrivateFiles, folderBoundary): the same
+ * record always traces to the same plan. A plan whose bundle could not be uploaded (bundleOverLimit)
+ * stops the submission here, before anything is written.
  */
 async function trace(ctx: StepContext): Promise<HeldPlan> {
   let held: HeldPlan;
   try {
-    const plan = await traceScene(ctx.record().file.path, ctx.signal ? { signal: ctx.signal } : {});
-    held = await holdPrivateFiles(plan, ctx.record().allowOutside ?? []);
+    const record = ctx.record();
+    const boundary = { project: record.project ?? dirname(record.file.path), allowOutside: record.allowOutside ?? [] };
+    const plan = await traceScene(record.file.path, { ...(ctx.signal ? { signal: ctx.signal } : {}), mayList: folderBoundary(boundary) });
+    held = await holdPrivateFiles(plan, boundary.allowOutside, boundary.project);
   } catch (error) {
     if (error instanceof BundleNameClashError || error instanceof PathRewriteError) {
       throw new PackingError(`${ctx.record().file.name} cannot be packed: ${error.message}`, { code: 'cannot-pack' });

@@ -45,9 +45,10 @@ export function PackingLine(props: { packing: PackingView | null }) {
 }
 
 /**
- * A scene held before upload because files it uses are missing, or because files outside its folder
- * look private: which, by the artist's path and why, and the choice to send it (leaving the private
- * files out unless the artist sends them anyway) or to cancel.
+ * A scene held before upload because files it uses are missing, or because files are held at the
+ * edge of its project (outside it, secret, hard-linked): which, by the artist's path and why, and the
+ * choice to send it (leaving the held files out unless the artist sends them anyway, or takes the
+ * folder offered around them as the scene's project) or to cancel.
  */
 export function MissingFilesChoice(props: { submission: SubmissionView }) {
   const s = props.submission;
@@ -57,6 +58,8 @@ export function MissingFilesChoice(props: { submission: SubmissionView }) {
   const count = missing.length === 1 ? '1 file it uses is missing' : `${missing.length} files it uses are missing`;
   const openFromDisk = s.bytesOnly === true && unchecked > 0;
   const send = (privateFiles: 'send' | 'leave-out') => void command('submissions.continue', { submissionId: s.id, ...(held.length > 0 ? { privateFiles } : {}) }, { what: `send ${s.fileName}` });
+  const suggested = s.packing?.suggestedProject;
+  const takeProject = (project: string) => void command('submissions.continue', { submissionId: s.id, project }, { what: `send ${s.fileName}` });
   return (
     <div className="missing-files">
       {missing.length > 0 && (openFromDisk ? (
@@ -79,7 +82,7 @@ export function MissingFilesChoice(props: { submission: SubmissionView }) {
           ))}
         </ul>
       )}
-      {held.length > 0 && <PrivateFilesList files={held} fileName={s.fileName} alsoMissing={missing.length > 0} />}
+      {held.length > 0 && <PrivateFilesList files={held} fileName={s.fileName} project={s.packing?.project} alsoMissing={missing.length > 0} />}
       <div className="actions">
         {openFromDisk && (
           <button type="button" className="primary" onClick={() => useFileBrowserStore.getState().show({ replaces: s.id, note: `Find ${s.fileName} in its folder: Renderdrop sends it with the files it uses.` })}>
@@ -94,6 +97,11 @@ export function MissingFilesChoice(props: { submission: SubmissionView }) {
             <button type="button" onClick={() => send('send')}>
               Send them anyway
             </button>
+            {suggested && (
+              <button type="button" title={`Take ${suggested} as the project of ${s.fileName} (remembered): its files travel; secret and hard-linked files stay out`} onClick={() => takeProject(suggested)}>
+                Use {folderName(suggested)} as the project
+              </button>
+            )}
           </>
         ) : (
           <button type="button" className={openFromDisk ? '' : 'primary'} onClick={() => send('leave-out')}>
@@ -108,25 +116,58 @@ export function MissingFilesChoice(props: { submission: SubmissionView }) {
   );
 }
 
-/** The files outside a held scene's folder that look private, told apart from the missing ones. */
-function PrivateFilesList(props: { files: PrivateFileView[]; fileName: string; alsoMissing: boolean }) {
+/**
+ * The files held at the edge of a held scene's project, told apart from the missing ones and grouped
+ * by folder (a folder that was not read stands alone).
+ */
+function PrivateFilesList(props: { files: PrivateFileView[]; fileName: string; project: string | undefined; alsoMissing: boolean }) {
   const one = props.files.length === 1;
   return (
     <>
       <p className="hint">
-        {one ? 'This file sits' : 'These files sit'} outside the scene’s folder and {one ? 'looks' : 'look'} private. {one ? 'It is' : 'They are'} left out unless you send {one ? 'it' : 'them'}
+        {one ? 'This file is' : 'These files are'} outside the project{props.project ? ` (${props.project})` : ''}, or {one ? 'is a file' : 'are files'} Renderdrop never sends unasked. {one ? 'It is' : 'They are'} left out unless you send{' '}
+        {one ? 'it' : 'them'}
         {props.alsoMissing ? '; either way the scene goes without the missing files.' : '.'}
       </p>
-      <ul className="missing-list private-list" aria-label={`Private-looking files of ${props.fileName}`}>
-        {props.files.map((file, index) => (
-          <li key={`${file.path}-${index}`}>
-            <span className="missing-path">{file.path}</span>
-            <span className="muted">
-              {file.kind} “{file.owner}”: {file.why}
-            </span>
+      <ul className="missing-list private-list" aria-label={`Held files of ${props.fileName}`}>
+        {byFolder(props.files).map(([folder, files]) => (
+          <li key={folder}>
+            <span className="missing-path">{folder}</span>
+            {files.map((file, index) => (
+              <span key={`${file.path}-${index}`} className="held-file">
+                {!file.folder && <span className="missing-path">{baseName(file.path)}</span>}
+                <span className="muted">
+                  {file.kind} “{file.owner}”: {file.why}
+                </span>
+              </span>
+            ))}
           </li>
         ))}
       </ul>
     </>
   );
+}
+
+/** Held files by folder (a folder not read is its own group), folders in order. */
+function byFolder(files: PrivateFileView[]): [string, PrivateFileView[]][] {
+  const groups = new Map<string, PrivateFileView[]>();
+  for (const file of files) {
+    const folder = file.folder ? file.path : parentOf(file.path);
+    groups.set(folder, [...(groups.get(folder) ?? []), file]);
+  }
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function parentOf(path: string): string {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return cut <= 0 ? path.slice(0, cut + 1) : path.slice(0, cut);
+}
+
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/** The last name of a folder's path, for a button. */
+function folderName(path: string): string {
+  return baseName(path.replace(/[\\/]+$/, '')) || path;
 }

@@ -57,8 +57,9 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** A new record; the project is `root` (the stamp in `shared/` beside the scene's folder belongs to it). */
 async function newRecord(path = scene, pack?: boolean): Promise<SubmissionRecord> {
-  return (await recordForFile(journal, { filePath: path, baseUrl: api.server.url, profileId: null, ...(pack !== undefined ? { pack } : {}) })).record;
+  return (await recordForFile(journal, { filePath: path, baseUrl: api.server.url, profileId: null, project: root, ...(pack !== undefined ? { pack } : {}) })).record;
 }
 
 /** Claims the record, advances it to `until` (default: the render request) and releases it. */
