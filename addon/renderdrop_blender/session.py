@@ -112,8 +112,7 @@ def follow(command, job_id):
     state.job_id = job_id
     _following.add(job_id)
     threading.Thread(target=run, daemon=True).start()
-    if not bpy.app.timers.is_registered(_pump):
-        bpy.app.timers.register(_pump, first_interval=0.1, persistent=True)
+    # Called on the worker thread of `_work`, whose timer (`_pump`) keeps running while a job is followed.
 
 
 def _follow_in_app(submission_id, interval=1.0):
