@@ -136,7 +136,8 @@ export type PreflightCode =
   | 'zip-unsafe-entry'
   | 'zip-symlink'
   | 'scene-not-in-zip'
-  | 'blender-too-new';
+  | 'blender-too-new'
+  | 'blender-unavailable';
 
 /**
  * The scene could not be packed the way it was recorded: its files changed after packing began, or

@@ -45,3 +45,17 @@ export function chooseBlenderVersion(saved: string | null, available: readonly s
   if (saved === null) return versions.at(-1) ?? null;
   return versions.find((version) => opensSeries(version, saved)) ?? null;
 }
+
+/** The versions among `available` that can open a scene saved by the series `saved` (null: unknown, all of them), oldest first. */
+export function versionsOpening(saved: string | null, available: readonly string[]): string[] {
+  return distinctBlenderVersions(available).filter((version) => saved === null || opensSeries(version, saved));
+}
+
+/**
+ * The version among `available` an artist's pick names: `asked` itself when it is exact ("4.3.2"),
+ * the lowest of its series when it is a series ("4.3"); null when the farm has none.
+ */
+export function pickedBlenderVersion(asked: string, available: readonly string[]): string | null {
+  const series = asked.split('.').length <= 2;
+  return distinctBlenderVersions(available).find((version) => (series ? blenderSeries(version) === blenderSeries(asked) : compareBlenderVersions(version, asked) === 0)) ?? null;
+}

@@ -4,6 +4,7 @@ import { UsageError } from '../../src/cli/cli-errors';
 import { testDeps } from './helpers/test-deps';
 import {
   parseBaseUrlOption,
+  parseBlenderVersionOption,
   parseCameraOption,
   parseFormatOption,
   parseFramesOption,
@@ -105,6 +106,12 @@ describe('render overrides', () => {
   it('refuse values the render configuration does not allow', () => {
     expect(() => renderConfigFrom({ preset: 'default', samples: 0 })).toThrow(UsageError);
   });
+
+  it('name the Blender version to render with (--blender-version), a series or an exact one', () => {
+    expect(renderConfigFrom({ preset: 'default', blenderVersion: parseBlenderVersionOption(' 4.3 ') })).toEqual({ colorManagementPreset: 'default', blenderVersion: '4.3' });
+    expect(parseBlenderVersionOption('4.3.2')).toBe('4.3.2');
+    for (const bad of ['4', 'latest', '4.3.2.1', 'v4.3']) expect(() => parseBlenderVersionOption(bad)).toThrow(InvalidArgumentError);
+  });
 });
 
 describe('command line', () => {
@@ -117,6 +124,7 @@ describe('command line', () => {
     [['submit', 'a.blend', '--frames', '5-1']],
     [['submit', 'a.blend', '--samples', 'lots']],
     [['submit', 'a.blend', '--preset', 'filmic']],
+    [['submit', 'a.blend', '--blender-version', 'newest']],
     [['submit']],
     [['jobs', '--page-size', '0']],
     [['jobs', '--status', 'nope']],

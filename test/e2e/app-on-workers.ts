@@ -14,8 +14,11 @@ export interface AppOnWorkers {
   close(): Promise<void>;
 }
 
-/** Starts Redis, the app with its local node in distributed mode, and workers `render-01` and `render-02` (one thread each). */
-export async function openAppOnWorkers(browser: Browser, tools: { blender: string; redisServer: string }, cachePrefix: string): Promise<AppOnWorkers> {
+/**
+ * Starts Redis, the app with its local node in distributed mode, and workers `render-01` and
+ * `render-02` (one thread each; `render-02` with `secondBlender` when given, for a farm of two versions).
+ */
+export async function openAppOnWorkers(browser: Browser, tools: { blender: string; redisServer: string; secondBlender?: string }, cachePrefix: string): Promise<AppOnWorkers> {
   const redis = await startRedis(tools.redisServer);
   const workers: WorkerProcess[] = [];
   let app: AppUnderTest | null = null;
@@ -30,7 +33,8 @@ export async function openAppOnWorkers(browser: Browser, tools: { blender: strin
     const env = { ...process.env, RENDERDROP_API_KEY: '', RENDERDROP_BASE_URL: '', RENDERDROP_REDIS_URL: redis.url, RENDERDROP_WORKER_SECRET: TEST_WORKER_SECRET };
     app = await openApp(browser, { env, localNodePort: port });
     for (const name of ['render-01', 'render-02']) {
-      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender: tools.blender, threads: 1 }));
+      const blender = name === 'render-02' && tools.secondBlender ? tools.secondBlender : tools.blender;
+      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender, threads: 1 }));
     }
     return { app, redis, workers, close };
   } catch (error) {

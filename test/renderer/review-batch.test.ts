@@ -52,5 +52,10 @@ describe('formForScene', () => {
   it("falls back to the scene's own camera and view layer when it has not got those", () => {
     expect(formForScene(form, { cameras: ['Other'], viewLayers: [] })).toEqual({ ...form, camera: '', viewLayer: '' });
     expect(formForScene(form, null)).toEqual({ ...form, camera: '', viewLayer: '' });
+    const picked = { ...form, blender: '4.3.2' };
+    const offered = { farmChoice: '3.4.1', versions: ['3.4.1', '4.3.2'] };
+    expect(formForScene(picked, { cameras: ['CamA'], viewLayers: [{ name: 'Fg' } as never] }, offered)).toEqual(picked);
+    expect(formForScene(picked, { cameras: ['CamA'], viewLayers: [{ name: 'Fg' } as never] }, { farmChoice: '5.2.2', versions: ['5.2.2', '5.3.0'] })).toEqual({ ...picked, blender: '' });
+    expect(formForScene(picked, { cameras: ['CamA'], viewLayers: [{ name: 'Fg' } as never] })).toEqual({ ...picked, blender: '' });
   });
 });

@@ -66,6 +66,13 @@ export function parseCameraOption(value: string): string {
   return value;
 }
 
+/** `--blender-version <version>`: a Blender series ("4.3") or an exact version ("4.3.2"). */
+export function parseBlenderVersionOption(value: string): string {
+  const version = value.trim();
+  if (!/^\d+\.\d+(\.\d+)?$/.test(version)) throw new InvalidArgumentError(`--blender-version takes a Blender version such as 4.3 or 4.3.2, not "${value}".`);
+  return version;
+}
+
 /** `--scene <path>`: a non-empty path of a `.blend` inside a zip. */
 export function parseSceneOption(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('--scene needs the path of a .blend inside the zip, e.g. --scene shots/a.blend.');

@@ -11,6 +11,8 @@ export interface RenderOverrides {
   viewLayer?: string;
   preset: ColorPreset;
   format?: OutputFormat;
+  /** The Blender version to render with (a series or an exact version); absent: the farm's choice. */
+  blenderVersion?: string;
 }
 
 /** The `requestedRenderConfig` for the overrides; anything not given keeps the scene's own value. */
@@ -22,6 +24,7 @@ export function renderConfigFrom(overrides: RenderOverrides): RenderConfig {
   if (overrides.camera !== undefined) config.activeCamera = overrides.camera;
   if (overrides.viewLayer !== undefined) config.activeViewLayer = overrides.viewLayer;
   if (overrides.format !== undefined) config.outputFormat = overrides.format;
+  if (overrides.blenderVersion !== undefined) config.blenderVersion = overrides.blenderVersion;
   const checked = renderConfigSchema.safeParse(config);
   if (!checked.success) {
     const issue = checked.error.issues[0];

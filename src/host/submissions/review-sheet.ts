@@ -2,7 +2,9 @@ import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal'
 import type { RenderProposal } from '../../core/lifecycle';
 import { analysisForArtist } from '../../core/packing';
 import { jobWarningsOf } from '../../shared/api';
-import type { ReviewSheet } from '../../shared/contract';
+import type { BlenderChoiceView, ReviewSheet } from '../../shared/contract';
+import type { RenderConfig } from '../../shared/api';
+import { chooseBlenderVersion, pickedBlenderVersion, versionsOpening } from '../../shared/blender-versions';
 import type { AppPreferences } from '../app/app-preferences';
 import type { ProfileJobs } from '../jobs/profile-jobs';
 import { sceneFilesOf, warningsForArtist } from '../files/unchecked-files';
@@ -22,21 +24,47 @@ export interface AwaitingReview {
  * What validation detected and the settings to start from. Files the farm reports missing are named
  * as the artist knows them (mapped back through the pack summary); files that travelled are not.
  */
-export function reviewSheetOf(submissionId: string, waiting: AwaitingReview, deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<ProfileJobs, 'estimateBasis'> }): ReviewSheet {
+export function reviewSheetOf(
+  submissionId: string,
+  waiting: AwaitingReview,
+  deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<ProfileJobs, 'estimateBasis'> },
+  farmBlenders: readonly string[] | null = null,
+): ReviewSheet {
   const { record, proposal } = waiting;
   const analysis = readAnalysis(analysisForArtist(proposal.analysis, record.packing, waiting.paths));
   const recorded = recordedRenderConfig(record);
   const remembered = recorded ?? deps.prefs.lastSettings(record.file.name);
+  const blender = blenderChoiceOf(analysis?.savedWithBlender ?? null, farmBlenders);
   return {
     submissionId,
     jobId: proposal.job.id,
     fileName: record.file.name,
     analysis,
     warnings: warningsForArtist(analysis ? jobWarningsOf({ status: proposal.job.status, analysis }) : [], waiting.paths),
-    defaults: remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis),
+    defaults: withBlenderOf(remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis), blender),
     fromLastTime: recorded === null && remembered !== null,
     fromEarlierJob: waiting.again && recorded !== null,
     ...(record.packing ? { files: sceneFilesOf(record.packing, waiting.paths) } : {}),
     estimateFrom: deps.jobs.estimateBasis(proposal.job),
+    ...(blender ? { blender } : {}),
   };
+}
+
+/**
+ * The Blender versions offered for a scene saved by the series `saved` (null: unknown) on a farm with
+ * `farm` (null: it does not list them): those at or above the scene's, when there are several.
+ */
+export function blenderChoiceOf(saved: string | null, farm: readonly string[] | null): BlenderChoiceView | undefined {
+  const versions = versionsOpening(saved, farm ?? []);
+  const farmChoice = chooseBlenderVersion(saved, versions);
+  return versions.length > 1 && farmChoice !== null ? { farmChoice, versions } : undefined;
+}
+
+/** The settings with a remembered Blender version kept only when it is still offered. */
+function withBlenderOf(config: RenderConfig, blender: BlenderChoiceView | undefined): RenderConfig {
+  if (config.blenderVersion === undefined) return config;
+  if (blender && pickedBlenderVersion(config.blenderVersion, blender.versions) !== null) return config;
+  const rest = { ...config };
+  delete rest.blenderVersion;
+  return rest;
 }

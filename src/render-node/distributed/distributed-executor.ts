@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { NodeWorkers } from '../../shared/api';
 import { chooseBlenderVersion, distinctBlenderVersions } from '../../shared/blender-versions';
-import type { Renderer } from '../plan/blender-choice';
+import { withBlenderWarning, type Renderer } from '../plan/blender-choice';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../jobs/render-executor';
 import type { UrlSigner } from '../http/signing';
@@ -274,19 +274,30 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   /**
-   * Choose, once, the Blender version every chunk of a render is rendered with: the lowest one of the
-   * connected workers at or above the scene's (kept in SQLite, so a restart keeps it). False while no
-   * connected worker can open the scene: its chunks are not queued, and the render waits.
+   * Choose, once, the Blender version every chunk of a render is rendered with: the one the render
+   * asked for, else the lowest one of the connected workers at or above the scene's (kept in SQLite, so
+   * a restart keeps it, and in the job's finalConfig). False while no connected worker can open the
+   * scene: its chunks are not queued, and the render waits.
    */
   private async chooseBlender(entry: Entry): Promise<boolean> {
     const jobId = entry.task.job.id;
-    const workers = await liveWorkers(this.requireRedis());
-    const chosen = chooseBlenderVersion(entry.task.job.analysis?.savedWithBlender ?? null, workers.map((w) => w.blenderVersion));
+    const asked = entry.task.plan.blender ?? null;
+    const saved = entry.task.job.analysis?.savedWithBlender ?? null;
+    const chosen = asked ?? chooseBlenderVersion(saved, (await liveWorkers(this.requireRedis())).map((w) => w.blenderVersion));
     if (chosen === null) return false;
     this.deps.chunks.setBlender(jobId, chosen);
-    entry.blender = chosen;
-    this.deps.log.info({ jobId, blender: chosen }, 'the render is rendered with one Blender version');
+    entry.blender = this.deps.chunks.blender(jobId) ?? chosen;
+    if (asked === null) this.recordFarmChoice(jobId, entry.blender);
+    this.deps.log.info({ jobId, blender: entry.blender, asked }, 'the render is rendered with one Blender version');
     return true;
+  }
+
+  /** Put the farm's choice of Blender in the job's finalConfig, and its different-blender warning as it now holds. */
+  private recordFarmChoice(jobId: string, version: string): void {
+    const job = this.deps.jobs.get(jobId);
+    if (!job) return;
+    const final = typeof job.finalConfig === 'object' && job.finalConfig !== null ? job.finalConfig : {};
+    this.deps.jobs.patch(jobId, { finalConfig: { ...final, blenderVersion: version }, ...(job.analysis ? { analysis: withBlenderWarning(job.analysis, version, false) } : {}) }, false);
   }
 
   /** Check a render's chunks against the queue; runs once at a time per render, again when asked meanwhile. */

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Job, RenderConfig, SceneAnalysis } from '../../shared/api';
 import { isActiveStatus } from '../../shared/api';
-import { badRequest } from './http-error';
+import { badRequest, HttpError } from './http-error';
 import { planRender } from '../plan/render-plan';
 import { admitRender } from '../plan/render-admission';
-import { drawingFor } from '../plan/blender-choice';
+import { drawingFor, drawingOf, pickBlender, withBlenderWarning, type Renderer } from '../plan/blender-choice';
 import type { NodeCapabilities } from '../plan/node-capabilities';
 import { apiJobFor, loadJob } from './api-request';
 import type { JobRecord } from '../store/jobs-repo';
@@ -58,7 +58,9 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
   if (job.status !== 'validated' || job.analysis === null) {
     throw badRequest('invalid_state', `Job ${job.id} is ${job.status}; a render can only start once it is validated.`);
   }
-  const planned = planRender(config, job.analysis, await withVideoEncoders(ctx, config, job.analysis, await capabilitiesFor(ctx, job.analysis)), {
+  const renderers = await ctx.runner.renderers();
+  const picked = config.blenderVersion === undefined ? null : pickedBlender(ctx, config.blenderVersion, job.analysis, renderers);
+  const planned = planRender(config, job.analysis, await withVideoEncoders(ctx, config, job.analysis, capabilitiesFor(ctx, job.analysis, renderers, picked)), {
     outputDir: ctx.storage.framesDir(job.id),
     compositeOutputDir: ctx.storage.compositeDir(job.id),
     previewPath: ctx.storage.previewPath(job.id),
@@ -66,10 +68,13 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
   });
   if (!planned.ok) throw badRequest(planned.code, planned.message);
   const admitted = await admitRender(planned, { limits: ctx.limits, headroomBytes: ctx.headroomBytes, diskDir: ctx.storage.jobsDir });
+  // The version used is known now when it was asked for, or is the node's own; on render workers the farm's choice is made when the render starts.
+  const used = picked ?? (ctx.runner.renderedBy === 'node' ? (renderers?.[0]?.version ?? null) : null);
   const moved = ctx.jobs.transition(job.id, ['validated'], 'booting', {
     requestedConfig: config,
-    finalConfig: admitted.finalConfig,
-    renderPlan: admitted.plan,
+    finalConfig: used === null ? admitted.finalConfig : { ...admitted.finalConfig, blenderVersion: used },
+    renderPlan: picked === null ? admitted.plan : { ...admitted.plan, blender: picked },
+    ...(picked === null ? {} : { analysis: withBlenderWarning(job.analysis, picked, true) }),
     totalFrames: admitted.plan.frames.length,
     completedFrames: 0,
     queuedAt: ctx.now().toISOString(),
@@ -83,10 +88,27 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
   return apiJobFor(ctx, request, moved);
 }
 
-/** The node's capabilities for a scene's render, EEVEE as the Blenders that would render it can (unchanged when they cannot be listed now). */
-async function capabilitiesFor(ctx: NodeContext, analysis: SceneAnalysis): Promise<NodeCapabilities> {
-  const renderers = await ctx.runner.renderers();
-  return renderers === null ? ctx.capabilities : { ...ctx.capabilities, eeveeUsable: drawingFor(analysis, renderers) };
+/**
+ * The node's capabilities for a scene's render, EEVEE as the Blenders that would render it can: those
+ * of the version `picked`, else of the farm's choice (unchanged when they cannot be listed now).
+ */
+function capabilitiesFor(ctx: NodeContext, analysis: SceneAnalysis, renderers: Renderer[] | null, picked: string | null): NodeCapabilities {
+  if (renderers === null) return ctx.capabilities;
+  return { ...ctx.capabilities, eeveeUsable: picked === null ? drawingFor(analysis, renderers) : drawingOf(renderers, picked) };
+}
+
+/**
+ * The Blender version a render request names (`blenderVersion`), as the node has it: refused (400, in
+ * one line naming the versions there are) when the node has no such Blender, only its own when it
+ * renders with it, or one older than the scene's; 503 while the render workers cannot be listed.
+ */
+function pickedBlender(ctx: NodeContext, asked: string, analysis: SceneAnalysis, renderers: Renderer[] | null): string {
+  if (renderers === null) {
+    throw new HttpError(503, 'blender_versions_unavailable', `The render workers' Blender versions cannot be listed now (Redis is not answering), so Blender ${asked} cannot be checked. Try again shortly, or leave the choice to the farm.`);
+  }
+  const pick = pickBlender(asked, analysis.savedWithBlender, renderers, ctx.runner.renderedBy);
+  if (!pick.ok) throw badRequest('blender_unavailable', pick.message);
+  return pick.version;
 }
 
 /** The capabilities with the node's video encoders, looked up only when the job may make a video. */

@@ -17,7 +17,7 @@ import { finalizeJob } from './finalize-step';
 import type { RenderExecutor } from './render-executor';
 import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
-import type { Renderer } from '../plan/blender-choice';
+import type { RenderedBy, Renderer } from '../plan/blender-choice';
 import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
 import type { JobLogs } from '../logs/job-logs';
 import { withRenderErrors } from '../logs/render-errors';
@@ -111,6 +111,11 @@ export class JobRunner {
   /** The Blenders that render this node's jobs: its own, or its render workers'; null when they cannot be listed now. */
   renderers(): Promise<Renderer[] | null> {
     return this.executor.renderers();
+  }
+
+  /** Where this node's frames are made: with its own Blender, or by its render workers. */
+  get renderedBy(): RenderedBy {
+    return this.executor.mode === 'distributed' ? 'workers' : 'node';
   }
 
   /**
@@ -350,7 +355,7 @@ export class JobRunner {
         farmChanges: (analysis, videoEncoders) => (this.o.capabilities ? farmChanges(analysis, { ...this.o.capabilities, videoEncoders: videoEncoders ? [...videoEncoders] : null }, this.limits) : []),
         onSpawn: (pid) => this.savePid(job.id, work, pid),
         onLog: this.o.logs?.writer(job.id, '', 'Scene analysis'),
-        renderers: { by: this.executor.mode === 'distributed' ? 'workers' : 'node', list: () => this.renderers() },
+        renderers: { by: this.renderedBy, list: () => this.renderers() },
         sceneDir: this.o.storage.sceneDir(job.id),
         source: this.o.uploadPath(job.uploadSlug),
         maxExtractedBytes: this.limits.maxExtractedBytes,

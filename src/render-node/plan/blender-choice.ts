@@ -1,5 +1,5 @@
 import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
-import { blenderSeries, chooseBlenderVersion, distinctBlenderVersions } from '../../shared/blender-versions';
+import { blenderSeries, chooseBlenderVersion, distinctBlenderVersions, opensSeries, pickedBlenderVersion, versionsOpening } from '../../shared/blender-versions';
 
 /** A Blender that renders for the node: its own, or a render worker's. */
 export interface Renderer {
@@ -68,12 +68,8 @@ export function rendererFindings(analysis: SceneAnalysis, renderers: readonly Re
   const saved = analysis.savedWithBlender;
   const chosen = chooseBlenderVersion(saved, renderers.map((r) => r.version));
   if (chosen === null && saved !== null && by === 'workers') return { warnings, refusal: tooNew(saved, renderers) };
-  if (chosen !== null && saved !== null && blenderSeries(chosen) !== blenderSeries(saved)) {
-    warnings.push({
-      code: 'different-blender',
-      message: `Saved with Blender ${saved}, rendered with Blender ${chosen}: this farm has no Blender ${saved}, and a newer one may render some things differently.`,
-    });
-  }
+  const different = chosen === null ? null : differentBlender(saved, chosen, false);
+  if (different) warnings.push(different);
   if (needsDrawing(analysis.engine) && drawingOf(renderers, chosen) === false) {
     const name = engineName(analysis.engine);
     warnings.push({
@@ -91,4 +87,44 @@ function tooNew(saved: string, renderers: readonly Renderer[]): FailedReason {
     type: 'blender',
     message: `The scene was saved with Blender ${saved}, and this farm's render workers have Blender ${versions} only, which cannot open it. Send it to a farm with Blender ${saved} or newer.`,
   };
+}
+
+/**
+ * The `different-blender` warning of a scene saved by the series `saved` and rendered with Blender
+ * `chosen` (the farm's choice, or the artist's when `picked`); null when they are of one series.
+ */
+export function differentBlender(saved: string | null, chosen: string, picked: boolean): AnalysisWarning | null {
+  if (saved === null || blenderSeries(chosen) === blenderSeries(saved)) return null;
+  const why = picked ? ' as asked:' : `: this farm has no Blender ${saved}, and`;
+  return { code: 'different-blender', message: `Saved with Blender ${saved}, rendered with Blender ${chosen}${why} a newer one may render some things differently.` };
+}
+
+/** The analysis with its `different-blender` warning told anew for the Blender `chosen` (see {@link differentBlender}). */
+export function withBlenderWarning<T extends Pick<SceneAnalysis, 'savedWithBlender' | 'warnings'>>(analysis: T, chosen: string, picked: boolean): T {
+  const different = differentBlender(analysis.savedWithBlender, chosen, picked);
+  const others = analysis.warnings.filter((w) => w.code !== 'different-blender');
+  return { ...analysis, warnings: different ? [...others, different] : others };
+}
+
+/** The Blender version a render asked for, as the node has it, or why the node refuses it. */
+export type BlenderPick = { ok: true; version: string } | { ok: false; message: string };
+
+/**
+ * Check the Blender version a render request names (`asked`: a series or an exact version) against
+ * the Blenders that render here: the lowest one of the node that it names, unless the node has none
+ * (its render workers' versions, or only its own Blender) or that one is older than the scene's.
+ */
+export function pickBlender(asked: string, saved: string | null, renderers: readonly Renderer[], by: RenderedBy): BlenderPick {
+  const available = distinctBlenderVersions(renderers.map((r) => r.version));
+  const whose = by === 'workers' ? "its render workers'" : 'its own';
+  const has = available.length === 0 ? (by === 'workers' ? 'no render worker is connected' : 'it has no Blender') : `it renders with Blender ${available.join(', ')} (${whose})`;
+  const openable = versionsOpening(saved, available);
+  const ask = openable.length === 1 ? `ask for ${openable[0]}, or ` : openable.length > 1 ? `ask for one of ${openable.join(', ')}, or ` : '';
+  const instead = `${ask}leave the choice to the farm`;
+  const version = pickedBlenderVersion(asked, available);
+  if (version === null) return { ok: false, message: `This node has no Blender ${asked}: ${has}; ${instead}.` };
+  if (saved !== null && !opensSeries(version, saved)) {
+    return { ok: false, message: `The scene was saved with Blender ${saved}, which Blender ${version} cannot open: ${instead}.` };
+  }
+  return { ok: true, version };
 }

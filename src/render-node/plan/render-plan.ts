@@ -47,6 +47,11 @@ export const renderPlanSchema = z.object({
   video: videoPlanSchema.nullish(),
   /** Blender runs the scene's own Python (a node started with --trust-python); absent or false: it does not. */
   scenePython: z.boolean().nullish(),
+  /**
+   * The Blender version the render was asked to use (`blenderVersion`), as the node had it when the
+   * render was requested; absent: the farm's choice (on render workers, made when the render starts).
+   */
+  blender: z.string().nullish(),
 });
 export type RenderPlan = z.infer<typeof renderPlanSchema>;
 

@@ -81,7 +81,7 @@ async function startEach(targets: ReviewEntry[], o: { shownId: string; form: Rev
     const submissionId = target.submission!.id;
     const sheet = o.sheets[submissionId] ?? (await command('submissions.review', { submissionId }, { what: `open the review of ${target.name}`, show: o.showError }));
     if (!sheet) continue;
-    const own = submissionId === o.shownId ? o.form : formForScene(o.form, sheet.analysis);
+    const own = submissionId === o.shownId ? o.form : formForScene(o.form, sheet.analysis, sheet.blender);
     await command('submissions.startRender', { submissionId, renderConfig: configFromForm(own, sheet.defaults) }, { what: `start the render of ${target.name}`, show: o.showError });
   }
 }

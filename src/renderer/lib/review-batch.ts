@@ -1,5 +1,5 @@
 import type { SceneAnalysis } from '../../shared/api';
-import type { SubmissionView } from '../../shared/contract';
+import type { BlenderChoiceView, SubmissionView } from '../../shared/contract';
 import type { ReviewForm } from './review-form';
 
 /** One scene of the review: a dropped file, and its submission once the back end took it. */
@@ -64,10 +64,12 @@ export function nextPending(entries: readonly ReviewEntry[], from: number): numb
 /**
  * The settings of one scene applied to another ("Use these settings for all"): frames, samples,
  * resolution, colour and format as they are; a camera or view layer the other scene does not have
- * falls back to that scene's own.
+ * falls back to that scene's own, and a Blender version the review does not offer for it (`blender`)
+ * to the farm's choice.
  */
-export function formForScene(form: ReviewForm, analysis: Pick<SceneAnalysis, 'cameras' | 'viewLayers'> | null): ReviewForm {
+export function formForScene(form: ReviewForm, analysis: Pick<SceneAnalysis, 'cameras' | 'viewLayers'> | null, blender?: BlenderChoiceView): ReviewForm {
   const camera = form.camera !== '' && analysis?.cameras.includes(form.camera) ? form.camera : '';
   const viewLayer = form.viewLayer !== '' && analysis?.viewLayers.some((v) => v.name === form.viewLayer) ? form.viewLayer : '';
-  return { ...form, camera, viewLayer };
+  if (form.blender === undefined) return { ...form, camera, viewLayer };
+  return { ...form, camera, viewLayer, blender: form.blender !== '' && blender?.versions.includes(form.blender) ? form.blender : '' };
 }

@@ -10,6 +10,8 @@ export interface ReviewForm {
   viewLayer: string;
   preset: RenderConfig['colorManagementPreset'];
   outputFormat: string;
+  /** The Blender version to render with; empty or absent: the farm's choice. */
+  blender?: string;
 }
 
 /** The scene's own range as an expression, from the analysis. */
@@ -29,6 +31,7 @@ export function formFromConfig(config: RenderConfig): ReviewForm {
     viewLayer: config.activeViewLayer ?? '',
     preset: config.colorManagementPreset,
     outputFormat: config.outputFormat ?? '',
+    blender: config.blenderVersion ?? '',
   };
 }
 
@@ -53,6 +56,7 @@ export function configFromForm(form: ReviewForm, base: RenderConfig): RenderConf
   setOrDrop(config, 'activeCamera', form.camera || undefined);
   setOrDrop(config, 'activeViewLayer', form.viewLayer || undefined);
   setOrDrop(config, 'outputFormat', (form.outputFormat || undefined) as RenderConfig['outputFormat']);
+  setOrDrop(config, 'blenderVersion', form.blender || undefined);
   return config;
 }
 

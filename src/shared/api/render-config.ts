@@ -48,6 +48,11 @@ export const renderConfigSchema = z
     minimumRam: z.number().int().min(0).optional(),
     activeCamera: z.string().min(1).optional(),
     activeViewLayer: z.string().min(1).optional(),
+    /**
+     * A Renderdrop-node extension (other servers refuse it): the Blender version to render with, a
+     * series ("4.3") or an exact version ("4.3.2") the node has; absent: the farm's choice.
+     */
+    blenderVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/, { error: 'blenderVersion is a Blender version such as "4.3" or "4.3.2".' }).optional(),
   })
   .strict();
 export type RenderConfig = z.infer<typeof renderConfigSchema>;

@@ -114,6 +114,7 @@ describe.skipIf(!blender34 || !blender43 || !blender52 || !redisServer)('one Ble
     expect(job.analysis.warnings).toEqual([]);
     const done = await render(t, job.id);
     expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+    expect(done.finalConfig.blenderVersion).toBe(info34.version);
 
     const chunks = await completedChunks(redis.url, job.id);
     expect(chunks.flatMap((c) => c.data.frames).sort()).toEqual([1, 2, 3, 4]);
@@ -127,6 +128,42 @@ describe.skipIf(!blender34 || !blender43 || !blender52 || !redisServer)('one Ble
       await writeFile(join(frames, output.fileName), Buffer.from(await (await fetch(output.url)).arrayBuffer()));
     }
     await expectSameFrames(frames, ['tiny_0001.png', 'tiny_0002.png', 'tiny_0003.png', 'tiny_0004.png'], inPlace);
+  }, 240_000);
+
+  it('renders a 3.4 scene asked to render with 4.3 on the 4.3 worker only, pixel-identical to Blender 4.3 in place; refuses a version the farm lacks', async () => {
+    const scene = join(work, 'tiny34.blend');
+    await renderInPlace(blender43!, scene, join(work, 'inplace43', 'tiny_'), 1, 2);
+    const inPlace = await Promise.all([1, 2].map(async (n) => decodePng(await readFile(join(work, 'inplace43', `tiny_000${n}.png`)))));
+
+    const job = await validated(t, 'tiny34.blend', await readFile(scene));
+    const ask = (blenderVersion: string) => t.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', frameRanges: ['1-2'], blenderVersion } });
+    const refused = await ask('5.2');
+    expect(refused.status).toBe(400);
+    const [v34, v43] = (await t.call('GET', '/node/workers')).json.blenderVersions;
+    expect(refused.json.error.message).toBe(`This node has no Blender 5.2: it renders with Blender ${v34}, ${v43} (its render workers'); ask for one of ${v34}, ${v43}, or leave the choice to the farm.`);
+    const asked = await ask('4.3');
+    expect(asked.status, JSON.stringify(asked.json)).toBe(200);
+    const version43 = asked.json.finalConfig.blenderVersion;
+    expect(version43).toBe(v43);
+    expect(asked.json.analysis.warnings).toEqual([
+      { code: 'different-blender', message: `Saved with Blender 3.4, rendered with Blender ${version43} as asked: a newer one may render some things differently.` },
+    ]);
+    const done = await waitForJob(t, job.id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 180_000);
+    expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+    expect(done.finalConfig.blenderVersion).toBe(version43);
+
+    const chunks = await completedChunks(redis.url, job.id);
+    expect(chunks.flatMap((c) => c.data.frames).sort()).toEqual([1, 2]);
+    for (const chunk of chunks) {
+      expect(chunk.data.blender).toBe(version43);
+      expect(chunk.returnvalue).toMatchObject({ worker: 'w43', blender: version43 });
+    }
+    const frames = join(work, 'farm43');
+    await mkdir(frames);
+    for (const output of (await t.call('GET', `/jobs/${job.id}/downloads`)).json.frameOutputs as { fileName: string; url: string }[]) {
+      await writeFile(join(frames, output.fileName), Buffer.from(await (await fetch(output.url)).arrayBuffer()));
+    }
+    await expectSameFrames(frames, ['tiny_0001.png', 'tiny_0002.png'], inPlace);
   }, 240_000);
 
   it('keeps a 4.3 scene waiting, saying why, when its 4.3 worker leaves; the 3.4 worker never gets its chunks', async () => {

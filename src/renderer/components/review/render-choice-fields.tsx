@@ -3,9 +3,12 @@ import { formatName, type ReviewSheet as ReviewData } from '../../../shared/cont
 import type { ReviewForm } from '../../lib/review-form';
 import { FormField } from './form-field';
 
-/** The overrides chosen from a list: camera, view layer, colour preset and output format. */
-export function RenderChoiceFields(props: { analysis: ReviewData['analysis']; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void }) {
-  const { analysis: a, form, set } = props;
+/**
+ * The overrides chosen from a list: camera, view layer, colour preset, output format, and the Blender
+ * version when the farm has several that can open the scene.
+ */
+export function RenderChoiceFields(props: { analysis: ReviewData['analysis']; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void; blender?: ReviewData['blender'] }) {
+  const { analysis: a, form, set, blender } = props;
   return (
     <>
       <FormField label="Camera">
@@ -52,6 +55,20 @@ export function RenderChoiceFields(props: { analysis: ReviewData['analysis']; fo
           </select>
         )}
       </FormField>
+      {blender && (
+        <FormField label="Blender">
+          {(id) => (
+            <select id={id} value={form.blender ?? ''} onChange={(e) => set({ blender: e.target.value })}>
+              <option value="">Farm&apos;s choice ({blender.farmChoice})</option>
+              {blender.versions.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+      )}
     </>
   );
 }

@@ -8,7 +8,7 @@ import { RenderChoiceFields } from './render-choice-fields';
  * The artist's overrides of the scene's settings, each field with its error; submitted by the dialog's
  * footer button through `formId`.
  */
-export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void }) {
+export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void; blender?: ReviewData['blender'] }) {
   const { analysis: a, form } = props;
   const sceneRange = sceneRangeOf(a);
   const errors = reviewErrors(form, sceneRange);
@@ -41,7 +41,7 @@ export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; f
           />
         )}
       </FormField>
-      <RenderChoiceFields analysis={a} form={form} set={set} />
+      <RenderChoiceFields analysis={a} form={form} set={set} blender={props.blender} />
     </form>
   );
 }

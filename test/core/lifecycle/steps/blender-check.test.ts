@@ -8,7 +8,7 @@ import { SubmissionJournal } from '../../../../src/core/journal/submission-journ
 import { recordForFile } from '../../../../src/core/lifecycle/record-for-file';
 import { SubmissionLifecycle } from '../../../../src/core/lifecycle/submission-lifecycle';
 import { pollingWaiter } from '../../../../src/core/lifecycle/wait-for-job';
-import type { NodeWorkers } from '../../../../src/shared/api';
+import type { NodeWorkers, RenderConfig } from '../../../../src/shared/api';
 import { SyntheticBlend } from '../../../blend/helpers/synthetic-blend';
 import { FakeApi } from '../../../helpers/fake-api-server';
 import { sendJson } from '../../../helpers/hostile-server';
@@ -42,13 +42,13 @@ function farmHas(view: NodeWorkers): void {
   farm = view;
 }
 
-async function submit(name: string, bytes: Buffer) {
+async function submit(name: string, bytes: Buffer, renderConfig?: RenderConfig) {
   const path = join(dir, name);
   await writeFile(path, bytes);
   const { record } = await recordForFile(journal, { filePath: path, baseUrl: api.server.url, profileId: null, pack: false });
   const claimed = await new SubmissionLifecycle({ client, journal, waitForJob: pollingWaiter(client, { intervalMs: 0 }) }).claim(record);
   try {
-    return await claimed.advance({ until: 'validated' }).then(
+    return await claimed.advance({ until: 'validated', ...(renderConfig ? { renderConfig } : {}) }).then(
       (done) => ({ done, error: null }),
       (error: unknown) => ({ done: claimed.record, error }),
     );
@@ -88,6 +88,44 @@ describe('a scene newer than every Blender of the farm', () => {
     expect(api.count('POST', `${P}/uploads`)).toBe(1);
     farm = null;
     expect((await submit('b.blend', new SyntheticBlend({ format: 1 }).build())).error).toBeNull();
+    expect(api.count('POST', `${P}/uploads`)).toBe(2);
+  });
+});
+
+describe('a Blender version the artist picks', () => {
+  const farm34and43: NodeWorkers = { mode: 'distributed', blenderVersions: ['3.4.1', '4.3.2'], redis: 'redis://x', chunks: { waiting: 0, active: 0, delayed: 0 }, workers: [] };
+  const picking = (blenderVersion: string): RenderConfig => ({ colorManagementPreset: 'default', blenderVersion });
+
+  it('is refused before anything is sent when the farm does not have it, in one line naming the versions it has', async () => {
+    farmHas(farm34and43);
+    const { done, error } = await submit('shot.blend', new SyntheticBlend({ version: 304 }).build(), picking('5.2'));
+    expect(error).toBeInstanceOf(PreflightError);
+    expect((error as PreflightError).code).toBe('blender-unavailable');
+    expect((error as Error).message).toBe('This farm has no Blender 5.2 (it renders with Blender 3.4.1, 4.3.2). Nothing was sent; choose one of 3.4.1, 4.3.2 or leave the choice to the farm.');
+    expect(done).toMatchObject({ ending: 'failed' });
+    expect(api.count('POST', `${P}/uploads`)).toBe(0);
+  });
+
+  it('is refused when it is older than the file\'s, when no worker is connected, and when the server does not list its versions', async () => {
+    farmHas(farm34and43);
+    expect((await submit('new.blend', new SyntheticBlend({ version: 402 }).build(), picking('3.4'))).error).toMatchObject({
+      message: 'new.blend was saved with Blender 4.2, which Blender 3.4.1 cannot open. Nothing was sent; choose 4.3.2 or leave the choice to the farm.',
+    });
+    farmHas({ ...farm34and43, blenderVersions: [] });
+    expect((await submit('a.blend', new SyntheticBlend({ version: 304 }).build(), picking('4.3'))).error).toMatchObject({
+      message: 'This farm has no Blender 4.3 (it has no render worker connected now). Nothing was sent; leave the choice to the farm.',
+    });
+    farm = null;
+    expect((await submit('b.blend', new SyntheticBlend({ version: 304 }).build(), picking('4.3'))).error).toMatchObject({
+      message: 'This server does not say which Blender versions it has, so b.blend cannot be rendered with Blender 4.3 there. Nothing was sent; leave the choice of Blender to the farm.',
+    });
+    expect(api.count('POST', `${P}/uploads`)).toBe(0);
+  });
+
+  it('goes on when the farm has it, by series or exactly', async () => {
+    farmHas(farm34and43);
+    expect((await submit('a.blend', new SyntheticBlend({ version: 304 }).build(), picking('4.3'))).error).toBeNull();
+    expect((await submit('b.blend', new SyntheticBlend({ version: 304 }).build(), picking('3.4.1'))).error).toBeNull();
     expect(api.count('POST', `${P}/uploads`)).toBe(2);
   });
 });
