@@ -34,6 +34,8 @@ describe('"This computer" for the renderdrop command while the app runs', () => 
     expect(jobs.code, jobs.stderr).toBe(0);
     expect(JSON.parse(jobs.stdout).pagination.total).toBe(0);
     expect(squatter.requests).toEqual([]);
+    const listed = JSON.parse((await cli(h.dir, ['profile', 'list', '--json'])).stdout).profiles as { id: string; key: string; keyStore: string | null }[];
+    expect(listed.find((p) => p.id === 'this-computer')).toMatchObject({ key: 'stored', keyStore: 'app' });
 
     const elsewhere = await cli(h.dir, ['jobs', '--json'], { RENDERDROP_BASE_URL: squatter.url });
     expect(elsewhere.code).not.toBe(0);

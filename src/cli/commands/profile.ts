@@ -7,8 +7,8 @@ import { cliAction } from '../session/cli-action';
 import type { CliContext } from '../session/cli-context';
 import { findProfile, isLoopbackUrl } from '../session/find-profile';
 
-/** Where a profile's key is: the keychain, the key file, nowhere, or unknown (the keychain would not say). */
-type KeyState = 'keychain' | 'file' | 'none' | 'unknown';
+/** Where a profile's key is: the keychain, the key file, the running app (This computer), nowhere, or unknown (the keychain would not say). */
+type KeyState = 'keychain' | 'file' | 'app' | 'none' | 'unknown';
 
 /** `renderdrop profile list|add|use|remove`: the servers Renderdrop knows. */
 export function registerProfileCommands(program: Command, deps: CliDeps): void {
@@ -25,7 +25,8 @@ export function registerProfileCommands(program: Command, deps: CliDeps): void {
         if (opts.json) {
           const profiles = settings.profiles.map((p) => {
             const place = keys.get(p.id) ?? 'unknown';
-            return { ...p, active: p.id === settings.activeProfileId, key: place === 'keychain' || place === 'file' ? 'stored' : place, keyStore: place === 'keychain' || place === 'file' ? place : null };
+            const stored = place === 'keychain' || place === 'file' || place === 'app';
+            return { ...p, active: p.id === settings.activeProfileId, key: stored ? 'stored' : place, keyStore: stored ? place : null };
           });
           ctx.io.stdout.write(`${JSON.stringify({ profiles, activeProfileId: settings.activeProfileId, overrides: overrides(ctx) }, null, 2)}\n`);
           return;
@@ -93,12 +94,15 @@ export function registerProfileCommands(program: Command, deps: CliDeps): void {
 async function keyStates(ctx: CliContext, ids: string[]): Promise<Map<string, KeyState>> {
   const states = new Map<string, KeyState>();
   for (const id of ids) states.set(id, await ctx.secrets.where(id));
+  const [{ localNodeDataDir, readLocalClientFile }, { THIS_COMPUTER_PROFILE_ID }] = await Promise.all([import('../../core/secrets'), import('../../shared/settings')]);
+  if (states.get(THIS_COMPUTER_PROFILE_ID) === 'none' && (await readLocalClientFile(localNodeDataDir(ctx.settings().dir)))) states.set(THIS_COMPUTER_PROFILE_ID, 'app');
   return states;
 }
 
 function keyLabel(state: KeyState): string {
   if (state === 'unknown') return 'unknown (keychain unavailable)';
   if (state === 'file') return 'file (keys.json)';
+  if (state === 'app') return 'from the running app';
   return state;
 }
 
