@@ -26,6 +26,11 @@ describe('analysis summary', () => {
     ]);
   });
 
+  it('names the Blender version asked for (--blender-version)', () => {
+    const { rows } = summarizeAnalysis(sampleAnalysis(), { colorManagementPreset: 'default', blenderVersion: '4.3' });
+    expect(Object.fromEntries(rows).Blender).toBe('saved with 3.4.1, rendered with 4.3 (asked)');
+  });
+
   it('shows each override beside the scene value', () => {
     const { rows, frameCount } = summarizeAnalysis(sampleAnalysis(), {
       colorManagementPreset: 'aces',

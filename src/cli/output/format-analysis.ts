@@ -74,7 +74,7 @@ export function summarizeAnalysis(analysis: unknown, config: RenderConfig, missi
   rows.push(['Colour', `${config.colorManagementPreset} preset${view ? ` (scene view transform: ${view})` : ''}`]);
 
   const saved = text(a.savedWithBlender);
-  const nodeBlender = text(a.nodeBlender);
+  const nodeBlender = config.blenderVersion !== undefined ? `${config.blenderVersion} (asked)` : text(a.nodeBlender);
   if (saved || nodeBlender) rows.push(['Blender', [saved && `saved with ${saved}`, nodeBlender && `rendered with ${nodeBlender}`].filter(Boolean).join(', ')]);
 
   return { rows, warnings: [...choiceWarnings(missing), ...describeWarnings(a, missingAdvice)], notes: describeNotes(a), frameCount: frames?.count ?? null };
