@@ -110,19 +110,20 @@ def app_running(folder=None):
     return read_handover(folder) is not None
 
 
-def progress(submission_id, folder=None, timeout=5.0):
-    """How a scene handed over is doing, as the running app tells it (status, frames, clock, framesDir),
-    or None when the app is gone or no longer knows it."""
+def progress(submission_id, folder=None, timeout=5.0, seen_preview=None):
+    """How a scene handed over is doing, as the running app tells it (status, frames, clock, framesDir,
+    and `preview`, a data URL of the last frame, when it changed since `seen_preview`), or None when
+    the app is gone or no longer knows it."""
     handover = read_handover(folder)
     if handover is None:
         return None
     request = urllib.request.Request(
-        handover["url"] + "/submissions/" + urllib.parse.quote(submission_id, safe=""),
+        handover["url"] + "/submissions/" + urllib.parse.quote(submission_id, safe="") + ("?seenPreview=" + urllib.parse.quote(seen_preview, safe="") if seen_preview else ""),
         headers={"Authorization": "Bearer " + handover["token"]},
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            data = json.loads(response.read(1 << 20).decode("utf-8"))
+            data = json.loads(response.read(32 << 20).decode("utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

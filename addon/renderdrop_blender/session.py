@@ -5,6 +5,7 @@ applied on Blender's main thread by a timer (`bpy.app.timers`), which also redra
 status bar. Blender's UI never waits.
 """
 
+import base64
 import os
 import queue
 import tempfile
@@ -122,9 +123,10 @@ def _follow_in_app(submission_id, interval=1.0):
 
     def run():
         key = "app:" + submission_id
+        preview_key = None
         try:
             while state.job_id == key:
-                seen = handover.progress(submission_id)
+                seen = handover.progress(submission_id, seen_preview=preview_key)
                 if seen is None:
                     _inbox.put(("error", (key, "Renderdrop no longer answers about this scene: see the app.")))
                     return
@@ -132,6 +134,11 @@ def _follow_in_app(submission_id, interval=1.0):
                 clock = seen.get("clock") or {}
                 if status:
                     _inbox.put(("progress", (key, status, seen.get("completedFrames") or 0, seen.get("totalFrames") or 0, clock.get("timeLeftSeconds"))))
+                if seen.get("preview"):
+                    preview_key = seen.get("previewKey")
+                    path = _save_data_url(seen["preview"])
+                    if path:
+                        _inbox.put(("preview", path))
                 if seen.get("framesDir"):
                     _inbox.put(("frames", (key, seen["framesDir"])))
                     return
@@ -145,6 +152,20 @@ def _follow_in_app(submission_id, interval=1.0):
     state.job_id = "app:" + submission_id
     _following.add(state.job_id)
     threading.Thread(target=run, daemon=True).start()
+
+
+def _save_data_url(url):
+    """Writes an image given as a data URL (`data:image/png;base64,...`) to the previews folder; its path, or None."""
+    head, _, data = url.partition(",")
+    if not head.startswith("data:image/") or not head.endswith(";base64"):
+        return None
+    path = os.path.join(_preview_dir, "frame-%d.%s" % (int(time.time() * 1000), "jpg" if "jpeg" in head else "png"))
+    try:
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data, validate=True))
+    except (OSError, ValueError):
+        return None
+    return path
 
 
 def _follow(command, job_id):

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,9 @@ interface FakeApp {
   server: Server;
 }
 
+/** A 1×1 PNG, as a preview the app hands the add-on. */
+const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 async function fakeApp(): Promise<FakeApp> {
   const app: Omit<FakeApp, 'url' | 'server'> = { token: 'secret-token-of-the-app', received: [], refusal: null, progress: [], progressReads: 0 };
   const server = createServer((req, res) => {
@@ -37,7 +40,7 @@ async function fakeApp(): Promise<FakeApp> {
         return;
       }
       const authorised = req.headers.authorization === `Bearer ${app.token}`;
-      if (req.method === 'GET' && req.url === '/handover/submissions/sub-1' && authorised) {
+      if (req.method === 'GET' && req.url?.split('?')[0] === '/handover/submissions/sub-1' && authorised) {
         app.progressReads += 1;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(app.progress[Math.min(app.progressReads, app.progress.length) - 1]));
         return;
@@ -108,7 +111,7 @@ describe.skipIf(!blenderPath)('the add-on hands the scene to a running Renderdro
     await mkdir(frames, { recursive: true });
     app.progress = [
       { submissionId: 'sub-1', phase: 'review', jobId: null },
-      { submissionId: 'sub-1', jobId: 'job-1', status: 'rendering', completedFrames: 1, totalFrames: 2, clock: { state: 'rendering', timeLeftSeconds: 42 }, framesDir: null },
+      { submissionId: 'sub-1', jobId: 'job-1', status: 'rendering', completedFrames: 1, totalFrames: 2, clock: { state: 'rendering', timeLeftSeconds: 42 }, framesDir: null, previewKey: 'r:1', preview: `data:image/png;base64,${ONE_PIXEL_PNG}` },
       { submissionId: 'sub-1', jobId: 'job-1', status: 'completed', completedFrames: 2, totalFrames: 2, clock: { state: 'ended', timeLeftSeconds: null }, framesDir: null },
       { submissionId: 'sub-1', jobId: 'job-1', status: 'completed', completedFrames: 2, totalFrames: 2, clock: { state: 'ended', timeLeftSeconds: null }, framesDir: frames },
     ];
@@ -119,6 +122,8 @@ describe.skipIf(!blenderPath)('the add-on hands the scene to a running Renderdro
     const final = JSON.parse(line!.slice('FINAL '.length));
     expect(final).toMatchObject({ phase: 'completed', framesDir: frames, done: 2, total: 2 });
     expect(final.statusTexts).toContain('Renderdrop: 1/2 frames, 42 s left');
+    expect(final.preview, 'the last frame the app had was shown in the panel').not.toBeNull();
+    expect((await readFile(final.preview)).subarray(1, 4).toString()).toBe('PNG');
     expect(final.started.filter((name: string) => ['status', 'watch', 'submit'].includes(name))).toEqual([]);
   });
 

@@ -188,6 +188,7 @@ describe.skipIf(!ready)('the Blender add-on and browser mode (Chromium, local no
     expect(final).toMatchObject({ phase: 'completed', done: 2, total: 2 });
     expect(final.statusTexts.some((text: string) => /^Renderdrop: \d\/2 frames/.test(text)), final.statusTexts.join(' | ')).toBe(true);
     expect((await readdir(final.framesDir)).filter((name: string) => name.endsWith('.png'))).toHaveLength(2);
+    expect(final.preview, 'the last frame shown in the panel').not.toBeNull();
     expect(final.started.filter((name: string) => ['status', 'watch', 'submit'].includes(name))).toEqual([]);
   });
 

@@ -9,8 +9,8 @@ import type { HandedOverProgress } from './handover-listener';
  * preview of the last frame exists, and the folder its frames were downloaded to. `jobs` remembers the
  * job of each submission, so the add-on can follow it after the submission leaves the list.
  */
-export function handedOverProgress(handlers: Pick<ContractHandlers, 'submissions.list' | 'jobs.get'>, jobs = new Map<string, string>()) {
-  return async (submissionId: string): Promise<HandedOverProgress | null> => {
+export function handedOverProgress(handlers: Pick<ContractHandlers, 'submissions.list' | 'jobs.get' | 'jobs.preview'>, jobs = new Map<string, string>()) {
+  return async (submissionId: string, seenPreview: string | null = null): Promise<HandedOverProgress | null> => {
     const submission = (await handlers['submissions.list']({})).find((s) => s.id === submissionId) ?? null;
     if (submission?.jobId) jobs.set(submissionId, submission.jobId);
     const jobId = jobs.get(submissionId) ?? null;
@@ -20,6 +20,12 @@ export function handedOverProgress(handlers: Pick<ContractHandlers, 'submissions
     }
     const { summary } = await handlers['jobs.get']({ jobId });
     const clock = clockSummaryOf({ ...summary, endedAt: summary.endedAt }, Date.now());
+    const preview =
+      summary.hasPreview && summary.previewKey !== seenPreview
+        ? await Promise.resolve()
+            .then(() => handlers['jobs.preview']({ jobId }))
+            .catch(() => null)
+        : null;
     return {
       submissionId,
       phase: submission?.phase ?? 'job',
@@ -30,6 +36,7 @@ export function handedOverProgress(handlers: Pick<ContractHandlers, 'submissions
       clock,
       hasPreview: summary.hasPreview,
       previewKey: summary.previewKey,
+      ...(preview ? { preview } : {}),
       failure: summary.failure,
       framesDir: summary.download.state === 'done' ? summary.download.dir : null,
       download: summary.download.state,

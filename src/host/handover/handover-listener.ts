@@ -18,7 +18,7 @@ export interface HandoverOptions {
   /** Passes a scene into the app the way a dropped file enters it. */
   deliver(scene: string): Promise<HandoverOutcome>;
   /** How a submission handed over is doing (null: not known); without it the add-on cannot follow. */
-  progress?: (submissionId: string) => Promise<HandedOverProgress | null>;
+  progress?: (submissionId: string, seenPreview: string | null) => Promise<HandedOverProgress | null>;
   /** Fixed secret (tests); random when absent. */
   token?: string;
   pid?: number;
@@ -79,7 +79,8 @@ async function handle(
   const follow = checkFollowHead(head, context);
   if (follow) {
     if ('status' in follow) return refuse(request, response, follow);
-    const found = context.progress ? await context.progress(follow.submissionId) : null;
+    const seen = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('seenPreview');
+    const found = context.progress ? await context.progress(follow.submissionId, seen) : null;
     if (!found) return refuse(request, response, { status: 404, error: 'Renderdrop does not know that submission.' });
     request.resume();
     return send(response, 200, found);
