@@ -55,7 +55,7 @@ describe('the desktop app listens for the Blender add-on', () => {
     const progress = await fetch(`${info!.url}/submissions/sub-1`, { headers: auth });
     expect(progress.status).toBe(200);
     expect(await progress.json()).toMatchObject({ jobId: 'job-1', status: 'completed', completedFrames: 2, totalFrames: 2, clock: { state: 'ended', timeLeftSeconds: null }, framesDir: '/renders/shot-job1', preview: 'data:image/png;base64,iVBORw0KGgo=' });
-    const unchanged = await (await fetch(`${info!.url}/submissions/sub-1?seenPreview=completed%3A2`, { headers: auth })).json();
+    const unchanged = (await (await fetch(`${info!.url}/submissions/sub-1?seenPreview=completed%3A2`, { headers: auth })).json()) as { preview?: string };
     expect(unchanged.preview).toBeUndefined();
     expect((await fetch(`${info!.url}/submissions/sub-1`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     expect((await fetch(`${info!.url}/submissions/sub-1`, { headers: { ...auth, origin: 'http://evil.example' } })).status).toBe(403);
