@@ -69,6 +69,7 @@ async function rawAnalysis(scene: StoredScene, reader: SceneReaderFacts, base: P
     colorManagement: colourOf(scene, reader),
     usesCompositor: scene.usesCompositor,
     rendersSequencer: rendersSequencerOf(scene, reader),
+    video: null,
     dependencies,
     warnings,
   };
