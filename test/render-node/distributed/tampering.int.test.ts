@@ -51,7 +51,7 @@ describe.skipIf(!blenderPath || !redisServer)('distributed mode with a hostile R
   const startWorker = async () => {
     worker = await startWorkerProcess({ redis: redis.url, node: t.url, name: 'alpha', cacheDir: join(work, 'cache'), blender: blenderPath!, threads: 1 });
   };
-  const waiting = async (jobId: string) => (await queue.getJobs(['waiting', 'paused', 'prioritized'])).filter((j) => (j.data as ChunkData).jobId === jobId);
+  const waiting = async (jobId: string) => (await queue.getJobs(['waiting', 'prioritized'])).filter((j) => (j.data as ChunkData).jobId === jobId);
   const frames = async (jobId: string) => Promise.all(FRAMES.map(async (f) => decodePng(await readFile(join(t.dataDir, 'jobs', jobId, 'frames', frameName(f))))));
 
   beforeAll(async () => {
