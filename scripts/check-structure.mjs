@@ -2,7 +2,8 @@
  * Structure checks that ESLint's per-file rules cannot make, run by `npm run lint`:
  * - no import circle between modules of src/ (type-only imports included: a circle is a circle);
  * - no exported name declared in two files of src/ (re-exports through an index.ts do not count);
- * - no folder of src/ with more than 20 loose files.
+ * - no folder of src/ with more than 20 loose files;
+ * - no file of src/ longer than 400 lines (split it by concept).
  * Prints one line per finding and exits 1 when there is any.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -12,6 +13,7 @@ import ts from 'typescript';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const srcDir = join(root, 'src');
 const MAX_LOOSE_FILES = 20;
+const MAX_FILE_LINES = 400;
 
 function sourceFiles(dir, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -35,9 +37,10 @@ function resolveImport(from, spec) {
   return null;
 }
 
-/** Module specifiers of a file, and the names it declares and exports itself. */
+/** Module specifiers of a file, the names it declares and exports itself, and its number of lines. */
 function readModule(file) {
   const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const imports = [];
   const exported = [];
@@ -59,7 +62,7 @@ function readModule(file) {
     }
     ts.forEachChild(node, visit);
   })(sf);
-  return { imports, exported };
+  return { imports, exported, lines };
 }
 
 function findCircles(graph) {
@@ -83,8 +86,10 @@ function findCircles(graph) {
 const files = sourceFiles(srcDir);
 const graph = new Map();
 const declaredIn = new Map();
+const lineCounts = new Map();
 for (const file of files) {
-  const { imports, exported } = readModule(file);
+  const { imports, exported, lines } = readModule(file);
+  lineCounts.set(file, lines);
   graph.set(file, imports.map((spec) => resolveImport(file, spec)).filter(Boolean));
   for (const name of new Set(exported)) declaredIn.set(name, [...(declaredIn.get(name) ?? []), file]);
 }
@@ -100,10 +105,13 @@ for (const file of files) loose.set(dirname(file), (loose.get(dirname(file)) ?? 
 for (const [dir, count] of loose) {
   if (count > MAX_LOOSE_FILES) problems.push(`${rel(dir)} holds ${count} loose files (at most ${MAX_LOOSE_FILES}): group them into folders`);
 }
+for (const [file, lines] of lineCounts) {
+  if (lines > MAX_FILE_LINES) problems.push(`${rel(file)} has ${lines} lines (at most ${MAX_FILE_LINES}): split it into modules by concept`);
+}
 
 for (const line of problems) console.log(line);
 if (problems.length > 0) {
   console.log(`check-structure: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
   process.exit(1);
 }
-console.log(`check-structure: ${files.length} modules, no circle, no name declared twice, no folder over ${MAX_LOOSE_FILES} loose files`);
+console.log(`check-structure: ${files.length} modules, no circle, no name declared twice, no folder over ${MAX_LOOSE_FILES} loose files, no file over ${MAX_FILE_LINES} lines`);

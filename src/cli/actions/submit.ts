@@ -17,7 +17,8 @@ import { describeStep } from '../submit/describe-step';
 import { prepareRecord } from '../submit/prepare-record';
 import { projectFor, projectLine } from '../options/project-option';
 import { outcomeExitCode, outcomeOfFile, type SubmissionOutcome } from '../submit/submission-outcome';
-import { SubmissionRunner, type HandedOff } from '../submit/submission-runner';
+import { SubmissionRunner } from '../submit/submission-runner';
+import type { HandedOff } from '../submit/submission-runner-options';
 
 interface SubmitOptions extends RenderOverrides {
   scene?: string;

@@ -1,52 +1,25 @@
-import { statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { dirname } from 'node:path';
 import type { ApiClient } from '../../core/api';
 import { isAbort, serializeError, SubmissionBusyError } from '../../core/errors';
-import { type SubmissionJournal, isFinished, reached, type SubmissionRecord } from '../../core/journal';
+import { isFinished, reached, type SubmissionRecord } from '../../core/journal';
 import { type RenderProposal, awaitsDecision, lifecyclePhase, scenesToChooseFrom, SubmissionLifecycle, type ClaimedSubmission, trackerWaiter, type WaitForJob } from '../../core/lifecycle';
-import { analysisForArtist, missingFiles } from '../../core/packing';
+import { analysisForArtist } from '../../core/packing';
 import { JobTracker } from '../../core/tracking';
 import { countOf, formatBytes, formatDuration } from '../../shared/text';
 import { type Job, JOB_STATUS_TABLE, type JobStatus, type RenderConfig } from '../../shared/api';
 import { UsageError } from '../cli-errors';
-import { formatAnalysisSummary, type MissingAdvice, summarizeAnalysis } from '../output/format-analysis';
+import { formatAnalysisSummary, summarizeAnalysis } from '../output/format-analysis';
 import { adjustmentReasonsOf } from '../output/format-jobs';
 import { artistJobWarnings, type JobWarning } from '../output/job-warnings';
 import { formatPackingSummary } from '../output/format-packing';
 import { formatTrackerRetry } from '../output/format-progress';
 import { safeText } from '../output/safe-text';
-import type { LiveDisplay } from '../output/live-display';
-import type { Choose, Confirm } from '../terminal/terminal-prompt';
 import { askForScene, sceneOptionExample } from './scene-question';
 import { outcomeOfRecord, type OutcomeState, type ReviewSummary, type SubmissionOutcome } from './submission-outcome';
 import { formatSubmissionLine, statusLine, type SubmissionLineState } from './submission-line';
-
-/** What a runner needs from the command that uses it. */
-export interface SubmissionRunnerOptions {
-  journal: SubmissionJournal;
-  display: LiveDisplay;
-  signal: AbortSignal;
-  /** Render without asking after the summary. */
-  yes: boolean;
-  /** A person can answer questions on this terminal. */
-  canPrompt: boolean;
-  /** Asks a yes/no question on the terminal. */
-  confirm: Confirm;
-  /** Asks which of several answers to take on the terminal (the scene of a zip). */
-  choose: Choose;
-  /** Folder for records that want a download but name no folder (older journal entries). */
-  defaultDownloadRoot: string;
-  /** Width the file names are padded to in progress lines. */
-  nameWidth: number;
-  /** Stop once validated: show what the server found, keep the submission waiting for a later go-ahead. */
-  validateOnly?: boolean;
-}
-
-/** A submission that reached the server's render queue and is left to it (or to `follow`). */
-export interface HandedOff {
-  handedOff: SubmissionRecord;
-  client: ApiClient;
-}
+import { missingAdvice } from './missing-advice';
+import { outcomeLine } from './outcome-line';
+import type { HandedOff, SubmissionRunnerOptions } from './submission-runner-options';
 
 interface Tracked {
   line: SubmissionLineState;
@@ -148,13 +121,13 @@ export class SubmissionRunner {
   leftRendering(item: HandedOff): SubmissionOutcome {
     const tracked = this.#tracked.get(item.handedOff.id);
     const outcome = outcomeOfRecord(item.handedOff, { jobStatus: tracked?.jobStatus ?? null, downloadedFiles: null, warnings: this.#warningsOf(item.handedOff, tracked) });
-    this.#o.display.finish(item.handedOff.id, this.#finalLine(outcome));
+    this.#o.display.finish(item.handedOff.id, outcomeLine(outcome, this.#o.nameWidth));
     return outcome;
   }
 
   /** Prints the final line of an outcome reached outside the runner (a file that failed its checks). */
   announce(outcome: SubmissionOutcome): void {
-    this.#o.display.print(this.#finalLine(outcome));
+    this.#o.display.print(outcomeLine(outcome, this.#o.nameWidth));
   }
 
   /** Stops every tracker (so the process can end). */
@@ -344,7 +317,7 @@ export class SubmissionRunner {
     const outcome = outcomeOfRecord(record, { jobStatus: tracked.jobStatus, downloadedFiles: tracked.downloadedFiles, warnings: this.#warningsOf(record, tracked) });
     const review = this.#reviews.get(record.id);
     if (review && outcome.state === 'validated') outcome.review = review;
-    this.#o.display.finish(record.id, this.#finalLine(outcome));
+    this.#o.display.finish(record.id, outcomeLine(outcome, this.#o.nameWidth));
     return outcome;
   }
 
@@ -358,71 +331,12 @@ export class SubmissionRunner {
       state,
       error: state === 'interrupted' ? null : { kind: serialized.kind, message: serialized.message },
     };
-    this.#o.display.finish(record.id, this.#finalLine(outcome));
+    this.#o.display.finish(record.id, outcomeLine(outcome, this.#o.nameWidth));
     return outcome;
-  }
-
-  #finalLine(outcome: SubmissionOutcome): string {
-    const name = this.#name(outcome.fileName);
-    const job = outcome.jobId ? `job ${outcome.jobId}` : '';
-    switch (outcome.state) {
-      case 'downloaded': {
-        const count = outcome.downloadedFiles;
-        return statusLine(name, 'downloaded', `${count ?? 'all'} ${count === 1 ? 'file' : 'files'} to ${outcome.downloadedTo}`);
-      }
-      case 'validated':
-        return statusLine(name, 'validated', `${job}; submit it again with --yes to render it`);
-      case 'completed':
-        return statusLine(name, 'completed', job);
-      case 'rendering':
-        return statusLine(name, outcome.jobStatus && outcome.jobStatus !== 'validated' ? outcome.jobStatus : 'rendering', job);
-      case 'failed':
-        return statusLine(name, 'failed', outcome.error?.message ?? job);
-      case 'canceled':
-        return statusLine(name, 'canceled', job);
-      case 'declined':
-        return statusLine(name, 'declined', 'not rendered');
-      case 'interrupted':
-        return statusLine(name, 'stopped', outcome.step ? `at ${outcome.step}` : 'before it started');
-      case 'error': {
-        if (outcome.error?.kind === 'busy') return statusLine(name, 'skipped', outcome.error.message);
-        const resumable = outcome.submissionId !== null && outcome.ending === null && outcome.error?.kind !== 'usage';
-        return statusLine(name, 'error', `${outcome.error?.message ?? 'unknown error'}${resumable ? ' Saved: `renderdrop resume` continues it.' : ''}`);
-      }
-    }
   }
 
   #name(name: string): string {
     return name.padEnd(this.#o.nameWidth);
-  }
-}
-
-/**
- * What to do about a file the farm reports missing, given how the scene was sent: for a packed scene,
- * what fixes that very file (it did not travel because it is not on this computer, or is a Windows
- * path...); for a .blend sent alone, sending it packed only when the file is on this computer.
- */
-function missingAdvice(record: SubmissionRecord): MissingAdvice {
-  if (record.packing !== null) {
-    const files = missingFiles(record.packing, 'disk');
-    return (path) => `The farm renders without it. ${files.find((file) => file.path === path)?.advice ?? ''}`.trim();
-  }
-  if (record.file.fileType === 'zip') return 'Add it to the .zip and submit again.';
-  const sceneDir = dirname(record.file.path);
-  return (path) => {
-    if (!existsOnDisk(path, sceneDir)) return 'It is not on this computer either: put it back, or relink it in Blender (File > External Data > Find Missing Files), then submit again.';
-    return record.pack ? 'Pack it into the .blend (File > External Data > Pack Resources) or send a .zip with it.' : 'Submit without --no-pack to send it with the scene.';
-  };
-}
-
-/** Whether a path a scene stores (`//` relative to the scene's folder, or absolute) is a file on this disk. */
-function existsOnDisk(stored: string, sceneDir: string): boolean {
-  const path = stored.startsWith('//') ? resolvePath(sceneDir, stored.slice(2)) : isAbsolute(stored) ? stored : null;
-  if (path === null) return false;
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }
 

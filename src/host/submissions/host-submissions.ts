@@ -1,44 +1,16 @@
 import { dirname } from 'node:path';
-import type { ApiClient } from '../../core/api';
 import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBusyError } from '../../core/errors';
 import { isFinished, type SubmissionRecord } from '../../core/journal';
-import { type RenderProposal, awaitsDecision, stopReached, recordForFile, scenesToChooseFrom, SubmissionLifecycle, type ClaimedSubmission, trackerWaiter } from '../../core/lifecycle';
-import { isWithin, leftOutFiles, missingPlaces, ProjectRoots } from '../../core/packing';
-import type { JobTracker } from '../../core/tracking';
+import { awaitsDecision, recordForFile, scenesToChooseFrom, type ClaimedSubmission } from '../../core/lifecycle';
+import { isWithin, leftOutFiles, ProjectRoots } from '../../core/packing';
 import type { RenderConfig } from '../../shared/api';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract';
-import type { JobDownloads } from '../jobs/job-downloads';
-import type { ProfileJobs } from '../jobs/profile-jobs';
 import { reviewSheetOf } from './review-sheet';
-import type { SessionEnvironment } from '../profiles/session-environment';
-import type { SubmittedJobs } from './submitted-jobs';
-import { packTransfer } from './pack-transfer';
 import { planSubmitAgain } from './submit-again';
-import { suggestedProject, toSubmissionView, type SubmissionState } from './submission-view';
-
-/** What the submissions of one profile work with. */
-export interface HostSubmissionsDeps extends SessionEnvironment {
-  profileId: string;
-  client: ApiClient;
-  tracker: JobTracker;
-  jobs: ProfileJobs;
-  downloads: JobDownloads;
-  submitted: SubmittedJobs;
-}
-
-interface Tracked extends SubmissionState {
-  /** Held from the first step until the run stops, and across review (so no other Renderdrop takes it meanwhile). */
-  claimed: ClaimedSubmission | null;
-  abort: AbortController;
-  /** What review shows, while the submission waits for the artist. */
-  proposal: RenderProposal | null;
-  /** Render straight away with the settings given when it was submitted. */
-  autoStart: boolean;
-  /** The artist chose to send the scene without the files it misses. */
-  filesAccepted: boolean;
-  /** Sent by "Submit again": review starts from the earlier job's settings. */
-  again: boolean;
-}
+import { suggestedProject, toSubmissionView } from './submission-view';
+import { claimSubmission } from './claim-submission';
+import { runSubmission } from './run-submission';
+import { trackedSubmission, type HostSubmissionsDeps, type TrackedSubmission } from './tracked-submission';
 
 /**
  * The submissions going to one profile, as the app shows them: each is run through the submission
@@ -47,7 +19,7 @@ interface Tracked extends SubmissionState {
  */
 export class HostSubmissions {
   readonly #deps: HostSubmissionsDeps;
-  readonly #all = new Map<string, Tracked>();
+  readonly #all = new Map<string, TrackedSubmission>();
   #closed = false;
 
   constructor(deps: HostSubmissionsDeps) {
@@ -286,66 +258,17 @@ export class HostSubmissions {
     }
   }
 
-  #track(record: SubmissionRecord, autoStart: boolean): Tracked {
-    const tracked: Tracked = {
-      record,
-      heldForMissing: false,
-      awaitingReview: false,
-      error: null,
-      running: false,
-      paths: this.#deps.isStaged(record.file.path) ? 'stored' : 'disk',
-      claimed: null,
-      abort: new AbortController(),
-      proposal: null,
-      autoStart,
-      filesAccepted: false,
-      again: false,
-    };
+  #track(record: SubmissionRecord, autoStart: boolean): TrackedSubmission {
+    const tracked = trackedSubmission(record, autoStart, this.#deps.isStaged(record.file.path) ? 'stored' : 'disk');
     this.#all.set(record.id, tracked);
     return tracked;
   }
 
-  /**
-   * Runs a submission up to the point where what travels is known, holding it there when files it uses
-   * are missing (until the artist continues or cancels), then up to review (none when it starts
-   * straight away or is past it), then to the end; one waiting for its scene to be chosen stops there,
-   * holding its claim.
-   */
-  #launch(tracked: Tracked, options: { leaveIfBusy?: boolean } = {}) {
+  /** Starts (or restarts) a submission's run in the background ({@link runSubmission}). */
+  #launch(tracked: TrackedSubmission, options: { leaveIfBusy?: boolean } = {}) {
     tracked.running = true;
     this.#emit(tracked);
-    const signal = tracked.abort.signal;
-    void this.#drive(
-      tracked,
-      async (claimed) => {
-        if (!tracked.filesAccepted) {
-          await claimed.advance({ until: 'traced', signal });
-          const { record } = claimed;
-          const privateHeld = leftOutFiles(record.packing?.privateFiles).length > 0;
-          if (record.step === 'traced' && !isFinished(record) && (missingPlaces(record.packing).length > 0 || privateHeld)) {
-            tracked.heldForMissing = true;
-            return 'hold';
-          }
-        }
-        const until = tracked.autoStart ? 'done' : 'validated';
-        let record = await claimed.advance({ until, signal });
-        while (!stopReached(record, until)) {
-          if (awaitsDecision(record)) return 'decide';
-          record = await claimed.advance({ until, signal });
-        }
-        if (claimed.record.step === 'validated' && !isFinished(claimed.record)) {
-          const proposal = await claimed.review({ signal });
-          if (proposal !== null) {
-            tracked.proposal = proposal;
-            tracked.awaitingReview = true;
-            this.#deps.jobs.put(proposal.job);
-            return 'hold';
-          }
-        }
-        await claimed.advance({ until: 'done', signal });
-      },
-      options,
-    );
+    void this.#drive(tracked, (claimed) => runSubmission(tracked, claimed, this.#deps.jobs), options);
   }
 
   /**
@@ -353,7 +276,7 @@ export class HostSubmissions {
    * `decide` (waiting for the scene of a zip) keep the claim; a decision that arrived while the run
    * was stopping for it starts the run again.
    */
-  async #drive(tracked: Tracked, work: (claimed: ClaimedSubmission) => Promise<'hold' | 'decide' | void>, options: { leaveIfBusy?: boolean } = {}): Promise<void> {
+  async #drive(tracked: TrackedSubmission, work: (claimed: ClaimedSubmission) => Promise<'hold' | 'decide' | void>, options: { leaveIfBusy?: boolean } = {}): Promise<void> {
     const id = tracked.record.id;
     try {
       const claimed = tracked.claimed ?? (await this.#claim(tracked));
@@ -383,46 +306,21 @@ export class HostSubmissions {
     }
   }
 
-  async #claim(tracked: Tracked): Promise<ClaimedSubmission> {
-    const d = this.#deps;
-    const lifecycle = new SubmissionLifecycle({
-      client: d.client,
-      journal: d.journal,
-      waitForJob: trackerWaiter(d.tracker),
-      downloadRoot: tracked.record.download.root ?? d.downloadRoot(),
-      clock: d.clock,
-    });
-    const claimed = await lifecycle.claim(tracked.record);
-    tracked.claimed = claimed;
-    tracked.record = claimed.record;
-    const id = tracked.record.id;
-    claimed.on('step', ({ record }) => {
-      tracked.record = record;
-      d.submitted.remember(record);
-      this.#emit(tracked);
-    });
-    const packing = packTransfer(id, d.clock);
-    claimed.on('pack', (p) => d.events.emit('transfer.progress', packing(p)));
-    claimed.on('upload', (p) => d.events.emit('transfer.progress', { id: `upload:${id}`, kind: 'upload', submissionId: id, jobId: null, ...p }));
-    claimed.on('job', ({ job }) => {
-      d.submitted.rememberAs(job.id, tracked.record);
-      d.jobs.put(job);
-    });
-    claimed.on('download', (p) => d.downloads.progress(p, claimed.record.download.dir));
-    return claimed;
+  #claim(tracked: TrackedSubmission): Promise<ClaimedSubmission> {
+    return claimSubmission(tracked, this.#deps, (t) => this.#emit(t));
   }
 
-  #release(tracked: Tracked) {
+  #release(tracked: TrackedSubmission) {
     tracked.claimed?.release();
     tracked.claimed = null;
   }
 
-  #emit(tracked: Tracked) {
+  #emit(tracked: TrackedSubmission) {
     if (this.#all.get(tracked.record.id) !== tracked) return;
     this.#deps.events.emit('submission.updated', toSubmissionView(tracked));
   }
 
-  #require(id: string): Tracked {
+  #require(id: string): TrackedSubmission {
     const tracked = this.#all.get(id);
     if (!tracked) throw new NotFoundError('That submission is no longer known. Drop the file again.');
     return tracked;

@@ -11,7 +11,7 @@ import { freeBytes, isDiskFullError } from '../disk/disk-space';
 import type { JobRecord, JobsRepo } from '../store/jobs-repo';
 import type { Storage } from '../disk/storage';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
-import type { DistributedExecutor } from './distributed-executor';
+import type { DistributedExecutor } from './executor';
 import { expectedFrameNames } from './frame-names';
 import { frameProblem } from './frame-check';
 import { framePreviewName } from '../jobs/frame-previews';

@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Logger } from 'pino';
 import type { FailedReason } from '../../shared/api';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { Storage } from '../disk/storage';
-import type { DiskReserve } from '../disk/disk-reserve';
+import type { JobRecord } from '../store/jobs-repo';
 import { isBlenderProcessAlive, killProcessTree } from '../blender/render';
 import { withTempDir } from '../blender/temp-env';
-import { diskFullReason, isDiskFullError } from '../disk/disk-space';
+import { isDiskFullError } from '../disk/disk-space';
 import { pickRenders, shouldYield, type QueuedRender } from './fair-queue';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../plan/render-limits';
+import { DEFAULT_HEADROOM_BYTES, DEFAULT_RENDER_TURN_MS, type JobRunnerOptions } from './job-runner-options';
+import { BLENDER_NOT_FOUND, crashFailure, VALIDATION_INTERRUPTED } from './job-failures';
 import { runRenderStep } from './render-step';
 import { runValidateStep } from './validate-step';
 import { finalizeJob } from './finalize-step';
@@ -19,63 +18,14 @@ import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
 import type { RenderedBy, Renderer } from '../plan/blender-choice';
 import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
-import type { JobLogs } from '../logs/job-logs';
 import { withRenderErrors } from '../logs/render-errors';
-import type { FfmpegLookup } from '../video';
 import { farmChanges } from '../plan/farm-changes';
-import type { NodeCapabilities } from '../plan/node-capabilities';
-
-/** What the runner needs from the node. */
-export interface JobRunnerOptions {
-  jobs: JobsRepo;
-  storage: Storage;
-  log: Logger;
-  /** Null when no Blender was found: validations and renders fail with a clear reason. */
-  blender: BlenderRuntime | null;
-  /** Blender threads per render of the node's own Blender, or null for all cores. */
-  threads?: number | null;
-  concurrency: { renders: number; validations: number };
-  /** Kept in the data folder so that failures can still be recorded when the disk is full. */
-  reserve: DiskReserve;
-  limits?: RenderLimits;
-  /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
-  headroomBytes?: number;
-  /** How long a render keeps its slot before giving way, at a frame boundary, to another key's (default 60 s). */
-  renderTurnMs?: number;
-  analysisTimeoutMs?: number;
-  /** Environment Blender starts from (default: this process's). */
-  env?: NodeJS.ProcessEnv;
-  /** Called when a job reaches `completed`. */
-  onCompleted?: (job: JobRecord) => void;
-  /** Resolves an upload slug to the stored file. */
-  uploadPath: (slug: string) => string;
-  now?: () => number;
-  /** Where renders run; default: the node's own Blender ({@link EmbeddedExecutor}). */
-  executor?: RenderExecutor;
-  /** Where what Blender prints for each job is kept. */
-  logs?: JobLogs;
-  /** What the node's Blender can do, for saying at validation what the farm will render differently. */
-  capabilities?: NodeCapabilities;
-  /** FFmpeg, which makes a job's video from its frames when its plan has one (looked for when first needed). */
-  ffmpeg?: FfmpegLookup;
-}
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
 
-/** Disk space kept free beyond what a step is expected to write, unless the node says otherwise. */
-export const DEFAULT_HEADROOM_BYTES = 16 * 1024 * 1024;
-/** How long a render keeps its slot before giving way to another key's, unless the node says otherwise. */
-export const DEFAULT_RENDER_TURN_MS = 60_000;
 const RETRY_MS = 30_000;
 /** File in a job's folder while its validation runs; left behind only when the node died during it. */
 const VALIDATION_MARK = 'validation-running';
-
-/** Why a job whose validation was under way when the node died is not validated again. */
-export const VALIDATION_INTERRUPTED: FailedReason = {
-  name: 'ValidationInterrupted',
-  type: 'scene',
-  message: 'Validation stopped when the render node restarted; the scene may be too large or too damaged for this node to open. Submit it again to retry.',
-};
 
 /**
  * Runs validations and renders in the background, at most N of each at once, sharing the render
@@ -260,12 +210,7 @@ export class JobRunner {
       .catch((err: unknown) => {
         if (work.abort.signal.aborted) return;
         this.o.log.error({ jobId: job.id, err }, `${kind} crashed`);
-        this.fail(
-          job.id,
-          isDiskFullError(err)
-            ? diskFullReason(`the ${kind === 'finalize' ? 'packaging' : kind === 'render' ? 'render' : 'validation'} could not write what it needed`)
-            : internalFailure(err),
-        );
+        this.fail(job.id, crashFailure(kind, err));
       })
       .finally(() => {
         this.running.delete(job.id);
@@ -322,11 +267,7 @@ export class JobRunner {
 
   private requireBlender(jobId: string): BlenderRuntime | null {
     if (this.o.blender) return this.o.blender;
-    this.fail(jobId, {
-      name: 'BlenderNotFound',
-      type: 'blender',
-      message: 'This node has no Blender. Install Blender, or start the node with --blender <path> or BLENDER_PATH.',
-    });
+    this.fail(jobId, BLENDER_NOT_FOUND);
     return null;
   }
 
@@ -429,13 +370,4 @@ export class JobRunner {
       this.o.log.error({ jobId: job.id, err }, 'the completion of a job could not be announced');
     }
   }
-}
-
-/**
- * The failure of a job whose work threw unexpectedly: the error's code (for example `EACCES`) tells
- * what happened; its message, which may name the node's own folders, stays in the log.
- */
-export function internalFailure(err: unknown): FailedReason {
-  const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? ` (${err.code})` : '';
-  return { name: 'InternalError', type: 'internal', message: `The node hit an internal error${code}; its log has the details. Try again, or tell whoever runs the node.` };
 }

@@ -1,60 +1,23 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import type { NodeWorkers } from '../../shared/api';
-import { chooseBlenderVersion, distinctBlenderVersions } from '../../shared/blender-versions';
-import { withBlenderWarning, type Renderer } from '../plan/blender-choice';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../jobs/render-executor';
-import type { UrlSigner } from '../http/signing';
-import { HttpError } from '../http/http-error';
-import { diskFullReason, isDiskFullError } from '../disk/disk-space';
-import { autoChunkSize } from './chunk-plan';
-import { buildChunkData, chunkFailureReason } from './chunk-jobs';
-import type { ChunkRecord, ChunksRepo } from './chunks-repo';
-import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, TAMPERED_MARK, type ChunkData } from './protocol';
-import { openRedis } from './redis-connection';
-import { redactRedisUrl, type RedisTarget } from './redis-url';
-import { liveWorkers } from './worker-registry';
-import { waitingNote } from './waiting-note';
-import { workerKeys, type WorkerKeys } from './worker-secret';
-
-/** How the node renders on workers. */
-export interface DistributedOptions {
-  redis: RedisTarget;
-  /** Frames per chunk; null chooses from the job's frames and the connected workers. */
-  chunkSize: number | null;
-  /** How often each render's chunks are checked against the queue (ms; default 5000). */
-  reconcileMs?: number;
-  /** The worker secret chunks are signed with (else the node reads it from its data folder). */
-  workerSecret?: string;
-}
-
-/** What the executor needs from the node. */
-export interface DistributedExecutorDeps {
-  workspaceId: string;
-  jobs: JobsRepo;
-  chunks: ChunksRepo;
-  signer: UrlSigner;
-  uploadPath: (slug: string) => string;
-  log: Logger;
-  now: () => Date;
-}
-
-/** A render the node is coordinating right now. */
-export interface ActiveRender {
-  task: RenderTask;
-  chunks: Map<number, ChunkRecord>;
-  scene: ChunkData['scene'];
-  /** Frames being received, so two uploads of one frame never race. */
-  receiving: Set<number>;
-  /** The Blender version every chunk renders with (kept in SQLite once chosen); null until a worker can open the scene. */
-  blender: string | null;
-}
+import type { NodeWorkers } from '../../../shared/api';
+import { chooseBlenderVersion, distinctBlenderVersions } from '../../../shared/blender-versions';
+import { withBlenderWarning, type Renderer } from '../../plan/blender-choice';
+import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../jobs/render-executor';
+import { HttpError } from '../../http/http-error';
+import { diskFullReason, isDiskFullError } from '../../disk/disk-space';
+import { autoChunkSize } from '../chunk-plan';
+import { buildChunkData, chunkFailureReason } from '../chunk-jobs';
+import type { ChunkRecord } from '../chunks-repo';
+import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, TAMPERED_MARK } from '../protocol';
+import { openRedis } from '../redis-connection';
+import { redactRedisUrl } from '../redis-url';
+import type { ActiveRender, DistributedExecutorDeps, DistributedOptions } from './executor-options';
+import { withinTimeout } from './redis-timeout';
+import { sceneFingerprint } from './scene-fingerprint';
+import { liveWorkers } from '../worker-registry';
+import { waitingNote } from '../waiting-note';
+import { workerKeys, type WorkerKeys } from '../worker-secret';
 
 interface Entry extends ActiveRender {
   settle: (outcome: ExecutorOutcome) => void;
@@ -65,24 +28,6 @@ interface Entry extends ActiveRender {
   queued: { waiting: number; active: number };
   /** Why its chunks wait, when something other than busy workers holds them back. */
   note: string | null;
-}
-
-/** How long a reading for people (the worker list, the analysis warnings) waits for Redis. */
-const READ_TIMEOUT_MS = 3000;
-
-/** The value of `work`, or the fallback when Redis does not answer within {@link READ_TIMEOUT_MS}. */
-function withinTimeout<T>(work: Promise<T>, fallback: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(fallback());
-      } catch (err) {
-        reject(err);
-      }
-    }, READ_TIMEOUT_MS);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** A chunk entry that finished without delivering its frames is put in the queue again at most this often. */
@@ -164,7 +109,7 @@ export class DistributedExecutor implements RenderExecutor {
     const workers = await liveWorkers(this.requireRedis()).catch(() => []);
     const size = this.options.chunkSize ?? autoChunkSize(plan.frames.length, workers.length);
     const chunks = this.deps.chunks.ensure(job.id, plan.frames, size);
-    const scene = await this.sceneOf(job);
+    const scene = await sceneFingerprint(job, this.deps.chunks, this.deps.uploadPath);
     return new Promise<ExecutorOutcome>((resolve) => {
       const entry: Entry = {
         task,
@@ -408,20 +353,6 @@ export class DistributedExecutor implements RenderExecutor {
     for (const chunk of this.deps.chunks.list(jobId)) {
       await queue.remove(chunkJobId(jobId, chunk.index, chunk.generation)).catch(() => 0);
     }
-  }
-
-  /** The fingerprint of a job's scene (its uploaded file), computed once. */
-  private async sceneOf(job: JobRecord): Promise<ChunkData['scene']> {
-    const sceneFile = job.sceneFile!;
-    let known = this.deps.chunks.scene(job.id);
-    if (!known) {
-      const path = this.deps.uploadPath(job.uploadSlug);
-      const hash = createHash('sha256');
-      await pipeline(createReadStream(path), hash);
-      known = { sha256: hash.digest('hex'), size: (await stat(path)).size };
-      this.deps.chunks.setScene(job.id, known.sha256, known.size);
-    }
-    return { sha256: known.sha256, size: known.size, kind: sceneFile.fileType, path: sceneFile.scenePath! };
   }
 
   private requireRedis(): Redis {
