@@ -3,11 +3,13 @@
  * - no import circle between modules of src/ (type-only imports included: a circle is a circle);
  * - no exported name declared in two files of src/ (re-exports through an index.ts do not count);
  * - no folder of src/ with more than 20 loose files;
- * - no file of src/ longer than 400 lines (split it by concept).
+ * - no file of src/ longer than 400 lines (split it by concept);
+ * - rooms of one layer (the folders directly under src/<layer>) import each other only through the
+ *   room's index.ts, as layers do (static, re-exports and dynamic imports alike).
  * Prints one line per finding and exits 1 when there is any.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -83,6 +85,20 @@ function findCircles(graph) {
   return circles;
 }
 
+/** The room a file of src/ lies in (`<layer>/<room>`), or null for a file at a layer's root. */
+function roomOf(file) {
+  const parts = relative(srcDir, file).split(sep);
+  return parts.length >= 3 ? `${parts[0]}/${parts[1]}` : null;
+}
+
+/** Whether `target` is what a file in another room of the same layer may not import: anything of a room but its index. */
+function reachesIntoRoom(file, target) {
+  const from = roomOf(file);
+  const to = roomOf(target);
+  if (!from || !to || from === to || from.split('/')[0] !== to.split('/')[0]) return false;
+  return !/^index\.tsx?$/.test(relative(join(srcDir, to), target));
+}
+
 const files = sourceFiles(srcDir);
 const graph = new Map();
 const declaredIn = new Map();
@@ -105,6 +121,11 @@ for (const file of files) loose.set(dirname(file), (loose.get(dirname(file)) ?? 
 for (const [dir, count] of loose) {
   if (count > MAX_LOOSE_FILES) problems.push(`${rel(dir)} holds ${count} loose files (at most ${MAX_LOOSE_FILES}): group them into folders`);
 }
+for (const [file, targets] of graph) {
+  for (const target of targets) {
+    if (reachesIntoRoom(file, target)) problems.push(`${rel(file)} imports ${rel(target)}: rooms of one layer import each other only through the room's index.ts (import '${relative(dirname(file), join(srcDir, roomOf(target))).split(sep).join('/')}')`);
+  }
+}
 for (const [file, lines] of lineCounts) {
   if (lines > MAX_FILE_LINES) problems.push(`${rel(file)} has ${lines} lines (at most ${MAX_FILE_LINES}): split it into modules by concept`);
 }
@@ -112,6 +133,8 @@ for (const [file, lines] of lineCounts) {
 for (const line of problems) console.log(line);
 if (problems.length > 0) {
   console.log(`check-structure: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
-  process.exit(1);
+  // exitCode rather than exit(): a piped stdout is flushed before the process ends.
+  process.exitCode = 1;
+} else {
+  console.log(`check-structure: ${files.length} modules, no circle, no name declared twice, no folder over ${MAX_LOOSE_FILES} loose files, no file over ${MAX_FILE_LINES} lines, rooms reached only through their index`);
 }
-console.log(`check-structure: ${files.length} modules, no circle, no name declared twice, no folder over ${MAX_LOOSE_FILES} loose files, no file over ${MAX_FILE_LINES} lines`);

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { traceScene } from '../../src/blend/trace/trace-scene';
+import { traceScene } from '../../src/blend/pack/trace-scene';
 import { writeBundle } from '../../src/blend/pack/write-bundle';
 
 /** Traces a scene and writes its bundle; prints the timings and this process's peak RSS. */

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { traceScene } from '../../src/blend/trace/trace-scene';
+import { traceScene } from '../../src/blend/pack/trace-scene';
 
 /** Traces the scene given as argument `repeat` times and prints the timings and this process's resources. */
 const [scene, repeatText] = process.argv.slice(2);

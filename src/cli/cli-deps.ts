@@ -1,7 +1,7 @@
 import type { SecretStore } from '../core/secrets';
 import type { ExitCode } from './exit-code-for';
-import { processIo, type CliIo } from './session/cli-io';
-import { listenForInterrupt, type Interrupt } from './session/interrupt';
+import { processIo, type CliIo } from './terminal/cli-io';
+import { listenForInterrupt, type Interrupt } from './terminal/interrupt';
 import { terminalPrompt, type CliPrompt } from './terminal/terminal-prompt';
 
 /** What the CLI takes from its process, passed in so tests and other hosts replace it. */

@@ -15,16 +15,16 @@ import { systemAddonInstaller, type CliCommand } from './addon/system-installer'
 
 export type { CliCommand };
 import { appHandlers } from './app/app-handlers';
-import { AppPreferences } from './app/app-preferences';
+import { AppPreferences } from './environment/app-preferences';
 import { appViews } from './app/app-views';
-import { HostEvents } from './app/host-events';
+import { HostEvents } from './environment/host-events';
 import { fileHandlers } from './files/file-handlers';
 import { homeConfinedHandlers } from './files/page-handlers';
 import { DEFAULT_NODE_SETTINGS } from './app/this-computer-settings';
-import { HiddenJobs } from './jobs/hidden-jobs';
+import { HiddenJobs } from './environment/hidden-jobs';
 import { jobHandlers } from './jobs/job-handlers';
 import { systemOpenPath, type OpenPath } from './jobs/open-path';
-import { ActiveSession } from './profiles/active-session';
+import { ActiveSession } from './session/active-session';
 import { CloudProfile } from './profiles/cloud-profile';
 import { startLocalNode, type LocalNode } from './profiles/local-node';
 import { ensureLocalProfile, LocalProfile } from './profiles/local-profile';

@@ -20,7 +20,7 @@ import { createHttpApp } from './http/http-app';
 import { installRequestDrain, type RequestDrain } from './http/request-drain';
 import { lazyFfmpeg, type FfmpegLookup } from './video';
 import { signedJobFileUrl } from './http/job-payload';
-import { cleanUploads } from './disk/upload-cleanup';
+import { cleanUploads } from './store/upload-cleanup';
 import { openNodeData, type NodeData } from './store/open-node-data';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './plan/render-limits';
 import type { NodeContext } from './http/context';
@@ -34,7 +34,7 @@ import { DistributedExecutor, type DistributedOptions } from './distributed/exec
 import { ChunksRepo } from './distributed/chunks-repo';
 import { ChunkIntake } from './distributed/chunk-intake';
 import { registerChunkRoutes } from './distributed/chunk-routes';
-import { loadNodeWorkerSecret } from './distributed/worker-secret';
+import { loadNodeWorkerSecret } from './worker-access/worker-secret';
 import { JobLogs } from './logs/job-logs';
 
 /** How to run a render node. */

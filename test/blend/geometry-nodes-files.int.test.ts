@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BundlePlan } from '../../src/blend/pack/bundle-plan';
 import { writeBundle } from '../../src/blend/pack/write-bundle';
-import { traceScene } from '../../src/blend/trace/trace-scene';
+import { traceScene } from '../../src/blend/pack/trace-scene';
 import { probeBlender } from '../../src/render-node/blender/probe';
 import { runBlender } from '../../src/render-node/blender/run-blender';
 import { blendersUnderTest } from '../helpers/blenders';

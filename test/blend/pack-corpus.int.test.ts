@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BundlePlan } from '../../src/blend/pack/bundle-plan';
-import { traceScene } from '../../src/blend/trace/trace-scene';
+import { traceScene } from '../../src/blend/pack/trace-scene';
 import { writeBundle } from '../../src/blend/pack/write-bundle';
 import { probeBlender } from '../../src/render-node/blender/probe';
 import { blendersUnderTest } from '../helpers/blenders';

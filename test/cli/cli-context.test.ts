@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliContext } from '../../src/cli/session/cli-context';
+import { CliContext } from '../../src/cli/context/cli-context';
 import { HostileServer, sendJson } from '../helpers/hostile-server';
 import { tempDir } from '../helpers/scene-files';
 import { testDeps } from './helpers/test-deps';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatAnalysisSummary } from '../../src/cli/output/format-analysis';
+import { formatAnalysisSummary } from '../../src/cli/submit/format-analysis';
 import { analysisForArtist, missingFiles, type PackSummary } from '../../src/core/packing';
 import { warningWordsOf } from '../../src/host/jobs/job-warnings';
 import { probeBlender } from '../../src/render-node/blender/probe';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAnalysisSummary, summarizeAnalysis } from '../../src/cli/output/format-analysis';
+import { formatAnalysisSummary, summarizeAnalysis } from '../../src/cli/submit/format-analysis';
 import { sampleAnalysis } from '../fixtures/analysis';
 
 const missingTexture = {

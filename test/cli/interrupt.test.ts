@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listenForInterrupt } from '../../src/cli/session/interrupt';
+import { listenForInterrupt } from '../../src/cli/terminal/interrupt';
 
 describe('listenForInterrupt', () => {
   const disposers: (() => void)[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAnalysisSummary } from '../../src/cli/output/format-analysis';
+import { formatAnalysisSummary } from '../../src/cli/submit/format-analysis';
 import { artistJobWarnings, formatJobWarnings } from '../../src/cli/output/job-warnings';
 import { sampleAnalysis } from '../fixtures/analysis';
 

@@ -15,7 +15,7 @@ import {
   parseSamples,
   parseStatusOption,
 } from '../../src/cli/options/parse-options';
-import { renderConfigFrom } from '../../src/cli/options/render-overrides';
+import { renderConfigFrom } from '../../src/cli/context/render-overrides';
 import { buildProgram } from '../../src/cli/index';
 
 describe('frame range option', () => {

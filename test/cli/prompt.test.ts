@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { listenForInterrupt } from '../../src/cli/session/interrupt';
+import { listenForInterrupt } from '../../src/cli/terminal/interrupt';
 import { confirm } from '../../src/cli/terminal/prompt';
 import { AbortError } from '../../src/core/errors';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommandFailedError, UsageError } from '../../src/cli/cli-errors';
-import { resolveJobId } from '../../src/cli/session/resolve-job-id';
+import { resolveJobId } from '../../src/cli/context/resolve-job-id';
 
 const ids = ['1f2e3d4c-0000-4000-8000-000000000001', '1f2e9999-0000-4000-8000-000000000002', 'abcdef01-0000-4000-8000-000000000003'];
 const lister = () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, InvalidStateError } from '../../src/core/errors';
-import { formatAnalysisSummary } from '../../src/cli/output/format-analysis';
+import { formatAnalysisSummary } from '../../src/cli/submit/format-analysis';
 import { adjustmentReasonsOf, formatJobDetails, formatJobList } from '../../src/cli/output/format-jobs';
 import { LiveDisplay } from '../../src/cli/output/live-display';
-import { safeText } from '../../src/cli/output/safe-text';
+import { safeText } from '../../src/cli/terminal/safe-text';
 import { formatTable } from '../../src/cli/output/table';
 import { errorMessage } from '../../src/cli/session/cli-action';
 import { statusLine } from '../../src/cli/submit/submission-line';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBundle } from '../../src/blend/pack/write-bundle';
-import { traceScene } from '../../src/blend/trace/trace-scene';
+import { traceScene } from '../../src/blend/pack/trace-scene';
 import { renderConfigProblem } from '../../src/core/lifecycle/render-review';
 import { probeBlender } from '../../src/render-node/blender/probe';
 import { requireBlender } from '../helpers/blender';

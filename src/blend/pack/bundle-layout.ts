@@ -1,5 +1,5 @@
 import { posix, win32 } from 'node:path';
-import type { PathPlatform } from '../trace/stored-path';
+import type { PathPlatform } from '../trace';
 
 /**
  * Where files of the artist's disk go inside a bundle: the scene at the top; files in the scene's

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { BlendCompression } from '../reader/byte-source';
-import type { Dependency } from '../trace/dependency';
+import type { BlendCompression } from '../reader';
+import type { Dependency } from '../trace';
 import { storedUnread } from './entry-method';
 import type { BlendPatch } from './rewrite-paths';
 import { zipSizeBound } from './zip-writer';

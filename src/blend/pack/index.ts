@@ -3,3 +3,4 @@ export { type BundleEntry, type BundlePlan, bundleSizeBound, leaveOut, needsPack
 export { PathRewriteError } from './rewrite-paths';
 export { type SeveredPath, severOutsidePaths } from './sever-outside-paths';
 export { PackError, type PackProgress, writeBundle } from './write-bundle';
+export { BundleNameClashError, traceScene } from './trace-scene';

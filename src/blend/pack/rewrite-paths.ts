@@ -1,9 +1,7 @@
 import { dirname, posix } from 'node:path';
-import { BlendError } from '../reader/blend-error';
-import { lengthField } from '../reader/block-header';
+import { BlendError, lengthField } from '../reader';
 import type { BundleLayout } from './bundle-layout';
-import type { Dependency } from '../trace/dependency';
-import { isBlendRelative, storedBaseName, endsWithSeparator } from '../trace/stored-path';
+import { type Dependency, endsWithSeparator, isBlendRelative, storedBaseName } from '../trace';
 
 /** Bytes to put at `offset` of a decompressed .blend in place of `length` bytes there (base64). */
 export interface BlendPatch {

@@ -2,13 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, posix, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { BlendFile } from '../reader/blend-file';
-import { asBlendFileError, BlendFileError } from '../reader/blend-file-error';
-import { collectReferences } from '../trace/collect-references';
+import { asBlendFileError, BlendFile, BlendFileError } from '../reader';
+import { collectReferences, isBlendRelative, isWindowsAbsolute, type PathReference } from '../trace';
 import { PatchStream } from './patch-stream';
-import type { PathReference } from '../trace/path-reference';
 import type { BlendPatch } from './rewrite-paths';
-import { isBlendRelative, isWindowsAbsolute } from '../trace/stored-path';
 
 /** Kinds of path Blender's loader opens while it reads a .blend, before any script can run. */
 const OPENED_ON_LOAD = new Set<PathReference['kind']>(['library', 'font']);

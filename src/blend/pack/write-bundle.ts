@@ -5,11 +5,9 @@ import { basename, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { constants, createDeflateRaw } from 'node:zlib';
 import type { BundleEntry, BundlePlan } from './bundle-plan';
-import { BlendError } from '../reader/blend-error';
-import { openByteSource } from '../reader/open-byte-source';
+import { BlendError, openByteSource, openedOnRead, pipedThrough } from '../reader';
 import { entryMethod } from './entry-method';
 import { PatchStream } from './patch-stream';
-import { openedOnRead, pipedThrough } from './piped-through';
 import { ZipWriter, type ZipMethod, type ZipSink } from './zip-writer';
 
 /** Progress of writing a bundle. */

@@ -10,7 +10,7 @@ import { asBlendFileError, BlendFileError, corruptError, fileSystemError, trunca
 import type { BlendCompression, ByteSource, FileIdentity } from './byte-source';
 import { BlendTooLargeError, ContentGuard, guarded, MAX_BLEND_CONTENT_BYTES } from './inflate/content-guard';
 import { FileByteSource } from './file-byte-source';
-import { openedOnRead, pipedThrough } from '../pack/piped-through';
+import { openedOnRead, pipedThrough } from './piped-through';
 import { tableFrames, ZstdByteSource, zstdContent } from './zstd-byte-source';
 import { listZstdFrames, ZstdFormatError, type ZstdFrame } from './zstd-frames';
 import { parseSeekTable, parseSeekTableFooter, SEEK_TABLE_FOOTER_BYTES, seekTableBytes, type ZstdSeekTable } from './zstd-seek-table';

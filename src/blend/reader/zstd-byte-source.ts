@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { createZstdDecompress, zstdDecompressSync } from 'node:zlib';
 import { corruptError } from './blend-file-error';
 import type { ByteSource, FileIdentity } from './byte-source';
-import { pipedThrough } from '../pack/piped-through';
+import { pipedThrough } from './piped-through';
 import { frameAt, type ZstdSeekTable } from './zstd-seek-table';
 
 const FRAME_CACHE_BYTES = 16 * 1024 * 1024;

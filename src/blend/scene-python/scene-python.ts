@@ -1,5 +1,4 @@
-import { BlendFile } from '../reader/blend-file';
-import type { StructView } from '../reader/struct-view';
+import { BlendFile, type StructView } from '../reader';
 import { drivenPropertyWords, type SocketName } from './driven-property';
 import { runsRestricted } from './restricted-expression';
 import { isSimpleExpression } from './simple-expression';

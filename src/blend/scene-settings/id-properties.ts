@@ -1,5 +1,4 @@
-import type { BlendFile } from '../reader/blend-file';
-import type { StructView } from '../reader/struct-view';
+import type { BlendFile, StructView } from '../reader';
 
 /** IDProperty.type values read here (DNA_ID.h). */
 export const IDP_INT = 1;

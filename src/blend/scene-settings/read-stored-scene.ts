@@ -1,6 +1,4 @@
-import { BlendFile } from '../reader/blend-file';
-import { BlendError } from '../reader/blend-error';
-import type { StructView } from '../reader/struct-view';
+import { BlendError, BlendFile, type StructView } from '../reader';
 import { idProperties, idPropertyGroup, IDP_GROUP, type StoredIdProperty } from './id-properties';
 import { cameraNames, sceneObjects } from './scene-objects';
 import { idName, isLinked, pickScene } from './scene-pick';

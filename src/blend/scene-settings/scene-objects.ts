@@ -1,5 +1,4 @@
-import type { BlendFile } from '../reader/blend-file';
-import type { StructView } from '../reader/struct-view';
+import type { BlendFile, StructView } from '../reader';
 import { idName } from './scene-pick';
 import { UnsureError } from './stored-scene';
 

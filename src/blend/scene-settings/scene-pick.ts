@@ -1,5 +1,4 @@
-import type { BlendFile } from '../reader/blend-file';
-import type { StructView } from '../reader/struct-view';
+import type { BlendFile, StructView } from '../reader';
 import { sure, UnsureError } from './stored-scene';
 
 /** The scene a file opens on and the name of its active view layer, as Blender's window gives them. */

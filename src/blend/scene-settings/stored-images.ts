@@ -1,5 +1,4 @@
-import type { BlendFile } from '../reader/blend-file';
-import type { StructView } from '../reader/struct-view';
+import type { BlendFile, StructView } from '../reader';
 import { idName, isLinked } from './scene-pick';
 import { sure, UnsureError, type StoredImage } from './stored-scene';
 

@@ -1,5 +1,4 @@
-import type { BlendFile } from '../reader/blend-file';
-import type { StructView } from '../reader/struct-view';
+import type { BlendFile, StructView } from '../reader';
 import { sure, UnsureError, type StoredSequencer, type StoredStrip } from './stored-scene';
 
 /** RenderData.scemode: post-processing runs the video sequencer (DNA_scene_types.h). */

@@ -1,6 +1,5 @@
-import type { BlendFile } from '../reader/blend-file';
+import type { BlendFile, StructView } from '../reader';
 import type { PathReference } from './path-reference';
-import type { StructView } from '../reader/struct-view';
 
 /** NodesModifierBake.flag: the bake has a folder of its own (`directory`), not one inside the modifier's. */
 const NODES_MODIFIER_BAKE_CUSTOM_PATH = 1 << 1;

@@ -1,7 +1,6 @@
-import type { BlendFile } from '../reader/blend-file';
+import type { BlendFile, StructView } from '../reader';
 import type { PathReference } from './path-reference';
 import { fixedReference } from './reference-helpers';
-import type { StructView } from '../reader/struct-view';
 
 /** Library.flag (5.0+): an archive of linked data-blocks packed into this file (LIBRARY_FLAG_IS_ARCHIVE). */
 const LIBRARY_FLAG_IS_ARCHIVE = 1 << 0;

@@ -1,7 +1,6 @@
-import type { BlendFile } from '../reader/blend-file';
+import type { BlendFile, StructView } from '../reader';
 import type { PathKind, PathReference } from './path-reference';
 import { fixedReference } from './reference-helpers';
-import type { StructView } from '../reader/struct-view';
 
 /** Storage structs of shader nodes that read a file: OSL scripts and IES light profiles. */
 const NODE_STORAGE = new Map<string, PathKind>([

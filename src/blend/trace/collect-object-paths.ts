@@ -1,8 +1,7 @@
-import type { BlendFile } from '../reader/blend-file';
+import type { BlendFile, StructView } from '../reader';
 import { nodesModifierBakePaths } from './collect-bake-paths';
 import type { PathReference } from './path-reference';
 import { fixedReference } from './reference-helpers';
-import type { StructView } from '../reader/struct-view';
 
 /** PointCache.flag: the cache lives on disk. */
 const PTCACHE_DISK_CACHE = 1 << 6;

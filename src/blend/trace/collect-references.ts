@@ -1,11 +1,10 @@
-import type { BlendFile } from '../reader/blend-file';
+import type { BlendFile, StructView } from '../reader';
 import { libraryPath } from './collect-library-paths';
 import { nodeTreePaths } from './collect-node-paths';
 import { objectPaths } from './collect-object-paths';
 import { sequencerPaths } from './collect-sequencer-paths';
 import type { PathReference, PathShape } from './path-reference';
 import { fixedReference } from './reference-helpers';
-import type { StructView } from '../reader/struct-view';
 
 /** Image.source values that read files (file, sequence, movie, UDIM tiles). */
 const IMAGE_SOURCE_SHAPE = new Map<number, PathShape>([

@@ -1,6 +1,5 @@
-import type { BlendFile } from '../reader/blend-file';
+import type { BlendFile, StructView } from '../reader';
 import type { PathReference, PathSlot } from './path-reference';
-import type { StructView } from '../reader/struct-view';
 
 /** Strip types (Sequence.type) that read files. */
 const SEQ_TYPE_IMAGE = 0;

@@ -1,5 +1,5 @@
 import type { PathKind, PathReference, PathShape } from './path-reference';
-import type { StructView } from '../reader/struct-view';
+import type { StructView } from '../reader';
 
 /** Options of {@link fixedReference}. */
 export interface ReferenceOptions {

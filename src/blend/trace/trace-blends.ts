@@ -1,8 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { BlendFile } from '../reader/blend-file';
-import { asBlendFileError, BlendFileError } from '../reader/blend-file-error';
-import type { BlendCompression, FileIdentity } from '../reader/byte-source';
+import { asBlendFileError, type BlendCompression, BlendFile, BlendFileError, type FileIdentity } from '../reader';
 import { collectReferences } from './collect-references';
 import type { Dependency } from './dependency';
 import { mapLimit } from './map-limit';

@@ -2,9 +2,9 @@ import { addonStatus, findBlenders, inspectBlender, installAddon, refuseAddonLin
 import { CommandFailedError, UsageError } from '../cli-errors';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from '../session/cli-context';
-import { thisCli } from '../session/this-cli';
+import { safeText } from '../terminal';
+import { thisCli } from '../session';
+import { type CliContext } from '../context';
 
 interface AddonOptions {
   blender?: string;

@@ -3,8 +3,8 @@ import { AuthError, ConfigError, isAbort, RenderdropError } from '../../core/err
 import { KEY_FILE_MEANING, type KeyLocation } from '../../core/secrets';
 import { sameServer, trimBaseUrl, type Profile } from '../../shared/settings';
 import { CommandFailedError, UsageError } from '../cli-errors';
-import type { CliContext } from '../session/cli-context';
-import { findProfile, isLoopbackUrl } from '../session/find-profile';
+import { findProfile, isLoopbackUrl } from '../session';
+import { type CliContext } from '../context';
 
 /** `renderdrop logout`: removes the key of a profile from the keychain. */
 export async function logout(ctx: CliContext, opts: { profile?: string }): Promise<void> {

@@ -5,13 +5,9 @@ import { effectiveDownloadDir } from '../../core/settings';
 import { countOf, formatBytes } from '../../shared/text';
 import { isTerminalStatus } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
-import { formatDownload } from '../output/format-progress';
-import { LiveDisplay } from '../output/live-display';
-import { endedEarlyNote } from '../output/ended-early';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from '../session/cli-context';
-import { resolveJobId } from '../session/resolve-job-id';
-import { shortId } from '../submit/submission-line';
+import { endedEarlyNote, formatDownload, LiveDisplay, shortId } from '../output';
+import { safeText } from '../terminal';
+import { type CliContext, resolveJobId } from '../context';
 
 /** `renderdrop download <id>`: the job's outputs into its folder. */
 export async function download(ctx: CliContext, typed: string, opts: { dir?: string; json?: boolean }): Promise<void> {

@@ -2,11 +2,9 @@ import { InvalidStateError, isAbort } from '../../core/errors';
 import { type ProgressRecord, isTerminalStatus, type JobStatus } from '../../shared/api';
 import { clockSummaryOf, renderTimingOf } from '../../shared/render';
 import { CommandFailedError } from '../cli-errors';
-import { formatJobDetails, formatJobList } from '../output/format-jobs';
-import { artistJobWarnings, formatJobWarnings } from '../output/job-warnings';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from '../session/cli-context';
-import { resolveJobId } from '../session/resolve-job-id';
+import { artistJobWarnings, formatJobDetails, formatJobList, formatJobWarnings } from '../output';
+import { safeText } from '../terminal';
+import { type CliContext, resolveJobId } from '../context';
 
 /** List jobs on the server, newest first (`renderdrop jobs`). */
 export async function listJobs(ctx: CliContext, opts: { status?: JobStatus; page?: number; pageSize?: number; json?: boolean }): Promise<void> {

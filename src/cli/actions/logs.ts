@@ -4,9 +4,8 @@ import { AbortError, isAbort } from '../../core/errors';
 import { isTerminalStatus, type Job } from '../../shared/api';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from '../session/cli-context';
-import { resolveJobId } from '../session/resolve-job-id';
+import { safeText } from '../terminal';
+import { type CliContext, resolveJobId } from '../context';
 
 /** How often `--follow` asks for new lines. */
 const FOLLOW_MS = 1000;

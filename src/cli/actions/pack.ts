@@ -1,18 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { BlendError } from '../../blend/reader';
-import { needsPacking, writeBundle } from '../../blend/pack';
-import { BLEND_BACKUP, traceScene } from '../../blend/trace';
+import { BLEND_BACKUP } from '../../blend/trace';
+import { needsPacking, traceScene, writeBundle } from '../../blend/pack';
 import { AbortError, isAbort } from '../../core/errors';
 import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit, folderBoundary, holdPrivateFiles } from '../../core/packing';
-import { projectFor, projectLine } from '../options/project-option';
+import { type CliContext } from '../context';
+import { formatPackPlan, packWarnings, projectFor, projectLine } from '../packing';
 import { countOf, formatBytes } from '../../shared/text';
 import { CommandFailedError, UsageError } from '../cli-errors';
-import { formatPackPlan, packWarnings } from '../output/format-pack-plan';
-import { formatPack } from '../output/format-progress';
-import { LiveDisplay } from '../output/live-display';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from '../session/cli-context';
+import { formatPack, LiveDisplay } from '../output';
+import { safeText } from '../terminal';
 
 /** `renderdrop pack <scene>`: traces the scene, prints the plan and writes the bundle with `--out`. */
 export async function pack(ctx: CliContext, scene: string, opts: { out?: string; json?: boolean; allowOutside?: string[]; project?: string }): Promise<void> {

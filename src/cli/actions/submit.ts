@@ -6,19 +6,11 @@ import { type Connection, effectiveDownloadDir } from '../../core/settings';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import { renderConfigFrom, type RenderOverrides } from '../options/render-overrides';
-import { formatTimestamp } from '../output/format-jobs';
-import { LiveDisplay } from '../output/live-display';
-import { safeText } from '../output/safe-text';
-import { formatTable } from '../output/table';
-import type { CliContext } from '../session/cli-context';
-import type { Interrupt } from '../session/interrupt';
-import { describeStep } from '../submit/describe-step';
-import { prepareRecord } from '../submit/prepare-record';
-import { projectFor, projectLine } from '../options/project-option';
-import { outcomeExitCode, outcomeOfFile, type SubmissionOutcome } from '../submit/submission-outcome';
-import { SubmissionRunner } from '../submit/submission-runner';
-import type { HandedOff } from '../submit/submission-runner-options';
+import { type CliContext, renderConfigFrom, type RenderOverrides } from '../context';
+import { projectFor, projectLine } from '../packing';
+import { formatTable, formatTimestamp, LiveDisplay } from '../output';
+import { type Interrupt, safeText } from '../terminal';
+import { describeStep, type HandedOff, outcomeExitCode, outcomeOfFile, prepareRecord, type SubmissionOutcome, SubmissionRunner } from '../submit';
 
 interface SubmitOptions extends RenderOverrides {
   scene?: string;

@@ -9,13 +9,11 @@ import { isTerminalStatus } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import { LiveDisplay } from '../output/live-display';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from '../session/cli-context';
-import { resolveJobId } from '../session/resolve-job-id';
-import { outcomeExitCode, type SubmissionOutcome } from '../submit/submission-outcome';
-import { SubmissionRunner } from '../submit/submission-runner';
-import { checkJson, describeCheck } from '../verify/describe-check';
+import { LiveDisplay } from '../output';
+import { safeText } from '../terminal';
+import { type CliContext, resolveJobId } from '../context';
+import { outcomeExitCode, type SubmissionOutcome, SubmissionRunner } from '../submit';
+import { checkJson, describeCheck } from '../verify';
 
 interface VerifyOptions {
   dir?: string;

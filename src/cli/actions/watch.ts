@@ -1,10 +1,8 @@
 import { JobTracker, type TrackerSource } from '../../core/tracking';
 import type { ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import type { CliContext } from '../session/cli-context';
-import { resolveJobId } from '../session/resolve-job-id';
-import { followUntilIdle } from '../watch/follow-until-idle';
-import { WatchReport, type WatchedJob } from '../watch/watch-report';
+import { type CliContext, resolveJobId } from '../context';
+import { followUntilIdle, type WatchedJob, WatchReport } from '../watch';
 
 /**
  * Follows every job the server lists as active (and any that becomes active meanwhile) until none is,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../cli-deps';
-import { cliAction, lazyBody } from '../session/cli-action';
+import { cliAction, lazyBody } from '../session';
+import { loadActions } from '../actions';
 
 /** `renderdrop addon install|uninstall|status`: the Blender add-on in each Blender's user add-ons. */
 export function registerAddonCommands(program: Command, deps: CliDeps): void {
@@ -11,17 +12,17 @@ export function registerAddonCommands(program: Command, deps: CliDeps): void {
     .option('--blender <path>', 'only this Blender (its program, or the folder it is in)')
     .option('--no-enable', 'copy the add-on without turning it on in Blender\'s preferences')
     .option('--json', 'print the result as JSON')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/addon')).installCommand)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.addon()).installCommand)));
   addon
     .command('uninstall')
     .description('Remove the add-on from every Blender it was installed into (or the one --blender names); only the files Renderdrop put there are removed.')
     .option('--blender <path>', 'only this Blender (its program, or the folder it is in)')
     .option('--json', 'print the result as JSON')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/addon')).uninstallCommand)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.addon()).uninstallCommand)));
   addon
     .command('status')
     .description('Show each Blender found and whether the add-on is installed for it.')
     .option('--blender <path>', 'only this Blender (its program, or the folder it is in)')
     .option('--json', 'print the result as JSON')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/addon')).statusCommand)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.addon()).statusCommand)));
 }

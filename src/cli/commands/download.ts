@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../cli-deps';
-import { cliAction, lazyBody } from '../session/cli-action';
+import { cliAction, lazyBody } from '../session';
+import { loadActions } from '../actions';
 
 /** `renderdrop download <id>`: a job's outputs into a folder, resumable. */
 export function registerDownloadCommand(program: Command, deps: CliDeps): void {
@@ -9,5 +10,5 @@ export function registerDownloadCommand(program: Command, deps: CliDeps): void {
     .description('Download the outputs of a finished job into <dir>/<scene>-<job id>/; of a failed or canceled job, the frames it rendered. Interrupted downloads resume; complete files are skipped.')
     .option('--dir <dir>', 'folder to create the job\'s folder in (default: the folder a submit chose, else ~/Renderdrop)')
     .option('--json', 'print the result as JSON on stdout')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/download')).download)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.download()).download)));
 }

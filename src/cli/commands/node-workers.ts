@@ -3,20 +3,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
-import {
-  checkNodeUrl,
-  checkRedisUrl,
-  parseWorkerSecret,
-  redactRedisUrl,
-  RedisUnavailableError,
-  urlHasPassword,
-  WorkerSecretError,
-  type RedisTarget,
-} from '../../render-node/distributed';
+import { checkNodeUrl, checkRedisUrl, parseWorkerSecret, redactRedisUrl, RedisUnavailableError, urlHasPassword, WorkerSecretError, type RedisTarget } from '../../render-node/worker-access';
 import { ensurePrivateFolder, FolderNotPrivateError } from '../../node-common/private-folder';
 import { CommandFailedError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
-import { cliAction } from '../session/cli-action';
+import { cliAction } from '../session';
 import { untilStopped } from './until-stopped';
 
 /** Redis not answering, or a missing worker secret, is the person's to fix: say so in one line, not as an unexpected error. */
@@ -153,7 +144,7 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .option('--json', 'machine-readable output')
     .action(
       cliAction(deps, async (ctx, opts: { json?: boolean }) => {
-        const { formatWorkers } = await import('../output/format-workers');
+        const { formatWorkers } = await import('../output');
         const client = await ctx.client();
         const interrupt = deps.listenForInterrupt();
         try {

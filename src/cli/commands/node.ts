@@ -2,8 +2,9 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
 import type { RenderNodeOptions } from '../../render-node/server';
-import { type RenderLimits, parseByteSize, parseDuration, parsePixelCount } from '../../render-node/plan';
-import { WorkerSecretError } from '../../render-node/distributed';
+import type { RenderLimits } from '../../render-node/plan';
+import { parseByteSize, parseDuration, parsePixelCount } from '../options';
+import { WorkerSecretError } from '../../render-node/worker-access';
 import { CommandFailedError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
@@ -118,7 +119,7 @@ async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
   const [{ createLogger }, { createRenderNode }, { workerFacingUrl }] = await Promise.all([
     import('../../render-node/logger'),
     import('../../render-node/server'),
-    import('../../render-node/distributed'),
+    import('../../render-node/worker-access'),
   ]);
   const log = createLogger({ level: opts.logLevel });
   const host = opts.host;
@@ -186,7 +187,7 @@ function registerWorkerSecretCommand(node: Command, deps: CliDeps): void {
     .option('--rotate', 'replace the existing secret (workers need the new one, the node a restart)')
     .action(async (opts: { data: string; rotate?: boolean }) => {
       const rotate = opts.rotate === true;
-      const { createWorkerSecretFile } = await import('../../render-node/distributed');
+      const { createWorkerSecretFile } = await import('../../render-node/worker-access');
       const made = await createWorkerSecretFile(resolve(opts.data), rotate).catch((error: unknown) => {
         throw error instanceof WorkerSecretError ? new CommandFailedError(error.message) : error;
       });

@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../cli-errors';
-import { parseBaseUrlOption } from '../options/parse-options';
-import { formatTable } from '../output/table';
+import { parseBaseUrlOption } from '../options';
 import type { CliDeps } from '../cli-deps';
-import { cliAction } from '../session/cli-action';
-import type { CliContext } from '../session/cli-context';
-import { findProfile, isLoopbackUrl } from '../session/find-profile';
+import { cliAction, findProfile, isLoopbackUrl } from '../session';
+import { type CliContext } from '../context';
 
 /** Where a profile's key is: the keychain, the key file, the running app (This computer), nowhere, or unknown (the keychain would not say). */
 type KeyState = 'keychain' | 'file' | 'app' | 'none' | 'unknown';
@@ -33,6 +31,7 @@ export function registerProfileCommands(program: Command, deps: CliDeps): void {
         }
         const rows = [['', 'NAME', 'URL', 'KIND', 'KEY']];
         for (const p of settings.profiles) rows.push([p.id === settings.activeProfileId ? '*' : '', p.name, p.baseUrl, p.kind, keyLabel(keys.get(p.id) ?? 'unknown')]);
+        const { formatTable } = await import('../output');
         const lines = formatTable(rows);
         const env = overrides(ctx);
         const notes: string[] = [];

@@ -1,18 +1,9 @@
 import type { Command } from 'commander';
-import {
-  parseBlenderVersionOption,
-  parseCameraOption,
-  parseFormatOption,
-  parseFramesOption,
-  parsePercentage,
-  parsePresetOption,
-  parseSamples,
-  parseSceneOption,
-  parseViewLayerOption,
-} from '../options/parse-options';
+import { parseBlenderVersionOption, parseCameraOption, parseFormatOption, parseFramesOption, parsePercentage, parsePresetOption, parseSamples, parseSceneOption, parseViewLayerOption } from '../options';
 import type { CliDeps } from '../cli-deps';
-import { cliAction, lazyBody } from '../session/cli-action';
+import { cliAction, lazyBody } from '../session';
 import { collectPath } from './pack';
+import { loadActions } from '../actions';
 
 /** `renderdrop submit <files...>` and `renderdrop resume`. */
 export function registerSubmitCommands(program: Command, deps: CliDeps): void {
@@ -37,7 +28,7 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--allow-outside <path>', 'send files held at the project\'s edge (outside it, in secret places like ~/.ssh, hard links) when they are this file or inside this folder (repeatable; others are left out)', collectPath, [])
     .option('--validate-only', 'stop once the server has checked the scene: show what it found and render nothing (submit the same file again with --yes to render it)')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/submit')).submit)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.submit()).submit)));
 
   program
     .command('resume')
@@ -45,5 +36,5 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('-y, --yes', 'render without asking when a submission still needs its go-ahead')
     .option('--list', 'only list the unfinished submissions')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/submit')).resume)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.submit()).resume)));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../cli-deps';
-import { cliAction, lazyBody } from '../session/cli-action';
+import { cliAction, lazyBody } from '../session';
+import { loadActions } from '../actions';
 
 /** `renderdrop verify <id>`: check a job's download folder frame by frame; `--fix` renders what is missing. */
 export function registerVerifyCommand(program: Command, deps: CliDeps): void {
@@ -10,5 +11,5 @@ export function registerVerifyCommand(program: Command, deps: CliDeps): void {
     .option('--dir <folder>', "the folder to check (default: where the job was downloaded, else ./<scene>-<job id>)")
     .option('--fix', 'render the frames that are missing or unusable and download them into the folder')
     .option('--json', 'print the result as JSON on stdout (progress goes to stderr)')
-    .action(cliAction(deps, lazyBody(async () => (await import('../actions/verify')).verify)));
+    .action(cliAction(deps, lazyBody(async () => (await loadActions.verify()).verify)));
 }

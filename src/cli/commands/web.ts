@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SecretStore } from '../../core/secrets';
 import type { CliDeps } from '../cli-deps';
-import { thisCli } from '../session/this-cli';
+import { thisCli } from '../session';
 
 /** `renderdrop web`: the app in a browser, served on 127.0.0.1 with a one-time link. */
 export function registerWebCommand(program: Command, deps: CliDeps): void {

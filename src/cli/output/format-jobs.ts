@@ -2,7 +2,7 @@ import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf,
 import { clockFact, clockShortText, renderClockOf, renderTimingOf } from '../../shared/render';
 import { countOf, formatDuration } from '../../shared/text';
 import { formatFrameProgress } from './format-progress';
-import { safeText } from './safe-text';
+import { safeText } from '../terminal';
 import { isPlainRecord } from '../../shared/plain-record';
 import { displayWidth, formatPairs, formatTable, truncate } from './table';
 

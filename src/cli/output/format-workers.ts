@@ -1,7 +1,7 @@
 import type { NodeWorkers, WorkerInfo } from '../../shared/api';
 import { describeFrames } from '../../shared/render';
 import { countOf, timeAgo } from '../../shared/text';
-import { safeText } from './safe-text';
+import { safeText } from '../terminal';
 import { formatTable } from './table';
 
 function activity(worker: WorkerInfo): string {

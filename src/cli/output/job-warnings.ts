@@ -1,6 +1,6 @@
 import { analysisForArtist, type PackSummary } from '../../core/packing';
 import { isNote, jobWarningsOf, type AnalysisWarning, type Job } from '../../shared/api';
-import { safeText } from './safe-text';
+import { safeText } from '../terminal';
 
 /** A job's warnings as `status` and `submit --json` give them: code and message, no path. */
 export interface JobWarning {

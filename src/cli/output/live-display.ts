@@ -1,4 +1,4 @@
-import { safeText } from './safe-text';
+import { safeText } from '../terminal';
 import { truncate } from './table';
 
 /** Where a display writes: a terminal (live redraws) or a pipe or file (plain lines). */

@@ -1,4 +1,4 @@
-import { safeText } from './safe-text';
+import { safeText } from '../terminal';
 
 /** How a column is aligned. */
 export type Align = 'left' | 'right';

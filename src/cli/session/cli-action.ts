@@ -5,8 +5,8 @@ const LOGIN_HINT = 'Store a new key with: renderdrop login';
 import { CommandFailedError, UsageError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { exitCodeFor, type ExitCode } from '../exit-code-for';
-import { safeText } from '../output/safe-text';
-import type { CliContext } from './cli-context';
+import { safeText } from '../terminal';
+import type { CliContext } from '../context';
 
 /** A command body: gets the shared context and the command's arguments, returns its exit code. */
 export type CommandBody<A extends unknown[]> = (ctx: CliContext, ...args: A) => Promise<ExitCode | void>;
@@ -29,7 +29,7 @@ function rawMessage(error: unknown): string {
  */
 export function cliAction<A extends unknown[]>(deps: CliDeps, body: CommandBody<A>): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    const { CliContext } = await import('./cli-context');
+    const { CliContext } = await import('../context');
     const ctx = new CliContext(deps);
     try {
       deps.setExitCode((await body(ctx, ...args)) ?? 0);

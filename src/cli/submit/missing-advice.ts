@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type { SubmissionRecord } from '../../core/journal';
 import { missingFiles } from '../../core/packing';
-import type { MissingAdvice } from '../output/format-analysis';
+import type { MissingAdvice } from './format-analysis';
 
 /**
  * What to do about a file the farm reports missing, given how the scene was sent: for a packed scene,

@@ -1,7 +1,7 @@
 import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
 import { recordForFile } from '../../core/lifecycle';
 import type { RenderConfig } from '../../shared/api';
-import { formatTimestamp } from '../output/format-jobs';
+import { formatTimestamp } from '../output';
 import { describeStep } from './describe-step';
 import { askForScene, sceneOptionExample, type SceneQuestion } from './scene-question';
 

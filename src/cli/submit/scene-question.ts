@@ -1,8 +1,6 @@
 import { UsageError } from '../cli-errors';
-import type { LiveDisplay } from '../output/live-display';
-import { safeText } from '../output/safe-text';
-import { shellWord } from '../output/shell-word';
-import type { Choose } from '../terminal/terminal-prompt';
+import { type LiveDisplay, shellWord } from '../output';
+import { type Choose, safeText } from '../terminal';
 
 /** Where the question about a zip's scene is asked. */
 export interface SceneQuestion {

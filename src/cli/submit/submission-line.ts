@@ -4,8 +4,8 @@ import type { LifecyclePhase } from '../../core/lifecycle';
 import type { TransferProgress } from '../../core/transfer';
 import type { JobStatus } from '../../shared/api';
 import { countOf, formatBytes } from '../../shared/text';
-import { formatDownload, formatFrameProgress, formatPack, formatTransfer } from '../output/format-progress';
-import { safeText } from '../output/safe-text';
+import { formatDownload, formatFrameProgress, formatPack, formatTransfer, shortId } from '../output';
+import { safeText } from '../terminal';
 
 /** Where one submission stands, as far as its progress line is concerned. */
 export interface SubmissionLineState {
@@ -51,11 +51,6 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
     case 'downloading':
       return join(name, 'downloading', state.download ? formatDownload(state.download, { bar: options.bar }) : '');
   }
-}
-
-/** The first 8 characters of a job id, as shown in lists and folder names. */
-export function shortId(id: string): string {
-  return id.replace(/-/g, '').slice(0, 8);
 }
 
 /** A line of the submission table: the padded name, a one-word state in its column, then details (made safe to print). */

@@ -1,7 +1,7 @@
 import type { SubmissionEnding, SubmissionRecord, SubmissionStep } from '../../core/journal';
 import type { PrivateFile } from '../../core/packing';
 import type { JobStatus } from '../../shared/api';
-import type { JobWarning } from '../output/job-warnings';
+import type { JobWarning } from '../output';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-code-for';
 

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../core/api';
 import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
-import type { LiveDisplay } from '../output/live-display';
-import type { Choose, Confirm } from '../terminal/terminal-prompt';
+import type { LiveDisplay } from '../output';
+import type { Choose, Confirm } from '../terminal';
 
 /** What a runner needs from the command that uses it. */
 export interface SubmissionRunnerOptions {

@@ -1,4 +1,4 @@
-import type { CliIo } from '../session/cli-io';
+import type { CliIo } from './cli-io';
 import { choose, confirm, type ConfirmOptions } from './prompt';
 import { readSecret } from './read-secret';
 

@@ -1,11 +1,8 @@
 import { sceneNameOf } from '../../shared/api';
 import { clockSummaryOf, renderTimingOf, type ClockSummary, type FramesSeen } from '../../shared/render';
 import { type Job, isWorkingStatus } from '../../shared/api';
-import { formatFrameProgress, formatTrackerRetry } from '../output/format-progress';
-import { LiveDisplay, type DisplayStream } from '../output/live-display';
-import { safeText } from '../output/safe-text';
-import { truncate } from '../output/table';
-import { shortId } from '../submit/submission-line';
+import { type DisplayStream, formatFrameProgress, formatTrackerRetry, LiveDisplay, shortId, truncate } from '../output';
+import { safeText } from '../terminal';
 
 /** What watch knows of one job: the job once read, its frame counts once reported. */
 export interface WatchedJob {

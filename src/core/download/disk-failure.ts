@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import { errorCode, TransferError } from '../errors';
-import { isTransientNetworkError } from '../transfer/http-transport';
+import { isTransientNetworkError } from '../transfer';
 
 /** Whether an error the .part stream reported came from the file system (not passed on from the network). */
 export function isFileSystemError(error: NodeJS.ErrnoException): boolean {

@@ -1,9 +1,8 @@
 import { mkdir, rename, truncate, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AbortError, errorCode, errorReason, TransferError } from '../errors';
-import { STORAGE_HEADERS, isTransientNetworkError, looksExpired, readSmallBody } from '../transfer/http-transport';
-import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
-import type { Clock, Sleep } from '../util/clock';
+import { isTransientNetworkError, looksExpired, readSmallBody, STORAGE_HEADERS } from '../transfer';
+import { type Clock, fullJitterDelay, parseRetryAfter, type Sleep } from '../util';
 import { onDisk } from './disk-failure';
 import { ExpiredUrlError } from './expired-url-error';
 import { readEtag, sizeOf, writeBody, writeEtag } from './part-file';

@@ -1,5 +1,5 @@
-import { ProgressMeter } from '../transfer/progress-meter';
-import type { Clock } from '../util/clock';
+import { ProgressMeter } from '../transfer';
+import type { Clock } from '../util';
 
 /** Progress of one job's download. */
 export interface DownloadProgress {

@@ -4,3 +4,4 @@ export type { DownloadProgress } from './download-tally';
 export { jobFolderName } from './job-folder';
 export { itemPath, planOutputs } from './output-plan';
 export { resolveInside, sanitizeRelativePath, sanitizeSegment } from './safe-path';
+export type { DownloadJobOptions, DownloadJobResult } from './download-job';

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import got, { type Agents } from 'got';
-import { STORAGE_HEADERS } from '../transfer/http-transport';
+import { STORAGE_HEADERS } from '../transfer';
 import { ExpiredUrlError } from './expired-url-error';
 
 /** Where and how to GET a stored file. */

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorReason, JournalError } from '../errors';
-import { systemClock, type Clock } from '../util/clock';
-import { writeFileAtomic } from './atomic-write';
+import { type Clock, systemClock, writeFileAtomic } from '../util';
 import { acquireRecordLock, type RecordLock } from './record-lock';
 import { isFinished, JOURNAL_FORMAT_VERSION, reached, submissionRecordSchema, type SubmissionRecord, type SubmissionStep } from './submission-record';
 

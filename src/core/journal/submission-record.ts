@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { renderConfigSchema, type RenderConfig, fileTypeSchema } from '../../shared/api';
-import { packSummarySchema } from '../packing/pack-summary';
+import { packSummarySchema } from '../packing';
 
 /**
  * Steps of a submission in order. Each is written before the work of the next one starts:

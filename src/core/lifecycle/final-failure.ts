@@ -1,5 +1,5 @@
 import { InvalidStateError, NotFoundError, PackingError, PreflightError, RenderRefusedError, TransferError } from '../errors';
-import { reached, type SubmissionRecord } from '../journal/submission-record';
+import { reached, type SubmissionRecord } from '../journal';
 
 /**
  * Whether running the submission again cannot fix this failure, so it ends instead of being left to

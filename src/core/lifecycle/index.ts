@@ -9,3 +9,4 @@ export * from './wait-for-job';
 export * from './steps/find-created-job';
 export { missingChoices, type MissingChoices } from './render-choices';
 export { chosenScene, scenesToChooseFrom } from './scene-choice';
+export { recordForFile } from './record-for-file';

@@ -1,9 +1,9 @@
 import type { PackProgress } from '../../blend/pack';
 import type { Job, RenderConfig } from '../../shared/api';
-import type { DownloadProgress } from '../download/download-tally';
-import type { SubmissionRecord } from '../journal/submission-record';
-import type { FrameProgress } from '../tracking/tracker';
-import type { TransferProgress } from '../transfer/progress-meter';
+import type { DownloadProgress } from '../download';
+import type { SubmissionRecord } from '../journal';
+import type { FrameProgress } from '../tracking';
+import type { TransferProgress } from '../transfer';
 
 /** Everything a claimed submission reports while it advances. */
 export interface SubmissionEvents extends Record<string, unknown> {

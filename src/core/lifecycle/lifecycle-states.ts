@@ -1,4 +1,4 @@
-import { isFinished, reached, type SubmissionRecord, type SubmissionStep } from '../journal/submission-record';
+import { isFinished, reached, type SubmissionRecord, type SubmissionStep } from '../journal';
 import { createJobStep, recoverJobStep } from './steps/create-job-step';
 import { downloadStep } from './steps/download-step';
 import { packStep } from './steps/pack-step';

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import type { RenderConfig } from '../../shared/api';
 import { sameServer } from '../../shared/settings';
-import type { SubmissionJournal } from '../journal/submission-journal';
-import type { SubmissionRecord } from '../journal/submission-record';
+import type { SubmissionJournal, SubmissionRecord } from '../journal';
 import { defaultScene, namedScene } from '../../shared/zip';
 import { PreflightError } from '../errors';
-import { preflight, type PreflightResult } from '../upload/preflight';
+import { preflight, type PreflightResult } from '../upload';
 import { scenesToChooseFrom, validateBodyChoosing } from './scene-choice';
 
 /** What a file is submitted with. */

@@ -1,5 +1,5 @@
 import type { Job, RenderConfig } from '../../shared/api';
-import { recordedRenderConfig, type SubmissionRecord } from '../journal/submission-record';
+import { recordedRenderConfig, type SubmissionRecord } from '../journal';
 import type { RenderProposal } from './lifecycle-events';
 import { missingChoices, sceneChoicesOf } from './render-choices';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defaultScene, namedScene } from '../../shared/zip';
 import { InvalidStateError } from '../errors';
-import { reached, type SubmissionRecord } from '../journal/submission-record';
+import { reached, type SubmissionRecord } from '../journal';
 
 const chosenSceneSchema = z.looseObject({ scenePath: z.string().min(1) });
 

@@ -1,10 +1,9 @@
 import type { Downloads, Job, JobList, NodeWorkers, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
-import type { CallOptions, ListJobsQuery, RenderResponse } from '../api/api-client';
-import type { DownloadJobOptions, DownloadJobResult } from '../download/download-job';
-import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';
-import type { SubmissionRecord } from '../journal/submission-record';
-import type { UploadOptions, UploadResult } from '../upload/upload';
-import type { Clock } from '../util/clock';
+import type { CallOptions, ListJobsQuery, RenderResponse } from '../api';
+import type { DownloadJobOptions, DownloadJobResult } from '../download';
+import type { SubmissionJournal, SubmissionPatch, SubmissionRecord } from '../journal';
+import type { UploadOptions, UploadResult } from '../upload';
+import type { Clock } from '../util';
 import type { SubmissionEvents } from './lifecycle-events';
 import type { WaitForJob } from './wait-for-job';
 

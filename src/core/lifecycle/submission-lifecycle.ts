@@ -1,13 +1,9 @@
 import { type RenderConfig, needsReview } from '../../shared/api';
-import { downloadJobOutputs, type DownloadJobOptions, type DownloadJobResult } from '../download/download-job';
+import { type DownloadJobOptions, downloadJobOutputs, type DownloadJobResult } from '../download';
 import { InvalidStateError, isAbort, serializeError } from '../errors';
-import type { RecordLock } from '../journal/record-lock';
-import type { SubmissionJournal, SubmissionPatch } from '../journal/submission-journal';
-import { isFinished, reached, type SubmissionRecord } from '../journal/submission-record';
-import { uploadFile, type UploadOptions, type UploadResult } from '../upload/upload';
-import { throwIfAborted } from '../util/abortable-sleep';
-import { systemClock, type Clock } from '../util/clock';
-import { TypedEmitter } from '../util/typed-emitter';
+import { isFinished, reached, type RecordLock, type SubmissionJournal, type SubmissionPatch, type SubmissionRecord } from '../journal';
+import { uploadFile, type UploadOptions, type UploadResult } from '../upload';
+import { type Clock, systemClock, throwIfAborted, TypedEmitter } from '../util';
 import { isFinalFailure } from './final-failure';
 import { endIfJobEnded } from './steps/job-ending';
 import type { RenderProposal, SubmissionEvents } from './lifecycle-events';

@@ -1,9 +1,8 @@
 import { type Job, isWorkingStatus } from '../../shared/api';
-import type { CallOptions } from '../api/api-client';
+import type { CallOptions } from '../api';
 import { AbortError } from '../errors';
-import type { FrameProgress, JobTracker } from '../tracking/tracker';
-import { abortableSleep } from '../util/abortable-sleep';
-import type { Sleep } from '../util/clock';
+import type { FrameProgress, JobTracker } from '../tracking';
+import { abortableSleep, type Sleep } from '../util';
 
 /** Options of one wait. */
 export interface WaitOptions {

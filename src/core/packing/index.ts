@@ -6,3 +6,4 @@ export { missingPlaces, type PackSummary, summarizePlan } from './pack-summary';
 export { folderBoundary, holdPrivateFiles, leftOutFiles, type HeldPlan, type PackBoundary, type PrivateFile } from './private-files';
 export { allowedOutside, inProject, isWithin, privateLook, privateOutsideProject, type PrivateLook, secretPlace } from './private-paths';
 export { projectProblem, ProjectRoots, suggestProject } from './project-roots';
+export { packSummarySchema } from './pack-summary';

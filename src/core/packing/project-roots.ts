@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../journal/atomic-write';
+import { writeFileAtomic } from '../util';
 import type { PrivateFile } from './private-files';
 import { isWithin, secretPlace } from './private-paths';
 

@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors';
-import { writeFileAtomic } from '../journal';
+import { writeFileAtomic } from '../util';
 import type { SecretStore } from './secret-store';
 
 /** The file of API keys in the settings folder, used only when the artist chose it (no keychain answers). */

@@ -1,6 +1,6 @@
 import { sameServer, trimBaseUrl, THIS_COMPUTER_PROFILE_ID, type Settings } from '../../shared/settings';
 import { ConfigError } from '../errors';
-import type { SecretStore } from '../secrets/secret-store';
+import type { SecretStore } from '../secrets';
 
 /** Where the server address and key of a connection came from. */
 export type ConnectionSource = 'env' | 'keychain' | 'app' | 'none';

@@ -1,9 +1,7 @@
 import { type Job, type ProgressRecord, isTerminalStatus, isWorkingStatus, type JobStatus } from '../../shared/api';
-import type { CallOptions } from '../api/api-client';
+import type { CallOptions } from '../api';
 import { AuthError, ContractError, InvalidStateError, NotFoundError, RateLimitedError } from '../errors';
-import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock';
-import { runPool } from '../util/concurrency';
-import { TypedEmitter } from '../util/typed-emitter';
+import { type Clock, runPool, systemClock, systemTimers, type Timers, TypedEmitter } from '../util';
 
 /** The part of the API client the tracker uses. */
 export interface TrackerSource {

@@ -1,4 +1,4 @@
-import type { Clock } from '../util/clock';
+import type { Clock } from '../util';
 
 /** Where a transfer stands. */
 export interface TransferProgress {

@@ -1,8 +1,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { UPLOAD_CONTENT_TYPES, type FileType } from '../../shared/api';
 import { AbortError } from '../errors';
-import { STORAGE_HEADERS, readSmallBody, transportFor } from '../transfer/http-transport';
-import type { ProgressMeter, TransferProgress } from '../transfer/progress-meter';
+import { type ProgressMeter, readSmallBody, STORAGE_HEADERS, type TransferProgress, transportFor } from '../transfer';
 import { sendGate, streamFileBody, type SendGate } from './stream-file-body';
 
 /** How one PUT ended: the storage's answer, or a connection that broke. */

@@ -1,11 +1,8 @@
 import { countOf } from '../../shared/text';
 import type { FileType, UploadTarget } from '../../shared/api';
 import { errorCode, TransferError } from '../errors';
-import { isTransientNetworkError, looksExpired } from '../transfer/http-transport';
-import { ProgressMeter, type TransferProgress } from '../transfer/progress-meter';
-import { abortableSleep, throwIfAborted } from '../util/abortable-sleep';
-import { fullJitterDelay, parseRetryAfter } from '../util/backoff';
-import { systemClock, type Clock, type Sleep } from '../util/clock';
+import { isTransientNetworkError, looksExpired, ProgressMeter, type TransferProgress } from '../transfer';
+import { abortableSleep, type Clock, fullJitterDelay, parseRetryAfter, type Sleep, systemClock, throwIfAborted } from '../util';
 import { putOnce, type PutOutcome } from './put-once';
 
 /** What to upload, where, and how to behave. */

@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import { renderConfigSchema, type RenderConfig, type Job, isTerminalStatus } from '../../shared/api';
 import { formatFrames } from '../../shared/render';
 import { InvalidStateError } from '../errors';
-import type { SubmissionJournal } from '../journal/submission-journal';
-import { recordedRenderConfig, type SubmissionRecord } from '../journal/submission-record';
-import { recordForFile } from '../lifecycle/record-for-file';
-import { chosenScene } from '../lifecycle/scene-choice';
+import { recordedRenderConfig, type SubmissionJournal, type SubmissionRecord } from '../journal';
+import { chosenScene, recordForFile } from '../lifecycle';
 import type { FolderCheck } from './check-folder';
 import { framesToRender } from './verify-job-folder';
 

@@ -1,5 +1,5 @@
 import type { Downloads, Job } from '../../shared/api';
-import type { CallOptions } from '../api/api-client';
+import type { CallOptions } from '../api';
 import { InvalidStateError } from '../errors';
 import { checkFolder, type FolderCheck } from './check-folder';
 import { expectedFrames } from './expected-frames';

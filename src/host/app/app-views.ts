@@ -2,12 +2,9 @@ import { effectiveDownloadDir, type SettingsStore } from '../../core/settings';
 import { RENDERDROP_VERSION } from '../../core/version';
 import type { Profile } from '../../shared/settings';
 import type { AppState, ProfileView, SettingsView } from '../../shared/contract';
-import type { ActiveSession } from '../profiles/active-session';
-import type { LocalNode } from '../profiles/local-node';
-import type { LocalProfile } from '../profiles/local-profile';
-import type { ProfileBackend } from '../profiles/profile-backend';
-import type { AppPreferences } from './app-preferences';
-import type { HostEvents } from './host-events';
+import type { ActiveSession } from '../session';
+import type { LocalNode, LocalProfile, ProfileBackend } from '../profiles';
+import type { AppPreferences, HostEvents } from '../environment';
 import { thisComputerView } from './this-computer-settings';
 
 /** What the app's views are read from. */

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../../core/errors';
 import type { ThisComputerSettings } from '../../shared/contract';
-import { MAX_RENDERS_AT_ONCE, type AppPreferences, type StoredNodeSettings } from './app-preferences';
-import type { LocalNode } from '../profiles/local-node';
+import { type AppPreferences, MAX_RENDERS_AT_ONCE, type StoredNodeSettings } from '../environment';
+import type { LocalNode } from '../profiles';
 
 /** One render at a time, Blender on every core: the node's defaults. */
 export const DEFAULT_NODE_SETTINGS: StoredNodeSettings = { renders: 1, threads: null };

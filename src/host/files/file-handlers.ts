@@ -1,5 +1,5 @@
 import type { FolderView } from '../../shared/contract';
-import type { AppPreferences } from '../app/app-preferences';
+import type { AppPreferences } from '../environment';
 import type { NamespaceHandlers } from '../namespace-handlers';
 import { listFolder } from './folder-listing';
 

@@ -8,8 +8,8 @@ import { diffConfigs, type JobDetail, type OutputFileView } from '../../shared/c
 import { fetchPreview } from './fetch-preview';
 import type { JobDownloads } from './job-downloads';
 import type { ProfileJobs } from './profile-jobs';
-import { readAnalysis } from '../submissions/review-defaults';
-import type { SubmittedJobs } from '../submissions/submitted-jobs';
+import { readAnalysis } from './read-analysis';
+import type { SubmittedJobs } from './submitted-jobs';
 
 const PREVIEW_LIMIT = 8 * 1024 * 1024;
 

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../core/api';
 import { downloadJobOutputs, type DownloadProgress, jobFolderName } from '../../core/download';
 import { serializeError } from '../../core/errors';
-import type { HostEvents } from '../app/host-events';
+import type { HostEvents } from '../environment';
 import type { ProfileJobs } from './profile-jobs';
-import type { SubmittedJobs } from '../submissions/submitted-jobs';
+import type { SubmittedJobs } from './submitted-jobs';
 import { bytesTimeLeft } from '../../core/transfer';
 
 /** What downloads work with. */

@@ -4,7 +4,7 @@ import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
 import { recordMissingFrames, sceneRefusal, verifyJobFolder, type JobFolderCheck } from '../../core/verify';
 import type { FolderCheckView, SubmitFileResult } from '../../shared/contract';
 import type { JobDownloads } from './job-downloads';
-import type { SubmittedJobs } from '../submissions/submitted-jobs';
+import type { SubmittedJobs } from './submitted-jobs';
 
 /** What the frame tools of a profile work with. */
 export interface JobFolderRepairDeps {

@@ -1,5 +1,5 @@
 import type { NamespaceHandlers } from '../namespace-handlers';
-import type { ActiveSession } from '../profiles/active-session';
+import type { ActiveSession } from '../session';
 import type { OpenPath } from './open-path';
 import { removeJobs } from './remove-jobs';
 

@@ -3,7 +3,7 @@ import type { JobTracker } from '../../core/tracking';
 import { systemClock, systemTimers, type Clock, type Timers } from '../../core/util';
 import { type Job, type JobList, isActiveStatus, isTerminalStatus } from '../../shared/api';
 import type { SyncView } from '../../shared/contract';
-import type { HostEvents } from '../app/host-events';
+import type { HostEvents } from '../environment';
 import type { ProfileJobs } from './profile-jobs';
 
 /** What the list sync reads from the server. */

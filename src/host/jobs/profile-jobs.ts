@@ -4,13 +4,12 @@ import type { JobTracker } from '../../core/tracking';
 import { type Job, isTerminalStatus, isPastValidation } from '../../shared/api';
 import type { JobPage, JobQuery, DownloadState, JobSummary } from '../../shared/contract';
 import type { EstimateBasis } from '../../shared/render';
-import type { ConnectionService } from '../profiles/connection-service';
-import type { HostEvents } from '../app/host-events';
-import { HiddenJobs } from './hidden-jobs';
+import type { ConnectionService } from '../profiles';
+import { HiddenJobs, type HostEvents } from '../environment';
 import { JobQueue } from './job-queue';
 import { NO_DOWNLOAD, summaryFileName, toJobSummary } from './job-summary';
 import { RenderHistory } from './render-history';
-import type { SubmittedJobs } from '../submissions/submitted-jobs';
+import type { SubmittedJobs } from './submitted-jobs';
 
 const PAGE_SIZE = 100;
 

@@ -2,7 +2,7 @@ import type { RetryInfo } from '../../core/api';
 import type { Clock } from '../../core/util';
 import type { ConnectionState } from '../../shared/contract';
 import { connectionStateFor, sameConnectionState } from './connection-state';
-import type { HostEvents } from '../app/host-events';
+import type { HostEvents } from '../environment';
 
 /**
  * Whether one session's server can be used, announced on every change. A profile that cannot be

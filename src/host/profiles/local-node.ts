@@ -7,7 +7,7 @@ import { startNodeFacade, type NodeFacade } from '../../render-node/node-facade'
 import type { RenderNodeOptions } from '../../render-node/server';
 import type { NodeWorkers } from '../../shared/api';
 import { ConfigError } from '../../core/errors';
-import { RedisUnavailableError, WorkerSecretError } from '../../render-node/distributed';
+import { RedisUnavailableError, WorkerSecretError } from '../../render-node/worker-access';
 
 export { localKeyAccount };
 

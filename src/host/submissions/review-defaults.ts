@@ -1,14 +1,6 @@
 import { type SceneAnalysis, outputFormatSchema, renderConfigSchema, type RenderConfig } from '../../shared/api';
 import { parseFrameRanges } from '../../shared/render';
 
-/** The analysis when `value` looks like the local node's shape, else null. */
-export function readAnalysis(value: unknown): SceneAnalysis | null {
-  if (!value || typeof value !== 'object') return null;
-  const a = value as Partial<SceneAnalysis>;
-  if (typeof a.frameStart !== 'number' || typeof a.frameEnd !== 'number' || !Array.isArray(a.cameras)) return null;
-  return { ...(value as SceneAnalysis), warnings: Array.isArray(a.warnings) ? a.warnings : [], dependencies: Array.isArray(a.dependencies) ? a.dependencies : [] };
-}
-
 /** The scene's own frame range as a frame range expression (`1-250`, `1-250/2`). */
 export function sceneRange(analysis: Pick<SceneAnalysis, 'frameStart' | 'frameEnd' | 'frameStep'>): string {
   const base = analysis.frameStart === analysis.frameEnd ? `${analysis.frameStart}` : `${analysis.frameStart}-${analysis.frameEnd}`;

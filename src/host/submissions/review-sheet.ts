@@ -5,10 +5,10 @@ import { jobWarningsOf } from '../../shared/api';
 import type { BlenderChoiceView, ReviewSheet } from '../../shared/contract';
 import type { RenderConfig } from '../../shared/api';
 import { chooseBlenderVersion, pickedBlenderVersion, versionsOpening } from '../../shared/blender-versions';
-import type { AppPreferences } from '../app/app-preferences';
-import type { ProfileJobs } from '../jobs/profile-jobs';
-import { sceneFilesOf, warningsForArtist } from '../files/unchecked-files';
-import { detectedConfig, fitToAnalysis, readAnalysis } from './review-defaults';
+import type { AppPreferences } from '../environment';
+import { type ProfileJobs, readAnalysis } from '../jobs';
+import { sceneFilesOf, warningsForArtist } from '../files';
+import { detectedConfig, fitToAnalysis } from './review-defaults';
 
 /** A submission waiting for review, as the review sheet needs it. */
 export interface AwaitingReview {

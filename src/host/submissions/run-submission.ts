@@ -1,7 +1,7 @@
 import { isFinished } from '../../core/journal';
 import { awaitsDecision, stopReached, type ClaimedSubmission } from '../../core/lifecycle';
 import { leftOutFiles, missingPlaces } from '../../core/packing';
-import type { ProfileJobs } from '../jobs/profile-jobs';
+import type { ProfileJobs } from '../jobs';
 import type { TrackedSubmission } from './tracked-submission';
 
 /**

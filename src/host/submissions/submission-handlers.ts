@@ -4,8 +4,8 @@ import type { RenderConfig } from '../../shared/api';
 import type { SubmitFile, SubmitFileResult } from '../../shared/contract';
 import type { Profile } from '../../shared/settings';
 import type { NamespaceHandlers } from '../namespace-handlers';
-import type { ActiveSession } from '../profiles/active-session';
-import type { ProfileBackend } from '../profiles/profile-backend';
+import type { ActiveSession } from '../session';
+import type { ProfileBackend } from '../profiles';
 import type { StagedFiles } from './staged-files';
 
 /** What the submission calls need. */

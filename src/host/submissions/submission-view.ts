@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { describeMissing, type ArtistPaths, missingPlaces, suggestProject } from '../../core/packing';
 import type { SerializedError } from '../../shared/client-error';
 import type { PackingView, SubmissionPhase, SubmissionView } from '../../shared/contract';
-import { markUnchecked } from '../files/unchecked-files';
+import { markUnchecked } from '../files';
 import { jobFailedWords } from './job-failed-words';
 
 /** What the host knows of one submission besides its journal record. */

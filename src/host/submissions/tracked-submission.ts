@@ -2,10 +2,8 @@ import type { ApiClient } from '../../core/api';
 import type { SubmissionRecord } from '../../core/journal';
 import type { ClaimedSubmission, RenderProposal } from '../../core/lifecycle';
 import type { JobTracker } from '../../core/tracking';
-import type { JobDownloads } from '../jobs/job-downloads';
-import type { ProfileJobs } from '../jobs/profile-jobs';
-import type { SessionEnvironment } from '../profiles/session-environment';
-import type { SubmittedJobs } from './submitted-jobs';
+import type { JobDownloads, ProfileJobs, SubmittedJobs } from '../jobs';
+import type { SessionEnvironment } from '../environment';
 import type { SubmissionState } from './submission-view';
 
 /** What the submissions of one profile work with. */

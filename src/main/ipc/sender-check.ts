@@ -1,5 +1,5 @@
 import type { IpcMainInvokeEvent } from 'electron';
-import { isAppUrl } from '../window/app-origin';
+import { isAppUrl } from '../window';
 
 /**
  * Whether an IPC call comes from the app itself: sent by the app window's web contents, from its top

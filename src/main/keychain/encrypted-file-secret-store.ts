@@ -2,7 +2,7 @@ import { readFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors';
-import { writeFileAtomic } from '../../core/journal';
+import { writeFileAtomic } from '../../core/util';
 import type { SecretStore } from '../../core/secrets';
 
 /** Encrypts and decrypts text (Electron's safeStorage in the app). */

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { serializeError } from '../../core/errors';
 import type { ContractHandlers, SubmitFileResult } from '../../shared/contract';
-import type { ShellWindow } from '../window/shell-window';
+import type { ShellWindow } from '../window';
 
 type Refused = Extract<SubmitFileResult, { ok: false }>;
 

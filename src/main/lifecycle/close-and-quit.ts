@@ -1,8 +1,7 @@
 import { app, type BrowserWindow } from 'electron';
-import { type Activity, isWorkActive } from '../activity/activity';
-import type { DesktopSettings } from '../settings/desktop-settings';
-import { closeAction, quitQuestion } from '../window/close-policy';
-import type { ShellWindow } from '../window/shell-window';
+import { type Activity, isWorkActive } from '../activity';
+import type { DesktopSettings } from '../settings';
+import { closeAction, quitQuestion, type ShellWindow } from '../window';
 
 /** What the close and quit rules look at. */
 export interface CloseAndQuitDeps {

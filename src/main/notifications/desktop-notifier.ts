@@ -1,5 +1,5 @@
-import type { Activity } from '../activity/activity';
-import type { ShellWindow } from '../window/shell-window';
+import type { Activity } from '../activity';
+import type { ShellWindow } from '../window';
 import { NativeNotifier } from './native-notifications';
 import { jobClickAction } from './notification-policy';
 

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { app } from 'electron';
 import type { ContractHandlers } from '../../shared/contract';
-import type { Activity } from '../activity/activity';
-import type { DesktopSettings } from '../settings/desktop-settings';
-import type { ShellWindow } from '../window/shell-window';
+import type { Activity } from '../activity';
+import type { DesktopSettings } from '../settings';
+import type { ShellWindow } from '../window';
 import { DesktopTray, showTaskbarProgress } from './desktop-tray';
 import { trayState } from './tray-state';
 

@@ -1,5 +1,5 @@
 import type { JobSummary } from '../../shared/contract';
-import type { ActivitySnapshot } from '../activity/activity';
+import type { ActivitySnapshot } from '../activity';
 
 /** How the tray icon looks. */
 export type TrayLook = 'idle' | 'active' | 'error';

@@ -1,4 +1,4 @@
-import { needsDrawing } from '../plan/blender-choice';
+import { needsDrawing } from '../plan';
 
 /** What a worker does with a chunk: render it, or hand it over to another worker. */
 export type Routing = 'render' | 'hand-over';

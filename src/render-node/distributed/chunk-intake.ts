@@ -6,17 +6,16 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_UPLOAD_BYTES } from '../../shared/api';
 import { formatBytes } from '../../shared/text';
-import { HttpError, insufficientStorage, notFound } from '../http/http-error';
-import { freeBytes, isDiskFullError } from '../disk/disk-space';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { Storage } from '../disk/storage';
+import { HttpError, insufficientStorage, notFound } from '../http-error';
+import { freeBytes, isDiskFullError, type Storage } from '../disk';
+import type { JobRecord, JobsRepo } from '../store';
 import type { ChunkRecord, ChunksRepo } from './chunks-repo';
 import type { DistributedExecutor } from './executor';
-import { expectedFrameNames } from './frame-names';
+import { expectedFrameNames, framePreviewName } from '../frames';
 import { frameProblem } from './frame-check';
-import { framePreviewName } from '../jobs/frame-previews';
 import { MAX_PREVIEW_BYTES, previewProblem } from './preview-check';
 import type { ChunkStatus } from './protocol';
+import { isPlainName } from './plain-name';
 
 /** A file a worker sends: its bytes and their announced length. */
 export interface IncomingFile {
@@ -25,13 +24,6 @@ export interface IncomingFile {
 }
 
 const RENDERING = new Set(['booting', 'rendering']);
-const PLAIN_NAME = /^[^/\\\0]+$/;
-
-/** Whether a name is one plain file name (no folders, not hidden, not too long). */
-export function isPlainName(name: string): boolean {
-  return PLAIN_NAME.test(name) && !name.startsWith('.') && Buffer.byteLength(name) <= 255;
-}
-
 const retryLater = (message: string) => new HttpError(503, 'retry_later', message, { 'Retry-After': '2' });
 
 /**

@@ -1,10 +1,10 @@
 import type { FailedReason } from '../../shared/api';
-import type { RenderPlan } from '../plan/render-plan';
-import type { UrlSigner } from '../http/signing';
+import type { RenderPlan } from '../plan';
+import type { UrlSigner } from '../http';
 import { describeFrames } from './chunk-plan';
 import { signChunk } from './chunk-signature';
 import { CHUNK_DATA_VERSION, CHUNK_SIGNING_KEY, chunkPathPrefix, type ChunkData, type ChunkPlan } from './protocol';
-import type { WorkerKeys } from './worker-secret';
+import type { WorkerKeys } from '../worker-access';
 
 /** The part of a node's render plan a worker needs; folders are the worker's own. */
 export function toChunkPlan(plan: RenderPlan): ChunkPlan {

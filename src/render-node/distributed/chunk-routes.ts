@@ -1,17 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { HttpError, forbidden, notFound } from '../http/http-error';
-import { signedQuery } from '../http/request-schemas';
-import { zodValidatorCompiler, type ZodTypeProvider } from '../http/zod-route';
-import { serveFile } from '../http/serve-file';
-import type { SignedQuery, UrlSigner } from '../http/signing';
+import { HttpError, forbidden, notFound } from '../http-error';
+import { serveFile, signedQuery, type SignedQuery, type UrlSigner, type ZodTypeProvider, zodValidatorCompiler } from '../http';
 import type { ChunkIntake } from './chunk-intake';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
 import { claimedBodySha256, verifiedBody, verifyWorkerRequest } from './request-signature';
-import type { WorkerKeys } from './worker-secret';
-import type { JobLogs } from '../logs/job-logs';
-import { receiveWorkerLog } from '../logs/worker-log-intake';
+import type { WorkerKeys } from '../worker-access';
+import { type JobLogs, receiveWorkerLog } from '../logs';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

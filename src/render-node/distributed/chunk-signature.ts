@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { chunkDataSchema, chunkJobId, TAMPERED_MARK, type ChunkData } from './protocol';
-import type { WorkerKeys } from './worker-secret';
+import type { WorkerKeys } from '../worker-access';
 
 /** A chunk's data before the node signs it. */
 export type UnsignedChunk = Omit<ChunkData, 'sig'>;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../store/db';
-import { parseJsonColumn, parseOptionalRow, parseRow } from '../store/db-rows';
+import { type Db, parseJsonColumn, parseOptionalRow, parseRow } from '../store';
 import { splitIntoChunks } from './chunk-plan';
 
 const chunkRow = z.object({ idx: z.number().int(), frames: z.string(), generation: z.number().int() });

@@ -1,4 +1,9 @@
 /** What other layers use of render-node/distributed: the room's public surface. */
-export { checkRedisUrl, redactRedisUrl, type RedisTarget, RedisUnavailableError, urlHasPassword } from './redis-url';
-export { checkNodeUrl, workerFacingUrl } from './node-address';
-export { createWorkerSecretFile, parseWorkerSecret, WORKER_SECRET_FILE, WorkerSecretError } from './worker-secret';
+export { routeChunk } from './blender-versions';
+export { isPlainName } from './plain-name';
+export { describeFrames } from './chunk-plan';
+export { tamperedReason, verifyChunk } from './chunk-signature';
+export { CHUNK_QUEUE, type ChunkData, chunkPathPrefix, type ChunkStatus, chunkStatusSchema, JOB_KEY_TTL_SECONDS, MAX_FAILURES_PER_WORKER, REDIS_PREFIX, redisKeys, WORKER_HEARTBEAT_MS } from './protocol';
+export { checkRedis, openRedis } from './redis-connection';
+export { EMPTY_BODY_SHA256, signWorkerRequest } from './request-signature';
+export { liveWorkers, removeWorker, reportWorker } from './worker-registry';

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { redactRedisUrl, RedisUnavailableError, type RedisTarget } from './redis-url';
+import { redactRedisUrl, type RedisTarget, RedisUnavailableError } from '../worker-access';
 
 function options(target: RedisTarget, extra: RedisOptions): RedisOptions {
   return { ...(target.password ? { password: target.password } : {}), connectionName: 'renderdrop', ...extra };

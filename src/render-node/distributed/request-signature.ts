@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable, Transform } from 'node:stream';
-import { HttpError } from '../http/http-error';
-import type { WorkerKeys } from './worker-secret';
+import { HttpError } from '../http-error';
+import type { WorkerKeys } from '../worker-access';
 
 /** Headers of a worker's signed request: when it stops being valid (Unix seconds), and the signature. */
 export const REQUEST_EXPIRES_HEADER = 'x-renderdrop-expires';

@@ -1,5 +1,5 @@
 import type { WorkerInfo } from '../../shared/api';
-import { engineName, needsDrawing } from '../plan/blender-choice';
+import { engineName, needsDrawing } from '../plan';
 import { fitsChunk } from './blender-versions';
 
 /** What a render waits for when its chunks sit in the queue and no worker takes them. */

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { verifyKey } from '../store/keys';
-import { HttpError } from './http-error';
+import { type Db, verifyKey } from '../store';
+import { HttpError } from '../http-error';
 import type { RequestLimiter } from './rate-limit';
-import type { Db } from '../store/db';
 
 function bearer(request: FastifyRequest): string | null {
   const h = request.headers.authorization;

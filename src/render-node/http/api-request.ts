@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Job } from '../../shared/api';
-import { HttpError, notFound } from './http-error';
+import { HttpError, notFound } from '../http-error';
 import { signedJobFileUrl, toApiJob } from './job-payload';
-import type { JobRecord } from '../store/jobs-repo';
+import type { JobRecord } from '../store';
 import type { NodeContext } from './context';
 
 /** The key a request was authenticated with (the API guard has run). */

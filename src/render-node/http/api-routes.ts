@@ -7,7 +7,7 @@ import { registerUploadRoutes } from './upload-routes';
 import { registerJobRoutes } from './job-routes';
 import { registerJobActionRoutes } from './job-action-routes';
 import { registerWorkerRoutes } from './worker-routes';
-import { registerLogRoutes } from '../logs/log-routes';
+import { registerLogRoutes } from './log-routes';
 
 /**
  * The Render Job External API, under /api/external/v1. Every node key works in the node's one

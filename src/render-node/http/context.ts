@@ -1,16 +1,12 @@
 import type { Logger } from 'pino';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../store/db';
-import type { JobsRepo } from '../store/jobs-repo';
-import type { UploadsRepo } from '../store/uploads-repo';
-import type { Storage } from '../disk/storage';
+import type { ApiKeyInfo, Db, JobsRepo, UploadsRepo } from '../store';
+import type { Storage } from '../disk';
 import type { UrlSigner } from './signing';
-import type { JobRunner } from '../jobs/job-runner';
-import type { NodeCapabilities } from '../plan/node-capabilities';
-import type { RenderLimits } from '../plan/render-limits';
-import type { ApiKeyInfo } from '../store/keys';
+import type { JobRunner } from '../jobs';
+import type { NodeCapabilities, RenderLimits } from '../plan';
 import type { NodeWorkers } from '../../shared/api';
-import type { JobLogs } from '../logs/job-logs';
+import type { JobLogs } from '../logs';
 import type { FfmpegLookup } from '../video';
 
 /** Everything the routes share. */

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { Downloads, JobFrames, OutputItem } from '../../shared/api';
-import type { JobRecord } from '../store/jobs-repo';
+import type { JobRecord } from '../store';
 import type { NodeContext } from './context';
-import { framesZipName, listFiles } from '../jobs/job-files';
-import { framePreviews } from '../jobs/frame-previews';
+import { framesZipName, listFiles } from '../jobs';
+import { framePreviews } from '../frames';
 
 /** Jobs whose recorded frames can be downloaded: completed ones, and those that ended early with frames. */
 const WITH_FRAMES = new Set(['completed', 'canceled', 'failed']);

@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { HttpError, toHttpError, writeClientError } from './http-error';
+import { HttpError, toHttpError, writeClientError } from '../http-error';
 import { redactUrl } from '../logger';
 
 /**

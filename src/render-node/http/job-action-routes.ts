@@ -1,14 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Job, RenderConfig, SceneAnalysis } from '../../shared/api';
 import { isActiveStatus } from '../../shared/api';
-import { badRequest, HttpError } from './http-error';
-import { planRender } from '../plan/render-plan';
-import { admitRender } from '../plan/render-admission';
-import { drawingFor, drawingOf, pickBlender, withBlenderWarning, type Renderer } from '../plan/blender-choice';
-import type { NodeCapabilities } from '../plan/node-capabilities';
+import { badRequest, HttpError } from '../http-error';
+import { admitRender, drawingFor, drawingOf, type NodeCapabilities, pickBlender, planRender, type Renderer, withBlenderWarning } from '../plan';
 import { apiJobFor, loadJob } from './api-request';
-import type { JobRecord } from '../store/jobs-repo';
-import { statusesLeadingTo } from '../jobs/job-states';
+import { type JobRecord, statusesLeadingTo } from '../store';
 import type { NodeContext } from './context';
 import { cancelBody, jobParams, renderBody, validateBody } from './request-schemas';
 import type { ZodFastify } from './zod-route';

@@ -1,8 +1,8 @@
 import type { Job } from '../../shared/api';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
+import type { JobRecord, JobsRepo } from '../store';
 import type { UrlSigner } from './signing';
-import type { Storage } from '../disk/storage';
-import { latestFramePreview } from '../jobs/frame-previews';
+import type { Storage } from '../disk';
+import { latestFramePreview } from '../frames';
 
 /** Build the signed URL of a file inside a job's folder, issued to the API key `keyId`. */
 export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string, relPath: string, expiresAt: Date, keyId: string): string {

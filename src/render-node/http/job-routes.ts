@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest, HttpError } from './http-error';
+import { badRequest, HttpError } from '../http-error';
 import { apiJobFor, jobFileSigner, keyOf, loadJob } from './api-request';
-import type { JobRecord } from '../store/jobs-repo';
+import type { JobRecord } from '../store';
 import type { NodeContext } from './context';
 import { buildDownloads, buildJobFrames } from './downloads';
 import { createJobBody, jobParams, listQuery } from './request-schemas';

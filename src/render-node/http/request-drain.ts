@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './http-error';
+import { HttpError } from '../http-error';
 
 /** How long a stopping node waits for requests in flight, and then for those asked to stop. */
 export interface DrainTimes {

@@ -7,15 +7,14 @@ import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES, type FileType } from '../../shared/api';
-import { HttpError, forbidden, insufficientStorage, notFound } from './http-error';
+import { HttpError, forbidden, insufficientStorage, notFound } from '../http-error';
 import { shuttingDown } from './request-drain';
 import { serveFile } from './serve-file';
-import { isKeyActive } from '../store/keys';
-import { freeBytes, isDiskFullError } from '../disk/disk-space';
+import { isKeyActive, type UploadRecord } from '../store';
+import { freeBytes, isDiskFullError } from '../disk';
 import { formatBytes } from '../../shared/text';
 import type { NodeContext } from './context';
 import type { SignedQuery } from './signing';
-import type { UploadRecord } from '../store/uploads-repo';
 import { zodValidatorCompiler, type ZodTypeProvider } from './zod-route';
 import { jobFileParams, signedQuery, uploadParams } from './request-schemas';
 

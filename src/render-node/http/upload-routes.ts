@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { fileTypeOf } from '../../shared/api';
-import { badRequest } from './http-error';
+import { badRequest } from '../http-error';
 import { keyOf } from './api-request';
 import type { NodeContext } from './context';
 import { uploadBody } from './request-schemas';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import { z } from 'zod';
-import { HttpError } from './http-error';
+import { HttpError } from '../http-error';
 
 /** Lets route schemas be zod schemas: `request.body`, `.params` and `.query` get the parsed types. */
 export interface ZodTypeProvider extends FastifyTypeProvider {

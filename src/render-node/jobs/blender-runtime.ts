@@ -1,4 +1,4 @@
-import type { SceneReaderFacts } from '../blender/analysis-facts';
+import type { SceneReaderFacts } from '../blender';
 
 /** The Blender the node renders with, and what it can do. */
 export interface BlenderRuntime {

@@ -1,7 +1,7 @@
 import type { BlenderRuntime } from './blender-runtime';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from './render-executor';
-import { startRender } from '../blender/render';
-import type { Renderer } from '../plan/blender-choice';
+import { startRender } from '../blender';
+import type { Renderer } from '../plan';
 
 /** Where the node's own Blender runs: its environment and scratch folder. */
 export interface EmbeddedSetting {

@@ -3,12 +3,11 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FailedReason } from '../../shared/api';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { Storage } from '../disk/storage';
-import { makePreview } from '../blender/preview';
-import { framePreviewName } from './frame-previews';
+import type { JobRecord, JobsRepo } from '../store';
+import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason, type Storage } from '../disk';
+import { makePreview } from '../blender';
+import { framePreviewName } from '../frames';
 import { framesZipName, writeZip } from './job-files';
-import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from '../disk/disk-space';
 import { encodeVideo, VideoError, type FfmpegLookup } from '../video';
 
 /**

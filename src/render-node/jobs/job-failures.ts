@@ -1,6 +1,6 @@
 /** The reasons the job runner fails a job with when a step could not say one itself. */
 import type { FailedReason } from '../../shared/api';
-import { diskFullReason, isDiskFullError } from '../disk/disk-space';
+import { diskFullReason, isDiskFullError } from '../disk';
 
 /** Why a job whose validation was under way when the node died is not validated again. */
 export const VALIDATION_INTERRUPTED: FailedReason = {

@@ -1,15 +1,10 @@
 import { createWriteStream } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
-import type { JobRecord } from '../store/jobs-repo';
-
-/** A file name safe on every system, from a name the client chose; `fallback` when nothing is left. */
-export function safeFileName(name: string, fallback: string): string {
-  const base = basename(name.replace(/\\/g, '/')).replace(/[^A-Za-z0-9._ -]/g, '_');
-  return base && base !== '.' && base !== '..' ? base : fallback;
-}
+import type { JobRecord } from '../store';
+import { safeFileName } from '../disk';
 
 /** File name of a job's frames zip: `<scene>-frames.zip`. */
 export function framesZipName(job: JobRecord): string {

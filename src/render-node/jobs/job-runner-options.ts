@@ -1,13 +1,11 @@
 import type { Logger } from 'pino';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { Storage } from '../disk/storage';
-import type { DiskReserve } from '../disk/disk-reserve';
-import type { RenderLimits } from '../plan/render-limits';
+import type { JobRecord, JobsRepo } from '../store';
+import type { DiskReserve, Storage } from '../disk';
+import type { NodeCapabilities, RenderLimits } from '../plan';
 import type { RenderExecutor } from './render-executor';
 import type { BlenderRuntime } from './blender-runtime';
-import type { JobLogs } from '../logs/job-logs';
+import type { JobLogs } from '../logs';
 import type { FfmpegLookup } from '../video';
-import type { NodeCapabilities } from '../plan/node-capabilities';
 
 /** What the runner needs from the node. */
 export interface JobRunnerOptions {

@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FailedReason } from '../../shared/api';
-import type { JobRecord } from '../store/jobs-repo';
-import { isBlenderProcessAlive, killProcessTree } from '../blender/render';
-import { withTempDir } from '../blender/temp-env';
-import { isDiskFullError } from '../disk/disk-space';
+import { type JobRecord, RENDER_STATUSES, RUNNER_STATUSES } from '../store';
+import { isBlenderProcessAlive, killProcessTree, withTempDir } from '../blender';
+import { isDiskFullError } from '../disk';
 import { pickRenders, shouldYield, type QueuedRender } from './fair-queue';
-import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../plan/render-limits';
+import { DEFAULT_RENDER_LIMITS, farmChanges, type RenderedBy, type Renderer, type RenderLimits } from '../plan';
 import { DEFAULT_HEADROOM_BYTES, DEFAULT_RENDER_TURN_MS, type JobRunnerOptions } from './job-runner-options';
 import { BLENDER_NOT_FOUND, crashFailure, VALIDATION_INTERRUPTED } from './job-failures';
 import { runRenderStep } from './render-step';
@@ -16,10 +15,7 @@ import { finalizeJob } from './finalize-step';
 import type { RenderExecutor } from './render-executor';
 import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
-import type { RenderedBy, Renderer } from '../plan/blender-choice';
-import { RENDER_STATUSES, RUNNER_STATUSES } from './job-states';
-import { withRenderErrors } from '../logs/render-errors';
-import { farmChanges } from '../plan/farm-changes';
+import { withRenderErrors } from '../logs';
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
 

@@ -1,7 +1,6 @@
 import type { FailedReason } from '../../shared/api';
-import type { JobRecord } from '../store/jobs-repo';
-import type { RenderPlan } from '../plan/render-plan';
-import type { Renderer } from '../plan/blender-choice';
+import type { JobRecord } from '../store';
+import type { Renderer, RenderPlan } from '../plan';
 
 /** One render for an executor: the job, its plan, and where to report what happens. */
 export interface RenderTask {

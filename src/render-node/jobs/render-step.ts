@@ -3,14 +3,12 @@ import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { FailedReason } from '../../shared/api';
 import { formatDuration } from '../../shared/text';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
-import type { RenderPlan } from '../plan/render-plan';
+import type { JobRecord, JobsRepo } from '../store';
+import { estimateRenderBytes, type RenderPlan } from '../plan';
 import type { ExecutorOutcome, RenderExecutor } from './render-executor';
-import { withoutDirectories } from '../blender/analyze';
-import { acceptFrame, acceptWrittenFrames, removeIncompleteFrames } from './frame-acceptance';
-import { expectedFrameNames } from '../distributed/frame-names';
-import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from '../disk/disk-space';
-import { estimateRenderBytes } from '../plan/output-estimate';
+import { withoutDirectories } from '../blender';
+import { acceptFrame, acceptWrittenFrames, expectedFrameNames, removeIncompleteFrames } from '../frames';
+import { diskFullReason, freeBytes, isDiskFullError, notEnoughSpaceReason } from '../disk';
 
 /** What a render step needs from the node. */
 export interface RenderStepDeps {

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AnalysisWarning, FailedReason, SceneAnalysis } from '../../shared/api';
-import type { JobRecord, JobsRepo } from '../store/jobs-repo';
+import type { JobRecord, JobsRepo } from '../store';
 import type { BlenderRuntime } from './blender-runtime';
-import { SceneAnalysisError } from '../blender/analyze';
-import { analyzeSceneQuickly } from '../scene/scene-analysis';
+import { SceneAnalysisError } from '../blender';
+import { analyzeSceneQuickly, prepareScene, reportSeveredAsStored, type ScenePrepareDeps, ZipError } from '../scene';
 import { planVideo } from '../video';
-import { prepareScene, type ScenePrepareDeps } from '../scene/scene-prepare';
-import { ZipError } from '../scene/zip-extract';
-import { diskFullReason, isDiskFullError } from '../disk/disk-space';
-import { reportSeveredAsStored } from '../scene/severed-paths';
+import { diskFullReason, isDiskFullError } from '../disk';
 import { BlendError } from '../../blend/reader';
-import { rendererFindings, type RenderedBy, type Renderer } from '../plan/blender-choice';
+import { type RenderedBy, type Renderer, rendererFindings } from '../plan';
 
 /** What the artist is told of a scene whose files the node's reader tripped on. */
 const UNREADABLE = 'The scene is damaged or is not a .blend Renderdrop can read. Open it in Blender, save it again and submit it again.';

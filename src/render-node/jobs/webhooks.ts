@@ -1,8 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Db } from '../store/db';
+import { type Db, parseRow } from '../store';
 import { z } from 'zod';
-import { parseRow } from '../store/db-rows';
 
 /** Where and how the node announces finished renders. */
 export interface WebhookConfig {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Storage } from '../disk/storage';
+import type { Storage } from '../disk';
 import { DEFAULT_LOG_CAP, JobLogFiles, type LogCap, type LogSlice } from './job-log-files';
 import { pathStripper, type LogPlace } from './strip-paths';
 

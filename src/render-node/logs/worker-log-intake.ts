@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { HttpError } from '../http/http-error';
+import { HttpError } from '../http-error';
 import type { JobLogs } from './job-logs';
 
 /** Most bytes of log lines a worker may send in one request. */

@@ -1,3 +1,9 @@
 /** What other layers use of render-node/plan: the room's public surface. */
-export { parseByteSize, parseDuration, parsePixelCount } from './limit-options';
 export { type RenderLimits } from './render-limits';
+export { drawingFor, drawingOf, engineName, needsDrawing, pickBlender, type RenderedBy, type Renderer, rendererFindings, withBlenderWarning } from './blender-choice';
+export { farmChanges } from './farm-changes';
+export type { NodeCapabilities } from './node-capabilities';
+export { estimateRenderBytes } from './output-estimate';
+export { admitRender } from './render-admission';
+export { DEFAULT_RENDER_LIMITS } from './render-limits';
+export { planRender, type RenderPlan, renderPlanSchema } from './render-plan';

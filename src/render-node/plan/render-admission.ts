@@ -1,8 +1,8 @@
 import { applyRenderLimits, type PlannedRender, type RenderLimits } from './render-limits';
 import { estimateRenderBytes } from './output-estimate';
-import { freeBytes } from '../disk/disk-space';
+import { freeBytes } from '../disk';
 import { formatBytes } from '../../shared/text';
-import { badRequest, insufficientStorage } from '../http/http-error';
+import { badRequest, insufficientStorage } from '../http-error';
 
 /**
  * Admit a planned render to this node: over a limit it is refused (400 naming the limit) or capped

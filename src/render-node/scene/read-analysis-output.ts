@@ -1,6 +1,6 @@
 import type { StoredScene } from '../../blend/scene-settings';
 import type { SceneAnalysis } from '../../shared/api';
-import type { AnalysisFacts } from '../blender/analysis-facts';
+import type { AnalysisFacts } from '../blender';
 
 /** Thrown when the reader's answer might differ from the node's Blender's; the node asks Blender instead. */
 export class ReaderUnsure extends Error {

@@ -1,6 +1,6 @@
 import { IDP_BOOLEAN, IDP_INT, type StoredScene } from '../../blend/scene-settings';
 import type { SceneAnalysis } from '../../shared/api';
-import type { SceneReaderFacts } from '../blender/analysis-facts';
+import type { SceneReaderFacts } from '../blender';
 import { ReaderUnsure } from './read-analysis-output';
 
 /** analyze.py's DENOISER_IDS: the stored values of Cycles' denoiser enum it names. */

@@ -1,8 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { readStoredScene, type StoredScene } from '../../blend/scene-settings';
 import type { SceneAnalysis } from '../../shared/api';
-import type { SceneReaderFacts } from '../blender/analysis-facts';
-import { toSceneAnalysis, type RawAnalysis } from '../blender/analyze';
+import { type RawAnalysis, type SceneReaderFacts, toSceneAnalysis } from '../blender';
 import { imageDependencies, type PathBase } from './read-analysis-dependencies';
 import { outputOf, ReaderUnsure } from './read-analysis-output';
 import { pyNormpath } from './python-paths';

@@ -1,7 +1,6 @@
 import { dirname } from 'node:path';
 import type { SceneAnalysis } from '../../shared/api';
-import type { SceneReaderFacts } from '../blender/analysis-facts';
-import { analyzeScene, type AnalyzeSceneOptions } from '../blender/analyze';
+import { analyzeScene, type AnalyzeSceneOptions, type SceneReaderFacts } from '../blender';
 import { readSceneAnalysis } from './read-analysis';
 import { readScenePythonWarnings } from './scene-python-warnings';
 

@@ -1,11 +1,10 @@
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FailedReason } from '../../shared/api';
-import type { JobRecord } from '../store/jobs-repo';
+import type { JobRecord } from '../store';
 import { chooseScene, DEFAULT_ZIP_LIMITS, extractZip, unreadableZip } from './zip-extract';
 import { surveyZip, zipExtractionRefusal } from './zip-survey';
-import { freeBytes } from '../disk/disk-space';
-import { safeFileName } from '../jobs/job-files';
+import { freeBytes, safeFileName } from '../disk';
 import type { SeveredPath } from '../../blend/pack';
 import { severScene } from './sever-scene';
 import { UnreadableSceneError } from './unreadable-scene-error';

@@ -1,6 +1,6 @@
 import yauzl from 'yauzl';
 import type { FailedReason } from '../../shared/api';
-import { notEnoughSpaceReason } from '../disk/disk-space';
+import { notEnoughSpaceReason } from '../disk';
 import { formatBytes } from '../../shared/text';
 
 /** What a zip's central directory declares. */

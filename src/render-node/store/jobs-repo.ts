@@ -15,8 +15,8 @@ import {
 } from '../../shared/api';
 import type { Db } from './db';
 import { parseJsonColumn, parseRow } from './db-rows';
-import { renderPlanSchema, type RenderPlan } from '../plan/render-plan';
-import { assertJobTransition } from '../jobs/job-states';
+import { type RenderPlan, renderPlanSchema } from '../plan';
+import { assertJobTransition } from './job-states';
 
 /** What the node knows of the source file of a job. */
 export const sceneFileSchema = z.object({

@@ -1,9 +1,6 @@
 import { join } from 'node:path';
-import { acquireDataLock, type DataLock } from '../disk/data-lock';
+import { acquireDataLock, type DataLock, DiskReserve, freeBytesSync, isDiskFullError, Storage } from '../disk';
 import { openDatabase, type Db } from './db';
-import { Storage } from '../disk/storage';
-import { DiskReserve } from '../disk/disk-reserve';
-import { freeBytesSync, isDiskFullError } from '../disk/disk-space';
 import { formatBytes } from '../../shared/text';
 import { ensurePrivateFolder, FolderNotPrivateError } from '../../node-common/private-folder';
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
-import type { ChunkData } from '../distributed/protocol';
-import { pathStripper } from '../logs/strip-paths';
+import type { ChunkData } from '../distributed';
+import { pathStripper } from '../logs';
 import type { NodeClient } from './node-client';
 import { WorkerLogSender } from './log-sender';
 

@@ -1,12 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { startRender, type BlenderRenderPlan } from '../blender/render';
-import { describeFrames } from '../distributed/chunk-plan';
-import type { ChunkData } from '../distributed/protocol';
+import { type BlenderRenderPlan, startRender } from '../blender';
+import { type ChunkData, describeFrames } from '../distributed';
 import { acquireFileLock } from '../../node-common/file-lock';
-import { verifyFrame } from '../jobs/frame-acceptance';
-import { framePreviewName } from '../jobs/frame-previews';
+import { framePreviewName, verifyFrame } from '../frames';
 import { isOwnDiskFull, WorkerDiskFullError } from './disk-room';
 import { BLENDER_PID_FILE, SCRATCH_LOCK } from './leftovers';
 import { JobStoppedError, NodeRefusedError, type NodeClient } from './node-client';

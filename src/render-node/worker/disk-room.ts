@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { formatBytes } from '../../shared/text';
-import { freeBytes, isDiskFullError } from '../disk/disk-space';
+import { freeBytes, isDiskFullError } from '../disk';
 
 /** Below this much free space where a worker works, a chunk that failed is put down to its full disk. */
 export const WORKER_LOW_SPACE_BYTES = 16 * 1024 * 1024;

@@ -1,3 +1,3 @@
 /** What other layers use of render-node/worker: the room's public surface. */
 export { startRenderWorker } from './render-worker';
-export { checkRedis } from '../distributed/redis-connection';
+export { checkRedis } from '../distributed';

@@ -2,8 +2,8 @@ import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { acquireFileLock, LockBusyError, type FileLock } from '../../node-common/file-lock';
-import { isBlenderProcessAlive, killProcessTree } from '../blender/process-tree';
-import { isDiskFullError } from '../disk/disk-space';
+import { isBlenderProcessAlive, killProcessTree } from '../blender';
+import { isDiskFullError } from '../disk';
 
 /** The lock a worker holds on a chunk's scratch folder while it renders there. */
 export const SCRATCH_LOCK = 'worker.lock';

@@ -6,9 +6,8 @@ import { request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 import { Readable, type Transform } from 'node:stream';
 import { z } from 'zod';
-import { chunkPathPrefix, chunkStatusSchema, type ChunkData, type ChunkStatus } from '../distributed/protocol';
-import { EMPTY_BODY_SHA256, signWorkerRequest } from '../distributed/request-signature';
-import type { WorkerKeys } from '../distributed/worker-secret';
+import { type ChunkData, chunkPathPrefix, type ChunkStatus, chunkStatusSchema, EMPTY_BODY_SHA256, signWorkerRequest } from '../distributed';
+import { type WorkerKeys } from '../worker-access';
 
 /** The node refused a request for a reason retrying cannot fix. */
 export class NodeRefusedError extends Error {

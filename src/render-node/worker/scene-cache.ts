@@ -3,11 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
-import type { ChunkData } from '../distributed/protocol';
-import { isPlainName } from '../distributed/chunk-intake';
+import { type ChunkData, isPlainName } from '../distributed';
 import { entryPath } from '../../shared/zip';
-import { chooseScene, extractZip } from '../scene/zip-extract';
-import { severScene } from '../scene/sever-scene';
+import { chooseScene, extractZip, severScene } from '../scene';
 
 /**
  * Marks a cached scene as complete, its outside paths severed. Named after what it promises: a scene

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { WorkerInfo } from '../../shared/api';
-import type { BlenderInfo } from '../blender/probe';
-import { reportWorker } from '../distributed/worker-registry';
+import type { BlenderInfo } from '../blender';
+import { reportWorker } from '../distributed';
 
 /** The chunk a worker is rendering. */
 export interface CurrentChunk {

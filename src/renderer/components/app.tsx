@@ -1,10 +1,7 @@
 import { useEffect } from 'react';
-import { subscribe } from '../bridge/bridge';
-import { createEventRouter } from '../lib/event-router';
-import { applyTheme } from '../lib/theme';
-import { useAppStore } from '../stores/app-store';
-import { useQueueStore } from '../stores/queue-store';
-import { useSubmissionsStore } from '../stores/submissions-store';
+import { subscribe } from '../bridge';
+import { applyTheme, createEventRouter } from '../lib';
+import { useAppStore, useQueueStore, useSubmissionsStore } from '../stores';
 import { ConfirmDialog } from './common/confirm-dialog';
 import { DropTarget, PickFilesButton } from './drop-target';
 import { FileBrowser } from './files/file-browser-dialog';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { filePicker, pathForFile } from '../bridge/bridge';
-import { submitFiles } from '../lib/submit-files';
-import { useFileBrowserStore } from '../stores/file-browser-store';
+import { filePicker, pathForFile } from '../bridge';
+import { submitFiles } from '../lib';
+import { useFileBrowserStore } from '../stores';
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNotificationsStore } from '../stores/notifications-store';
+import { useNotificationsStore } from '../stores';
 
 const LIFETIME_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { AppState } from '../../shared/contract';
-import { command } from '../lib/command';
-import { useAppStore } from '../stores/app-store';
+import { command } from '../lib';
+import { useAppStore } from '../stores';
 
 /** The header's profile switch: which farm (or this computer) the queue shows and files go to. */
 export function ProfilePicker(props: { state: AppState }) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AppState, ConnectionState } from '../../shared/contract';
-import { useAppStore } from '../stores/app-store';
+import { useAppStore } from '../stores';
 
 /** Seconds left until a retry announced at `since`. */
 function useCountdown(connection: ConnectionState): number | null {

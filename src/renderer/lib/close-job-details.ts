@@ -1,5 +1,4 @@
-import { useDetailStore } from '../stores/detail-store';
-import { useQueueStore } from '../stores/queue-store';
+import { useDetailStore, useQueueStore } from '../stores';
 
 /**
  * Closes a job's details and puts focus back on its row of the queue, or on the queue list when the

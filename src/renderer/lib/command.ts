@@ -1,6 +1,6 @@
 import type { CallName, CallRequest, CallResponse } from '../../shared/contract';
-import { call } from '../bridge/bridge';
-import { useNotificationsStore } from '../stores/notifications-store';
+import { call } from '../bridge';
+import { useNotificationsStore } from '../stores';
 
 /** How a failed command reaches the artist. */
 export interface CommandOptions {

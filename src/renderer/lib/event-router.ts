@@ -1,11 +1,5 @@
 import type { AppEvent, JobSummary } from '../../shared/contract';
-import { useAppStore } from '../stores/app-store';
-import { useDetailStore } from '../stores/detail-store';
-import { useNotificationsStore } from '../stores/notifications-store';
-import { useQueueStore } from '../stores/queue-store';
-import { useSubmissionsStore } from '../stores/submissions-store';
-import { useSyncStore } from '../stores/sync-store';
-import { useTransfersStore } from '../stores/transfers-store';
+import { useAppStore, useDetailStore, useNotificationsStore, useQueueStore, useSubmissionsStore, useSyncStore, useTransfersStore } from '../stores';
 
 /**
  * Routes every back-end event to the store of its feature. Job updates are gathered and applied

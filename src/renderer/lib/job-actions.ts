@@ -1,8 +1,6 @@
 import type { JobSummary } from '../../shared/contract';
 import { countOf } from '../../shared/text';
-import { confirmFirst, useConfirmStore, type ConfirmRequest } from '../stores/confirm-store';
-import { useQueueStore } from '../stores/queue-store';
-import { useNotificationsStore } from '../stores/notifications-store';
+import { confirmFirst, type ConfirmRequest, useConfirmStore, useNotificationsStore, useQueueStore } from '../stores';
 import { command } from './command';
 
 /** What canceling this job loses, asked before it is canceled. */

@@ -1,5 +1,5 @@
 import type { JobSummary, SubmissionPhase, SubmissionView } from '../../shared/contract';
-import type { DroppedFile } from '../stores/submissions-store';
+import type { DroppedFile } from '../stores';
 
 /** One row of the queue: a file being handed over, a submission on its way, or a job on the farm. */
 export type QueueItem =

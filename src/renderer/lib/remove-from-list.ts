@@ -1,9 +1,7 @@
 import { isActiveStatus, needsReview } from '../../shared/api';
 import type { JobSummary } from '../../shared/contract';
 import { countOf } from '../../shared/text';
-import { confirmFirst, type ConfirmRequest } from '../stores/confirm-store';
-import { useDetailStore } from '../stores/detail-store';
-import { useQueueStore } from '../stores/queue-store';
+import { confirmFirst, type ConfirmRequest, useDetailStore, useQueueStore } from '../stores';
 import { closeJobDetails } from './close-job-details';
 import { command } from './command';
 

@@ -1,6 +1,6 @@
-import { call, prepareFile } from '../bridge/bridge';
+import { call, prepareFile } from '../bridge';
 import type { SubmitFileResult } from '../../shared/contract';
-import { useSubmissionsStore } from '../stores/submissions-store';
+import { useSubmissionsStore } from '../stores';
 
 let counter = 0;
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { AppState, ConnectionState } from '../../shared/contract';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 
 /** Which page is shown. */
 export type View = 'queue' | 'settings';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { JobDetail } from '../../shared/contract';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 import { useFramesStore } from './frames-store';
 
 interface DetailStore {

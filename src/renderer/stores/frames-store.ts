@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { FrameImage, FrameView, FrameStripView } from '../../shared/contract';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 
 /** A frame's picture as far as the renderer knows: loading, or what the host answered. */
 export type ImageState = { kind: 'loading' } | { kind: 'ready'; result: FrameImage };

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 
 /** Thumbnails kept at most (the rows in view and those scrolled past lately). */
 const KEEP = 200;

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { JobFilter, JobSummary } from '../../shared/contract';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 
 interface QueueStore {
   /** Every job of the active profile by id; mutated in place, `version` tells readers it changed. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { SubmissionView } from '../../shared/contract';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 
 /** A file the artist dropped, until the back end has taken it (or refused it). */
 export interface DroppedFile {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { SyncView } from '../../shared/contract';
-import { call } from '../bridge/bridge';
+import { call } from '../bridge';
 
 interface SyncStore {
   /** How current the queue is, as the back end last said. */

@@ -10,3 +10,7 @@ export * from './job-log';
 export { adjustmentsOf, analysisSceneOf, progressOf, sceneFileNameOf, sceneNameOf, statusMessageOf, timelineOf } from './job-extras';
 export { isActiveStatus, isPastValidation, isTerminalStatus, isWorkingStatus, JOB_STATUS_TABLE, JOB_STATUSES, type JobStatus, jobStatusSchema, needsReview } from './job-status';
 export { blenderErrorLineOf, blenderErrorsMessage, isNote, jobWarningsOf } from './job-warnings';
+export type { AnalysisWarning, SceneAnalysis } from './analysis';
+export type { Job } from './job';
+export { type RenderConfig, renderConfigSchema } from './render-config';
+export type { NodeWorkers } from './workers';

@@ -1,7 +1,7 @@
-import type { Profile } from '../settings/settings';
+import type { Profile } from '../settings';
 
 /** The id of the profile that runs the render node inside the app. */
-export { THIS_COMPUTER_PROFILE_ID } from '../settings/settings';
+export { THIS_COMPUTER_PROFILE_ID } from '../settings';
 
 /** Colour scheme of the UI: dark by default, or whatever the operating system prefers. */
 export const THEMES = ['dark', 'light', 'system'] as const;

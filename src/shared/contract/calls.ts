@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { renderConfigSchema, type RenderConfig } from '../api/render-config';
+import { type NodeWorkers, type RenderConfig, renderConfigSchema } from '../api';
 import { type AppState, type ConnectionTest, type DoctorView, KEY_PLACES, type ProfileView, type SettingsView, THEMES } from './app-state';
 import type { SyncView } from './events';
 import { type JobCounts, type JobDetail, type JobRemoval, type JobSummary, JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
 import type { FolderCheckView } from './frame-views';
-import type { NodeWorkers } from '../api/workers';
 import type { FrameImage, FrameStripView } from './frame-strip-views';
 import type { FolderView } from './file-views';
 import type { AddonView, BlenderAddonView } from './addon-views';

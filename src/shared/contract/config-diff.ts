@@ -1,4 +1,4 @@
-import { adjustmentsOf } from '../api/job-extras';
+import { adjustmentsOf } from '../api';
 import type { ConfigDifference } from './job-views';
 
 /**

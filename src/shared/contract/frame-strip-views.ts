@@ -1,4 +1,4 @@
-import type { JobStatus } from '../api/job-status';
+import type { JobStatus } from '../api';
 
 /** One frame of a job, as the frame strip shows it. */
 export interface FrameView {

@@ -1,4 +1,4 @@
-import { isActiveStatus, isTerminalStatus, needsReview } from '../api/job-status';
+import { isActiveStatus, isTerminalStatus, needsReview } from '../api';
 import type { JobCounts, JobFilter, JobSummary } from './job-views';
 
 /** Whether a job belongs under a status filter chip. */

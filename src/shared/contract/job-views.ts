@@ -1,7 +1,5 @@
-import type { SceneAnalysis } from '../api/analysis';
-import type { JobStatus } from '../api/job';
-import type { FramesSeen } from '../render/render-clock';
-import type { RenderEstimate } from '../render/render-estimate';
+import type { JobStatus, SceneAnalysis } from '../api';
+import type { FramesSeen, RenderEstimate } from '../render';
 
 /** Where a job's outputs stand on this computer. */
 export interface DownloadState {

@@ -1,7 +1,6 @@
-import type { SceneAnalysis, AnalysisWarning } from '../api/analysis';
-import type { RenderConfig } from '../api/render-config';
+import type { AnalysisWarning, RenderConfig, SceneAnalysis } from '../api';
 import type { SerializedError } from '../client-error';
-import type { EstimateBasis } from '../render/render-estimate';
+import type { EstimateBasis } from '../render';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and

@@ -1,5 +1,4 @@
-import { formatDuration } from '../text/format-duration';
-import { countOf } from '../text/plural';
+import { countOf, formatDuration } from '../text';
 import type { RenderClock } from './render-clock';
 
 /** A waiting job in words: "Waiting — 2 jobs ahead", or just "Waiting" when the count is unknown or none. */

@@ -1,5 +1,4 @@
-import { isTerminalStatus, type Job, type JobStatus } from '../api/job';
-import { progressOf, timelineOf } from '../api/job-extras';
+import { isTerminalStatus, type Job, type JobStatus, progressOf, timelineOf } from '../api';
 
 /** What a job's times are worked out from: the same for the app's queue and the command line. */
 export interface RenderTiming {

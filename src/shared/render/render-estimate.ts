@@ -1,5 +1,4 @@
-import { formatDuration } from '../text/format-duration';
-import { countOf } from '../text/plural';
+import { countOf, formatDuration } from '../text';
 
 /** What a render asks of the farm, as far as its time goes. */
 export interface RenderShape {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entryMethod, sampleRanges } from '../../../src/blend/pack/entry-method';
 import { writeBundle } from '../../../src/blend/pack/write-bundle';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { readZip, writeTree } from '../helpers/scene-folder';
 import { SyntheticBlend } from '../helpers/synthetic-blend';
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeBundle } from '../../../src/blend/pack/write-bundle';
 import { BlendFile } from '../../../src/blend/reader/blend-file';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { hashTree, readZip, writeTree } from '../helpers/scene-folder';
 import { SyntheticBlend } from '../helpers/synthetic-blend';
 

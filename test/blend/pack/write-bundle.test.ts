@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { zstdCompressSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { PackError, writeBundle, type PackProgress } from '../../../src/blend/pack/write-bundle';
 import { hashTree, readZip, writeTree } from '../helpers/scene-folder';
 import { SyntheticBlend } from '../helpers/synthetic-blend';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeflateRaw } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { writeBundle } from '../../../src/blend/pack/write-bundle';
 import { ZipWriter } from '../../../src/blend/pack/zip-writer';
 import { requireTool } from '../../helpers/tools';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlendFile } from '../../../src/blend/reader/blend-file';
 import { traceBlends } from '../../../src/blend/trace/trace-blends';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { writeTree } from '../helpers/scene-folder';
 import { LAYOUTS, SyntheticBlend, type SyntheticOptions } from '../helpers/synthetic-blend';
 

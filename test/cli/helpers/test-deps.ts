@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { CliDeps } from '../../../src/cli/cli-deps';
-import type { CliIo } from '../../../src/cli/session/cli-io';
+import type { CliIo } from '../../../src/cli/terminal/cli-io';
 import { terminalPrompt } from '../../../src/cli/terminal/terminal-prompt';
 import { MemorySecretStore } from '../../../src/core/secrets/memory-secret-store';
 

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/core/journal/atomic-write';
+import { writeFileAtomic } from '../../../src/core/util/atomic-write';
 import { SubmissionJournal } from '../../../src/core/journal/submission-journal';
 import { isFinished } from '../../../src/core/journal/submission-record';
 import { FakeTime } from '../../helpers/fake-time';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleSizeBound } from '../../../src/blend/pack/bundle-plan';
 import { writeBundle } from '../../../src/blend/pack/write-bundle';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { bundleOverLimit } from '../../../src/core/packing/bundle-limit';
 import { SyntheticBlend } from '../../blend/helpers/synthetic-blend';
 import { writeTree } from '../../blend/helpers/scene-folder';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { analysisForArtist, findingsForArtist, type FarmFindings } from '../../../src/core/packing/farm-findings';
 import { missingPlaces, summarizePlan, type PackSummary } from '../../../src/core/packing/pack-summary';
 import type { AnalysisWarning, SceneDependency } from '../../../src/shared/api/analysis';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceScene } from '../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../src/blend/pack/trace-scene';
 import { missingPlaces, summarizePlan } from '../../../src/core/packing/pack-summary';
 import { folderBoundary, holdPrivateFiles } from '../../../src/core/packing/private-files';
 import { writeTree } from '../../blend/helpers/scene-folder';

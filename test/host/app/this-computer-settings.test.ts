@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppPreferences } from '../../../src/host/app/app-preferences';
+import { AppPreferences } from '../../../src/host/environment/app-preferences';
 import type { LocalNode, NodeSettings } from '../../../src/host/profiles/local-node';
 import { applyThisComputer, nodeSettingsProblem, thisComputerView } from '../../../src/host/app/this-computer-settings';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppPreferences } from '../../../src/host/app/app-preferences';
+import { AppPreferences } from '../../../src/host/environment/app-preferences';
 import { fileHandlers } from '../../../src/host/files/file-handlers';
 import { compareEntries, fileKind, isInside, listFolder } from '../../../src/host/files/folder-listing';
 import { tempDir } from '../../helpers/scene-files';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppEvent } from '../../../src/shared/contract/events';
-import { HiddenJobs } from '../../../src/host/jobs/hidden-jobs';
+import { HiddenJobs } from '../../../src/host/environment/hidden-jobs';
 import { FakeApi } from '../../helpers/fake-api-server';
 import { blendBytes, tempDir } from '../../helpers/scene-files';
 import { configWithFarm, startHost, type HostHarness } from '../host-harness';

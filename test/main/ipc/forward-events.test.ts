@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { forwardEvents } from '../../../src/main/ipc/forward-events';
-import { HostEvents } from '../../../src/host/app/host-events';
+import { HostEvents } from '../../../src/host/environment/host-events';
 import { EVENT_CHANNEL } from '../../../src/shared/contract/bridge';
 
 vi.mock('electron', () => ({}));

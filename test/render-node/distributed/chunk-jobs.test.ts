@@ -4,7 +4,7 @@ import { buildChunkData, chunkFailureReason } from '../../../src/render-node/dis
 import { CHUNK_SIGNING_KEY, chunkDataSchema, chunkJobId, chunkPathPrefix, parseChunkJobId } from '../../../src/render-node/distributed/protocol';
 import type { RenderPlan } from '../../../src/render-node/plan/render-plan';
 import { verifyChunk } from '../../../src/render-node/distributed/chunk-signature';
-import { newWorkerSecret, workerKeys } from '../../../src/render-node/distributed/worker-secret';
+import { newWorkerSecret, workerKeys } from '../../../src/render-node/worker-access/worker-secret';
 
 const jobId = '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
 const plan: RenderPlan = {

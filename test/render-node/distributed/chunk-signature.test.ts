@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { canonicalJson, signChunk, verifyChunk, type UnsignedChunk } from '../../../src/render-node/distributed/chunk-signature';
 import { chunkJobId } from '../../../src/render-node/distributed/protocol';
 import { REQUEST_EXPIRES_HEADER, REQUEST_SIGNATURE_HEADER, signWorkerRequest, verifyWorkerRequest } from '../../../src/render-node/distributed/request-signature';
-import { createWorkerSecretFile, loadNodeWorkerSecret, newWorkerSecret, parseWorkerSecret, WorkerSecretError, workerKeys } from '../../../src/render-node/distributed/worker-secret';
+import { createWorkerSecretFile, loadNodeWorkerSecret, newWorkerSecret, parseWorkerSecret, WorkerSecretError, workerKeys } from '../../../src/render-node/worker-access/worker-secret';
 
 const jobId = '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
 const unsigned: UnsignedChunk = {

@@ -8,7 +8,7 @@ import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../hel
 import { requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
 import { blenderProcesses, completedChunks, startWorkerProcess, stopWorker, TEST_WORKER_SECRET, type WorkerProcess } from '../../helpers/workers';
 import { signWorkerRequest } from '../../../src/render-node/distributed/request-signature';
-import { workerKeys } from '../../../src/render-node/distributed/worker-secret';
+import { workerKeys } from '../../../src/render-node/worker-access/worker-secret';
 import { decodePng } from '../../helpers/png-pixels';
 import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRedis } from '../../../src/render-node/distributed/redis-connection';
-import { checkRedisUrl, redactRedisUrl, urlHasPassword } from '../../../src/render-node/distributed/redis-url';
-import { workerFacingUrl } from '../../../src/render-node/distributed/node-address';
+import { checkRedisUrl, redactRedisUrl, urlHasPassword } from '../../../src/render-node/worker-access/redis-url';
+import { workerFacingUrl } from '../../../src/render-node/worker-access/node-address';
 import { freePort } from '../../helpers/redis';
 
 describe('Redis addresses', () => {

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_BODY_HASH_HEADER, signWorkerRequest, verifiedBody, verifyWorkerRequest } from '../../../src/render-node/distributed/request-signature';
-import { newWorkerSecret, workerKeys } from '../../../src/render-node/distributed/worker-secret';
+import { newWorkerSecret, workerKeys } from '../../../src/render-node/worker-access/worker-secret';
 
 const keys = workerKeys(newWorkerSecret());
 const path = '/storage/render/0b5f0c7e-1111-4222-8333-944455556666/chunks/0/frames/1/f_0001.png?expires=1&sig=x';

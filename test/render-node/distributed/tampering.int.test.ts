@@ -16,7 +16,7 @@ import { completedChunks, startWorkerProcess, stopWorker, TEST_WORKER_SECRET, ty
 import { probeBlender } from '../../../src/render-node/blender/probe';
 import { CHUNK_QUEUE, REDIS_PREFIX, TAMPERED_MARK, type ChunkData } from '../../../src/render-node/distributed/protocol';
 import { signWorkerRequest } from '../../../src/render-node/distributed/request-signature';
-import { workerKeys } from '../../../src/render-node/distributed/worker-secret';
+import { workerKeys } from '../../../src/render-node/worker-access/worker-secret';
 
 const blenderPath = requireBlender();
 const redisServer = requireRedis();

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FailedReason } from '../../../src/shared/api';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../../src/render-node/jobs/render-executor';
-import { expectedFrameNames } from '../../../src/render-node/distributed/frame-names';
+import { expectedFrameNames } from '../../../src/render-node/frames/frame-names';
 
 /** A whole 1x1 PNG: what a frame file holds. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { statusesLeadingTo } from '../../../src/render-node/jobs/job-states';
+import { statusesLeadingTo } from '../../../src/render-node/store/job-states';
 import { FakeExecutor } from '../helpers/fake-executor';
 import { startRunner, until, type HarnessOptions, type RunnerHarness } from '../helpers/runner-harness';
 

@@ -5,7 +5,7 @@ import { startTestNode, uploadBytes, type TestNode } from '../../helpers/node';
 import { putJobInStatus } from '../../helpers/job-status';
 import { applyRenderLimits, DEFAULT_RENDER_LIMITS, renderedSize } from '../../../src/render-node/plan/render-limits';
 import { planRender } from '../../../src/render-node/plan/render-plan';
-import { parseByteSize, parseDuration, parsePixelCount } from '../../../src/render-node/plan/limit-options';
+import { parseByteSize, parseDuration, parsePixelCount } from '../../../src/cli/options/limit-options';
 
 const caps = { cyclesDevices: ['CPU'], openImageDenoise: true, optix: false, viewTransforms: ['Standard', 'Filmic'], eeveeUsable: true, totalMemoryBytes: 8 * 1024 ** 3 };
 const dirs = { outputDir: '/data/jobs/j/frames', compositeOutputDir: '/data/jobs/j/composite' };

@@ -11,7 +11,7 @@ import { requireStrace } from '../../helpers/strace';
 import { completedChunks, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
 import { zipBytes } from '../../helpers/zip-bytes';
 import { probeBlender } from '../../../src/render-node/blender/probe';
-import { newWorkerSecret } from '../../../src/render-node/distributed/worker-secret';
+import { newWorkerSecret } from '../../../src/render-node/worker-access/worker-secret';
 
 const blenderPath = requireBlender();
 const redisServer = requireRedis();

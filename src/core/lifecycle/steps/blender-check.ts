@@ -1,6 +1,6 @@
 import { readBlendFileHead } from '../../../blend/reader';
 import { distinctBlenderVersions, opensSeries, pickedBlenderVersion, versionsOpening } from '../../../shared/blender-versions';
-import { recordedRenderConfig } from '../../journal/submission-record';
+import { recordedRenderConfig } from '../../journal';
 import { isAbort, PreflightError } from '../../errors';
 import type { StepContext } from '../step-context';
 import { traceStep } from './pack-step';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { preflight } from '../../upload/preflight';
+import { preflight } from '../../upload';
 import type { StepContext } from '../step-context';
 
 /**

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { jobFolderName } from '../../download/job-folder';
+import { jobFolderName } from '../../download';
 import { InvalidStateError } from '../../errors';
 import { requireJobId } from './require-fields';
 import type { StepContext } from '../step-context';

@@ -1,6 +1,6 @@
 import type { Job, JobList } from '../../../shared/api';
 import { isPlainRecord } from '../../../shared/plain-record';
-import type { CallOptions, ListJobsQuery } from '../../api/api-client';
+import type { CallOptions, ListJobsQuery } from '../../api';
 
 /** What is known about a job creation whose answer was lost. */
 export interface CreationIntent {

@@ -1,13 +1,10 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { BlendFileError } from '../../../blend/reader';
-import { needsPacking, type BundlePlan, PathRewriteError, PackError, writeBundle } from '../../../blend/pack';
-import { BundleNameClashError, traceScene } from '../../../blend/trace';
+import { BundleNameClashError, needsPacking, type BundlePlan, PathRewriteError, PackError, traceScene, writeBundle } from '../../../blend/pack';
 import { PackingError } from '../../errors';
-import type { SubmissionRecord } from '../../journal/submission-record';
-import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit } from '../../packing/bundle-limit';
-import { summarizePlan } from '../../packing/pack-summary';
-import { folderBoundary, holdPrivateFiles, type HeldPlan } from '../../packing/private-files';
+import type { SubmissionRecord } from '../../journal';
+import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit, folderBoundary, type HeldPlan, holdPrivateFiles, summarizePlan } from '../../packing';
 import { takeChangedFile } from './changed-file';
 import type { StepContext } from '../step-context';
 

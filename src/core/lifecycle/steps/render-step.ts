@@ -1,6 +1,6 @@
 import { isTerminalStatus, needsReview } from '../../../shared/api';
 import { RenderRefusedError } from '../../errors';
-import { recordedRenderConfig } from '../../journal/submission-record';
+import { recordedRenderConfig } from '../../journal';
 import { endIfJobEnded, waitForJob } from './job-ending';
 import { renderConfigFor, renderConfigProblem } from '../render-review';
 import { requireJobId } from './require-fields';

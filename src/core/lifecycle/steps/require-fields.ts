@@ -1,5 +1,5 @@
 import { InvalidStateError } from '../../errors';
-import type { SubmissionRecord } from '../../journal/submission-record';
+import type { SubmissionRecord } from '../../journal';
 
 /** The slug of the uploaded file, which every step after the upload needs. */
 export function requireSlug(record: SubmissionRecord): string {

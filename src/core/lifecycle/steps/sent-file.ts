@@ -1,5 +1,5 @@
 import type { FileType } from '../../../shared/api';
-import type { SubmissionRecord } from '../../journal/submission-record';
+import type { SubmissionRecord } from '../../journal';
 
 /** What a submission uploads: its bundle when it has one, else the file itself. */
 export interface SentFile {

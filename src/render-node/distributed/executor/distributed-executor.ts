@@ -2,22 +2,21 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NodeWorkers } from '../../../shared/api';
 import { chooseBlenderVersion, distinctBlenderVersions } from '../../../shared/blender-versions';
-import { withBlenderWarning, type Renderer } from '../../plan/blender-choice';
-import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../jobs/render-executor';
-import { HttpError } from '../../http/http-error';
-import { diskFullReason, isDiskFullError } from '../../disk/disk-space';
+import { type Renderer, withBlenderWarning } from '../../plan';
+import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../jobs';
+import { HttpError } from '../../http-error';
+import { diskFullReason, isDiskFullError } from '../../disk';
 import { autoChunkSize } from '../chunk-plan';
 import { buildChunkData, chunkFailureReason } from '../chunk-jobs';
 import type { ChunkRecord } from '../chunks-repo';
 import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChunkJobId, REDIS_PREFIX, redisKeys, TAMPERED_MARK } from '../protocol';
 import { openRedis } from '../redis-connection';
-import { redactRedisUrl } from '../redis-url';
+import { redactRedisUrl, workerKeys, type WorkerKeys } from '../../worker-access';
 import type { ActiveRender, DistributedExecutorDeps, DistributedOptions } from './executor-options';
 import { withinTimeout } from './redis-timeout';
 import { sceneFingerprint } from './scene-fingerprint';
 import { liveWorkers } from '../worker-registry';
 import { waitingNote } from '../waiting-note';
-import { workerKeys, type WorkerKeys } from '../worker-secret';
 
 interface Entry extends ActiveRender {
   settle: (outcome: ExecutorOutcome) => void;

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { JobsRepo } from '../../store/jobs-repo';
-import type { RenderTask } from '../../jobs/render-executor';
-import type { UrlSigner } from '../../http/signing';
+import type { JobsRepo } from '../../store';
+import type { RenderTask } from '../../jobs';
+import type { UrlSigner } from '../../http';
 import type { ChunkRecord, ChunksRepo } from '../chunks-repo';
 import type { ChunkData } from '../protocol';
-import type { RedisTarget } from '../redis-url';
+import type { RedisTarget } from '../../worker-access';
 
 /** How the node renders on workers. */
 export interface DistributedOptions {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import type { JobRecord } from '../../store/jobs-repo';
+import type { JobRecord } from '../../store';
 import type { ChunksRepo } from '../chunks-repo';
 import type { ChunkData } from '../protocol';
 

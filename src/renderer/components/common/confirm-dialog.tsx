@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
-import { useDialogFocus } from '../../lib/dialog-focus';
-import { useConfirmStore, type ConfirmRequest } from '../../stores/confirm-store';
+import { useDialogFocus } from '../../lib';
+import { type ConfirmRequest, useConfirmStore } from '../../stores';
 
 /** The open question of the confirm store, if any, as a small modal dialog. */
 export function ConfirmDialog() {

@@ -1,6 +1,6 @@
 import { type DownloadState, type JobDetail, describeOutput } from '../../../shared/contract';
 import { isPlainRecord } from '../../../shared/plain-record';
-import { command } from '../../lib/command';
+import { command } from '../../lib';
 import { formatDuration } from '../../../shared/text';
 import { clockFact, renderClockOf } from '../../../shared/render';
 

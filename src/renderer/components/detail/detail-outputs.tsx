@@ -1,5 +1,5 @@
 import type { JobDetail } from '../../../shared/contract';
-import { command } from '../../lib/command';
+import { command } from '../../lib';
 import { countOf, formatBytes } from '../../../shared/text';
 
 const STATE_WORDS = { downloaded: 'on this computer', partial: 'partly downloaded', missing: 'not downloaded' } as const;

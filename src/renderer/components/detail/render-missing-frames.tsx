@@ -2,9 +2,9 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { FolderCheckView, JobSummary } from '../../../shared/contract';
 import { describeFrames } from '../../../shared/render';
 import { countOf } from '../../../shared/text';
-import { call } from '../../bridge/bridge';
-import { command } from '../../lib/command';
-import { useDetailStore } from '../../stores/detail-store';
+import { call } from '../../bridge';
+import { command } from '../../lib';
+import { useDetailStore } from '../../stores';
 
 const FINISHED = new Set(['completed', 'failed', 'canceled']);
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { call } from '../../bridge/bridge';
+import { call } from '../../bridge';
 
 /** A job's log as the Log tab knows it. */
 export type JobLogState =

@@ -1,9 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FileEntryView } from '../../../shared/contract';
-import { command } from '../../lib/command';
-import { useDialogFocus } from '../../lib/dialog-focus';
-import { submitPaths, type PickedScene } from '../../lib/submit-files';
-import { useFileBrowserStore, type FileBrowserRequest } from '../../stores/file-browser-store';
+import { command, type PickedScene, submitPaths, useDialogFocus } from '../../lib';
+import { type FileBrowserRequest, useFileBrowserStore } from '../../stores';
 import { FileList, isScene } from './file-list';
 import { useFolder } from './use-folder';
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { FileEntryView, FolderView } from '../../../shared/contract';
 import { formatBytes } from '../../../shared/text';
-import { fileListAction } from '../../lib/file-browser-keys';
+import { fileListAction } from '../../lib';
 
 const KIND_WORDS: Record<FileEntryView['kind'], string> = { folder: 'Folder', blend: 'Blender scene', zip: 'Zipped project', other: '' };
 const KIND_MARK: Record<FileEntryView['kind'], string> = { folder: '', blend: '◆', zip: '▣', other: '·' };

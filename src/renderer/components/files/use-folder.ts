@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { FolderView } from '../../../shared/contract';
-import { call } from '../../bridge/bridge';
+import { call } from '../../bridge';
 
 /** A folder of the file browser as it loads: the listing, or why it could not be listed. */
 export interface FolderState {

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { FrameView, FrameStripView } from '../../../shared/contract';
 import { countOf } from '../../../shared/text';
-import { useFramesStore } from '../../stores/frames-store';
+import { useFramesStore } from '../../stores';
 import { useFrameImage } from './use-frame-image';
 
 const STATE_WORDS: Record<FrameView['state'], string> = { done: 'rendered', pending: 'not available yet', missing: 'missing' };

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { isActiveStatus } from '../../../shared/api';
 import type { FrameStripView } from '../../../shared/contract';
-import { useFramesStore } from '../../stores/frames-store';
+import { useFramesStore } from '../../stores';
 import { useFrameImage } from './use-frame-image';
 import { usePlayback } from './use-playback';
 import { useViewerFocus } from './use-viewer-focus';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type RefObject } from 'react';
 import type { FrameView } from '../../../shared/contract';
-import { imageKey, useFramesStore, type ImageState } from '../../stores/frames-store';
+import { imageKey, type ImageState, useFramesStore } from '../../stores';
 
 /**
  * A done frame's picture, asked of the host once the element `watch` points at comes into view (or at

@@ -1,6 +1,6 @@
 import type { FrameView } from '../../../shared/contract';
-import { command } from '../../lib/command';
-import type { ImageState } from '../../stores/frames-store';
+import { command } from '../../lib';
+import type { ImageState } from '../../stores';
 
 /** What the stage shows: the frame, its picture as far as it is loaded, and the job's preview. */
 export interface ViewerStageProps {

@@ -1,7 +1,7 @@
 import type { JobSummary } from '../../../shared/contract';
 import { countOf } from '../../../shared/text';
-import { removeFromList } from '../../lib/remove-from-list';
-import { useQueueStore } from '../../stores/queue-store';
+import { removeFromList } from '../../lib';
+import { useQueueStore } from '../../stores';
 
 /**
  * The bar above the queue while jobs are ticked: how many, choose every job shown, remove the chosen

@@ -1,4 +1,4 @@
-import { useAppStore } from '../../stores/app-store';
+import { useAppStore } from '../../stores';
 import { PickFilesButton } from '../drop-target';
 
 /** The first screen's heading: "No jobs yet" only when the list could be read. */

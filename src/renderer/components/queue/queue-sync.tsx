@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSyncStore } from '../../stores/sync-store';
+import { useSyncStore } from '../../stores';
 
 /** "Updated 4 s ago" and the button that checks the farm now; a spinner while a check runs. */
 export function QueueSync() {

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { JOB_FILTERS, type JobCounts, type JobFilter } from '../../../shared/contract';
-import { useQueueStore } from '../../stores/queue-store';
+import { useQueueStore } from '../../stores';
 import { QueueSync } from './queue-sync';
 
 const FILTER_LABELS: Record<JobFilter, string> = {

@@ -1,6 +1,6 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useRef } from 'react';
-import type { QueueItem } from '../../lib/queue-items';
+import type { QueueItem } from '../../lib';
 import { BulkBar } from './bulk-bar';
 import { EmptyQueue } from './empty-queue';
 import { QueueRow, type RowPlacement } from './queue-row';

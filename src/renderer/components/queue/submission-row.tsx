@@ -1,8 +1,7 @@
 import type { SubmissionView } from '../../../shared/contract';
-import { command } from '../../lib/command';
+import { command } from '../../lib';
 import { formatBytes, formatDuration, formatRate, percent } from '../../../shared/text';
-import { useSubmissionsStore, type DroppedFile } from '../../stores/submissions-store';
-import { useTransfersStore } from '../../stores/transfers-store';
+import { type DroppedFile, useSubmissionsStore, useTransfersStore } from '../../stores';
 import { MiddleEllipsis } from '../common/middle-ellipsis';
 import { MissingFilesChoice, PackingLine } from '../review/packing-summary';
 import { ProgressBar } from '../common/progress-bar';

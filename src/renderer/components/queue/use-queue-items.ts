@@ -1,9 +1,6 @@
 import { foldSearch, type JobCounts, type JobFilter, type JobSummary } from '../../../shared/contract';
-import { queueItems, type QueueItem } from '../../lib/queue-items';
-import { groupRuns } from '../../lib/scene-groups';
-import { selectVisibleQueue } from '../../stores/queue-selectors';
-import { useQueueStore } from '../../stores/queue-store';
-import { useSubmissionsStore } from '../../stores/submissions-store';
+import { groupRuns, type QueueItem, queueItems } from '../../lib';
+import { selectVisibleQueue, useQueueStore, useSubmissionsStore } from '../../stores';
 
 /** The queue as shown: its rows under the chip and search, and what the tools above it show. */
 export interface QueueShown {

@@ -1,7 +1,7 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useState, type KeyboardEvent, type RefObject } from 'react';
-import type { QueueItem } from '../../lib/queue-items';
-import { useSubmissionsStore } from '../../stores/submissions-store';
+import type { QueueItem } from '../../lib';
+import { useSubmissionsStore } from '../../stores';
 import { openJob } from './queue-row';
 
 /** The queue list's keyboard: which row takes Tab, and the keys that move between rows and open one. */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useSyncStore } from '../../stores/sync-store';
+import { useSyncStore } from '../../stores';
 
 /** Checks the queue against the server when the window comes back into view. */
 export function useSyncOnReturn(): void {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { checkFrameRangeText } from '../../lib/frame-range-check';
+import { checkFrameRangeText } from '../../lib';
 
 /** The frame range field of the review sheet, checked as the artist types. */
 export function FrameRangeEditor(props: { value: string; sceneRange: string | null; onChange: (value: string) => void }) {

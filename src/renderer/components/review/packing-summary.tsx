@@ -1,6 +1,6 @@
 import type { PackingView, PrivateFileView, SceneFilesView, SubmissionView } from '../../../shared/contract';
-import { command } from '../../lib/command';
-import { useFileBrowserStore } from '../../stores/file-browser-store';
+import { command } from '../../lib';
+import { useFileBrowserStore } from '../../stores';
 import { countOf, formatBytes } from '../../../shared/text';
 
 /**

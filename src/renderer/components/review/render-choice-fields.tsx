@@ -1,6 +1,6 @@
 import { OUTPUT_FORMATS } from '../../../shared/api';
 import { formatName, type ReviewSheet as ReviewData } from '../../../shared/contract';
-import type { ReviewForm } from '../../lib/review-form';
+import type { ReviewForm } from '../../lib';
 import { FormField } from './form-field';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReviewSheet as ReviewData } from '../../../shared/contract';
-import { reviewErrors, sceneRangeOf, type ReviewForm } from '../../lib/review-form';
+import { reviewErrors, type ReviewForm, sceneRangeOf } from '../../lib';
 import { FormField } from './form-field';
 import { FrameRangeEditor } from './frame-range-editor';
 import { RenderChoiceFields } from './render-choice-fields';

@@ -1,7 +1,6 @@
 import type { ReviewSheet as ReviewData } from '../../../shared/contract';
 import { estimateSentence } from '../../../shared/render';
-import type { ReviewForm } from '../../lib/review-form';
-import { reviewEstimate } from '../../lib/review-estimate';
+import { reviewEstimate, type ReviewForm } from '../../lib';
 import { DetectedSettings } from './detected-settings';
 import { SceneFilesLine } from './packing-summary';
 import { RenderOverridesForm } from './render-overrides-form';

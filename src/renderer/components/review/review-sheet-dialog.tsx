@@ -1,9 +1,6 @@
 import { useId, useRef, useState } from 'react';
-import { useDialogFocus } from '../../lib/dialog-focus';
-import { reviewActions } from '../../lib/review-actions';
-import { isPending, isReady, reviewEntries, type ReviewEntry } from '../../lib/review-batch';
-import { reviewErrors, sceneRangeOf } from '../../lib/review-form';
-import { useSubmissionsStore } from '../../stores/submissions-store';
+import { isPending, isReady, reviewActions, reviewEntries, type ReviewEntry, reviewErrors, sceneRangeOf, useDialogFocus } from '../../lib';
+import { useSubmissionsStore } from '../../stores';
 import { ReviewScene } from './review-scene';
 import { ReviewSheetFooter } from './review-sheet-footer';
 import { SceneOnItsWay } from './review-waiting';

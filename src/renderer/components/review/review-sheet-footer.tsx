@@ -1,5 +1,5 @@
 import { countOf } from '../../../shared/text';
-import type { ReviewActions } from '../../lib/review-actions';
+import type { ReviewActions } from '../../lib';
 
 /** What the review footer shows and acts on. */
 export interface ReviewFooterProps {

@@ -1,5 +1,5 @@
 import type { SubmissionView } from '../../../shared/contract';
-import type { ReviewEntry } from '../../lib/review-batch';
+import type { ReviewEntry } from '../../lib';
 import { MissingFilesChoice } from './packing-summary';
 import { ScenePicker } from './scene-picker';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SubmissionView } from '../../../shared/contract';
-import { command } from '../../lib/command';
+import { command } from '../../lib';
 
 /**
  * Which scene of a zip that holds several to render: one button per scene, asked while the zip uploads

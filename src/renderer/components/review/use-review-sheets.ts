@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ReviewSheet as ReviewData } from '../../../shared/contract';
-import { command } from '../../lib/command';
-import { formFromConfig, type ReviewForm } from '../../lib/review-form';
+import { command, formFromConfig, type ReviewForm } from '../../lib';
 
 /** The review sheets read so far and the artist's form for each, by submission id. */
 export interface ReviewSheets {

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { KeyPlace } from '../../../shared/contract';
-import { call } from '../../bridge/bridge';
-import { command } from '../../lib/command';
+import { call } from '../../bridge';
+import { command } from '../../lib';
 import { FormResult } from '../common/form-result';
 import { KeyPlaceOffer, keptWhere, useKeyFallback } from './key-place-offer';
 

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AddonView, BlenderAddonView } from '../../../shared/contract';
-import { call } from '../../bridge/bridge';
-import { blenderAddonRow } from '../../lib/blender-addon-row';
-import { command } from '../../lib/command';
+import { call } from '../../bridge';
+import { blenderAddonRow, command } from '../../lib';
 
 /** What the artist asked of one Blender. */
 type Action = 'install' | 'uninstall';

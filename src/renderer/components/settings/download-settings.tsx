@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
 import type { AppState, CallRequest, Theme } from '../../../shared/contract';
-import { command } from '../../lib/command';
-import { useAppStore } from '../../stores/app-store';
-import { useFileBrowserStore } from '../../stores/file-browser-store';
+import { command } from '../../lib';
+import { useAppStore, useFileBrowserStore } from '../../stores';
 
 /** Downloads and display: the download folder, automatic downloads, notifications and the theme. */
 export function DownloadSettings(props: { state: AppState }) {

@@ -1,5 +1,5 @@
 import type { KeyPlace } from '../../../shared/contract';
-import { useAppStore } from '../../stores/app-store';
+import { useAppStore } from '../../stores';
 
 /** What the app says was done with a key the system keychain refused. */
 export function keptWhere(place: KeyPlace): string {

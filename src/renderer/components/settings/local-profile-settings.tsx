@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AppState, DoctorView } from '../../../shared/contract';
-import { command } from '../../lib/command';
+import { command } from '../../lib';
 import { RenderWorkers } from './render-workers';
 import { ThisComputerSettingsForm } from './this-computer-settings-form';
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { AppState, ProfileView } from '../../../shared/contract';
-import { command } from '../../lib/command';
+import { command } from '../../lib';
 import { CloudProfileSettings } from './cloud-profile-settings';
 import { LocalProfileSettings } from './local-profile-settings';
 

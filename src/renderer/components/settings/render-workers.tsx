@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { NodeWorkers, WorkerInfo } from '../../../shared/api';
 import { describeFrames } from '../../../shared/render';
 import { timeAgo } from '../../../shared/text';
-import { call } from '../../bridge/bridge';
+import { call } from '../../bridge';
 
 const REFRESH_MS = 5000;
 

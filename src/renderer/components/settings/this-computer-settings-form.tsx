@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import type { AppState } from '../../../shared/contract';
 import { countOf } from '../../../shared/text';
-import { command } from '../../lib/command';
-import { useAppStore } from '../../stores/app-store';
+import { command } from '../../lib';
+import { useAppStore } from '../../stores';
 import { FormResult } from '../common/form-result';
 
 /** "This computer"'s render settings: how many renders run at once and the Blender threads of each. */

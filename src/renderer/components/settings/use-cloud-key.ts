@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ConnectionTest, KeyPlace, ProfileView } from '../../../shared/contract';
-import { call } from '../../bridge/bridge';
-import { command } from '../../lib/command';
+import { call } from '../../bridge';
+import { command } from '../../lib';
 
 /** The shortest text taken for a key to test or save. */
 const MIN_KEY_LENGTH = 8;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { traceScene } from '../../../../src/blend/trace/trace-scene';
+import { traceScene } from '../../../../src/blend/pack/trace-scene';
 import { writeBundle } from '../../../../src/blend/pack/write-bundle';
 import { ApiClient } from '../../../../src/core/api/api-client';
 import { AbortError, PackingError } from '../../../../src/core/errors';

@@ -1,0 +1,4 @@
+/** What an action works with, for the other rooms of cli: its context (profile, client, journal), the job it names, the render settings its options ask for. */
+export { CliContext } from './cli-context';
+export { resolveJobId } from './resolve-job-id';
+export { renderConfigFrom, type RenderOverrides } from './render-overrides';

@@ -1,0 +1,3 @@
+/** What other rooms of core use of core/upload: the room's public surface. */
+export { preflight, type PreflightResult } from './preflight';
+export { uploadFile, type UploadOptions, type UploadResult } from './upload';
