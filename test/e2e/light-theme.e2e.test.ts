@@ -42,7 +42,7 @@ describe.skipIf(!ready)('the Light theme (Chromium, browser mode, a farm with th
     const page = app.page;
     await page.reload();
     const queue = page.getByRole('list', { name: 'Render queue' });
-    await queue.getByText('Completed').first().waitFor({ timeout: 30_000 });
+    await queue.getByText('Completed').first().waitFor({ timeout: 180_000 });
     const toggle = queue.getByRole('button', { name: '3 runs of shot010.blend' });
     if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
     await expect.poll(() => queue.getByRole('listitem').count()).toBe(3);
