@@ -1,19 +1,9 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { blenderPlacesOf } from '../../node-common/blender-places';
+import { blenderPlacesOf, type BlenderPlaceSource } from '../../node-common/blender-places';
 
-/** How a Blender candidate was found. */
-export type BlenderSource =
-  | 'explicit'
-  | 'BLENDER_PATH'
-  | 'PATH'
-  | 'program-files'
-  | 'steam'
-  | 'applications'
-  | 'system'
-  | 'snap'
-  | 'flatpak'
-  | 'opt';
+/** How a Blender candidate was found (the places of the one locator, less the add-on installer's configured path). */
+export type BlenderSource = Exclude<BlenderPlaceSource, 'configured'>;
 
 /** A place Blender may be. */
 export interface BlenderCandidate {
