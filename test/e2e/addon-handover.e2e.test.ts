@@ -177,17 +177,20 @@ describe.skipIf(!ready)('the Blender add-on and browser mode (Chromium, local no
     await queueRow(page, 'sent-from-blender.blend').waitFor({ timeout: 30_000 });
     const sheet = page.getByRole('dialog', { name: 'Review sent-from-blender.blend' });
     await sheet.waitFor({ timeout: 120_000 });
-    await sheet.getByLabel('Samples').fill('2');
-    await sheet.getByLabel('Frames').fill('1-2');
+    // Enough samples that the render lasts a few of the add-on's one-second looks, so it sees frames
+    // come in, not only the end.
+    await sheet.getByLabel('Samples').fill('64');
+    await sheet.getByLabel('Resolution %').fill('400');
+    await sheet.getByLabel('Frames').fill('1-4');
     await sheet.getByRole('button', { name: 'Start render' }).click();
     await queueRow(page, 'sent-from-blender.blend').getByText('Downloaded').waitFor({ timeout: 180_000 });
     const ran = await running;
     const line = ran.stdout.split('\n').find((l) => l.startsWith('FINAL '));
     expect(line, `${ran.stdout}\n${ran.stderr}`).toBeDefined();
     const final = JSON.parse(line!.slice('FINAL '.length));
-    expect(final).toMatchObject({ phase: 'completed', done: 2, total: 2 });
-    expect(final.statusTexts.some((text: string) => /^Renderdrop: \d\/2 frames/.test(text)), final.statusTexts.join(' | ')).toBe(true);
-    expect((await readdir(final.framesDir)).filter((name: string) => name.endsWith('.png'))).toHaveLength(2);
+    expect(final).toMatchObject({ phase: 'completed', done: 4, total: 4 });
+    expect(final.statusTexts.some((text: string) => /^Renderdrop: [0-3]\/4 frames/.test(text)), final.statusTexts.join(' | ')).toBe(true);
+    expect((await readdir(final.framesDir)).filter((name: string) => name.endsWith('.png'))).toHaveLength(4);
     expect(final.preview, 'the last frame shown in the panel').not.toBeNull();
     expect(final.started.filter((name: string) => ['status', 'watch', 'submit'].includes(name))).toEqual([]);
   });
