@@ -85,13 +85,21 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
       stopping = true;
       status.current?.abort.abort(new WorkerStopping('worker stopping'));
       room.stop();
-      await worker.close();
+      const closed = worker.close().then(
+        () => true,
+        () => true,
+      );
+      const inTime = await Promise.race([closed, new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref())]);
+      if (!inTime) log.warn({ waitedMs: CLOSE_WAIT_MS }, 'the chunk in progress did not end in time; stopping anyway (it goes back to the queue when it stalls)');
       clearInterval(heartbeat);
       await removeWorker(redis, status.id).catch(() => {});
       await Promise.allSettled([redis.quit(), subscriber.quit(), bullRedis.quit()]);
     },
   };
 }
+
+/** How long a stopping worker waits for the chunk in progress to hand itself back before it stops anyway. */
+const CLOSE_WAIT_MS = 20_000;
 
 /** Logs a Redis connection problem at most every 10 seconds. */
 function redisWarner(target: RedisTarget, log: Logger): (error: Error) => void {
