@@ -1,3 +1,5 @@
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 
 /** A folder others can read that Renderdrop may not make private (it belongs to another user, or a read-only disk). */
@@ -40,4 +42,23 @@ export function ensurePrivateFolder(dir: string, what: string): string | null {
 export function ensurePrivateFile(path: string): void {
   closeSync(openSync(path, 'a', 0o600));
   if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+}
+
+/**
+ * Writes `value` as JSON to `path`, readable and writable by this user only (0600), in a folder made
+ * 0700 when missing, replacing an earlier file in one rename so a reader never sees half a file or a
+ * moment where others could read it. `tag` makes the temporary name unique per writer.
+ */
+export async function writePrivateJsonFile(path: string, value: unknown, tag: string | number): Promise<string> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${tag}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
+    await chmod(temporary, 0o600);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return path;
 }

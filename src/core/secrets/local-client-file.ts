@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writePrivateJsonFile } from '../../node-common/private-folder';
 
 /** The file, beside the data of the app's render node, that tells clients on this computer where it listens and with which key. */
 export const LOCAL_CLIENT_FILE_NAME = 'local-client.json';
@@ -20,18 +21,7 @@ export function localClientFilePath(nodeDataDir: string): string {
 
 /** Writes the file readable by this user only (0600), replacing an earlier one in one rename. */
 export async function writeLocalClientFile(nodeDataDir: string, info: LocalClientInfo): Promise<string> {
-  await mkdir(nodeDataDir, { recursive: true, mode: 0o700 });
-  const path = localClientFilePath(nodeDataDir);
-  const temporary = `${path}.${info.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(info)}\n`, { mode: 0o600, flag: 'wx' });
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  return path;
+  return writePrivateJsonFile(localClientFilePath(nodeDataDir), info, info.pid);
 }
 
 /**

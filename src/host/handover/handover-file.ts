@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writePrivateJsonFile } from '../../node-common/private-folder';
 
 /** The file, in the Renderdrop config folder, that tells the Blender add-on where the running app listens. */
 export const HANDOVER_FILE_NAME = 'handover.json';
@@ -24,18 +25,7 @@ export function handoverFilePath(configDir: string): string {
  * one rename so a reader never sees half a file or a moment where others could read it.
  */
 export async function writeHandoverFile(configDir: string, info: HandoverInfo): Promise<string> {
-  await mkdir(configDir, { recursive: true, mode: 0o700 });
-  const path = handoverFilePath(configDir);
-  const temporary = `${path}.${info.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(info)}\n`, { mode: 0o600, flag: 'wx' });
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  return path;
+  return writePrivateJsonFile(handoverFilePath(configDir), info, info.pid);
 }
 
 /** The hand-over file of a config folder, or null when there is none or it is not one. */
