@@ -266,6 +266,11 @@ export class ApiClient {
     ).then((r) => r.value);
   }
 
+  /** A call to one of a Renderdrop node's extensions (`node/...`); other servers answer 404. See `studio-client.ts`. */
+  async callNode<S extends z.ZodType>(op: { name: string; method: 'GET' | 'POST'; path: string; safety: RetrySafety; subject: string; action: string; schema: S; json?: unknown }, options: CallOptions = {}): Promise<z.infer<S>> {
+    return this.#call(op, options).then((r) => r.value);
+  }
+
   async #call<S extends z.ZodType>(op: Operation<S>, options: CallOptions): Promise<{ value: z.infer<S>; headers: RawResponse['headers'] }> {
     const policy = { ...this.#policy, ...options.retry };
     const signal = options.signal;

@@ -3,3 +3,4 @@ export { ApiClient, type CallOptions, type ListJobsQuery } from './api-client';
 export { type RetryInfo } from './retry-policy';
 export { readJobLog, type JobLogAnswer } from './job-log-reader';
 export type { RenderResponse } from './api-client';
+export { requeueJob, setWorkerBlock, updateJobSettings } from './studio-client';

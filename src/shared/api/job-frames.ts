@@ -7,6 +7,8 @@ export const renderedFrameSchema = z.object({
   fileName: z.string(),
   url: httpUrlSchema,
   previewUrl: httpUrlSchema.nullable(),
+  /** The render worker that rendered it (null: the node's own Blender; absent from older nodes). */
+  worker: z.string().nullish(),
 });
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS } from '../api-values';
+import { prioritySchema, tagListSchema } from './studio';
 
 export { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS };
 
@@ -53,6 +54,10 @@ export const renderConfigSchema = z
      * series ("4.3") or an exact version ("4.3.2") the node has; absent: the farm's choice.
      */
     blenderVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/, { error: 'blenderVersion is a Blender version such as "4.3" or "4.3.2".' }).optional(),
+    /** A Renderdrop-node extension: the job's priority, 0-100 (default 50); the node orders work by it first. */
+    priority: prioritySchema.optional(),
+    /** A Renderdrop-node extension: worker tags the job needs (`["big-ram"]`); only workers with all of them render it. */
+    requires: tagListSchema.optional(),
   })
   .strict();
 export type RenderConfig = z.infer<typeof renderConfigSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workerBlockSchema } from './studio';
 
 /** What a render worker is doing: nothing, or frames of one job. */
 export const workerActivitySchema = z.object({
@@ -22,8 +23,13 @@ export const workerInfoSchema = z.object({
   eevee: z.boolean().nullish(),
   /** Blender threads per render, or null for all cores. */
   threads: z.number().int().nullable(),
-  /** `disk-full`: its own disk filled up; it takes no chunks until it has room again. */
-  state: z.enum(['idle', 'rendering', 'disk-full']),
+  /** The tags it carries (`gpu`, `big-ram`): a job that requires tags renders only on workers with all of them. Absent from older workers: none. */
+  tags: z.array(z.string()).optional(),
+  /**
+   * `disk-full`: its own disk filled up; it takes no chunks until it has room again. `offline`: it
+   * stopped reporting (stopped, crashed or cut off); listed for a day after it was last seen.
+   */
+  state: z.enum(['idle', 'rendering', 'disk-full', 'offline']),
   /** Why it is in its state, in words for people, when it is not simply idle or rendering. */
   reason: z.string().nullish(),
   current: workerActivitySchema.nullable(),
@@ -31,6 +37,8 @@ export const workerInfoSchema = z.object({
   lastSeenAt: z.string(),
   /** Frames it has rendered and delivered since it started. */
   framesRendered: z.number().int(),
+  /** Chunks it failed since it started (absent from older workers). */
+  chunksFailed: z.number().int().optional(),
 });
 export type WorkerInfo = z.infer<typeof workerInfoSchema>;
 
@@ -46,6 +54,8 @@ export const nodeWorkersSchema = z.discriminatedUnion('mode', [
     /** Renders the node runs at once, and the Blender threads of each (null: all cores). */
     renders: z.number().int().optional(),
     threads: z.number().int().nullable().optional(),
+    /** The tags of the node itself (it renders every job): a job that requires others waits. */
+    tags: z.array(z.string()).optional(),
   }),
   z.object({
     mode: z.literal('distributed'),
@@ -55,7 +65,10 @@ export const nodeWorkersSchema = z.discriminatedUnion('mode', [
     redis: z.string(),
     /** Frame chunks waiting for a worker, being rendered, and waiting to be retried. */
     chunks: z.object({ waiting: z.number().int(), active: z.number().int(), delayed: z.number().int() }),
+    /** Workers that reported lately, and for a day those that stopped (`offline`). */
     workers: z.array(workerInfoSchema),
+    /** Workers kept from a job or from every job (absent from older nodes). */
+    blocks: z.array(workerBlockSchema).optional(),
   }),
 ]);
 export type NodeWorkers = z.infer<typeof nodeWorkersSchema>;
