@@ -55,6 +55,10 @@ export interface JobRecord {
   previewPath: string | null;
   pid: number | null;
   completedAt: string | null;
+  /** 0 (lowest) to 100 (highest), 50 unless asked: renders are ordered by it first. */
+  priority: number;
+  /** Worker tags a render needs: only workers (or a node) carrying all of them render it. */
+  requires: string[];
 }
 
 const jobRowSchema = z.object({
@@ -81,10 +85,12 @@ const jobRowSchema = z.object({
   preview_path: z.string().nullable(),
   pid: z.number().int().nullable(),
   completed_at: z.string().nullable(),
+  priority: z.number().int(),
+  requires: z.string(),
 });
 
 const countSchema = z.object({ n: z.number().int() });
-const frameRowSchema = z.object({ frame: z.number().int(), filePath: z.string(), seconds: z.number() });
+const frameRowSchema = z.object({ frame: z.number().int(), filePath: z.string(), seconds: z.number(), worker: z.string().nullable() });
 const eventRowSchema = z.object({ status: jobStatusSchema, at: z.string(), detail: z.string().nullable() });
 
 function fromRow(value: unknown): JobRecord {
@@ -113,6 +119,8 @@ function fromRow(value: unknown): JobRecord {
     previewPath: r.preview_path,
     pid: r.pid,
     completedAt: r.completed_at,
+    priority: r.priority,
+    requires: parseJsonColumn('jobs.requires', z.array(z.string()), r.requires) ?? [],
   };
 }
 
@@ -133,8 +141,10 @@ const COLUMNS = {
   previewPath: 'preview_path',
   pid: 'pid',
   completedAt: 'completed_at',
+  priority: 'priority',
+  requires: 'requires',
 } as const;
-const JSON_FIELDS = new Set(['validateConfig', 'analysis', 'sceneFile', 'requestedConfig', 'finalConfig', 'renderPlan', 'failedReason']);
+const JSON_FIELDS = new Set(['validateConfig', 'analysis', 'sceneFile', 'requestedConfig', 'finalConfig', 'renderPlan', 'failedReason', 'requires']);
 
 export type JobPatch = Partial<Pick<JobRecord, keyof typeof COLUMNS>>;
 
@@ -244,13 +254,13 @@ export class JobsRepo {
     this.db.prepare('INSERT INTO job_events (job_id, at, status, detail) VALUES (?, ?, ?, ?)').run(id, at, status, detail);
   }
 
-  /** Record a written frame (idempotent) and return the job's number of written frames. */
-  recordFrame(id: string, frame: number, filePath: string, seconds: number): number {
+  /** Record a written frame (idempotent) and return the job's number of written frames; `worker` names the render worker that made it (null: the node). */
+  recordFrame(id: string, frame: number, filePath: string, seconds: number, worker: string | null = null): number {
     const at = this.now().toISOString();
     return this.db.transaction(() => {
       this.db
-        .prepare('INSERT OR IGNORE INTO frames (job_id, frame, file_path, seconds, written_at) VALUES (?, ?, ?, ?, ?)')
-        .run(id, frame, filePath, seconds, at);
+        .prepare('INSERT OR IGNORE INTO frames (job_id, frame, file_path, seconds, written_at, worker) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, frame, filePath, seconds, at, worker);
       const n = parseRow('frames', countSchema, this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(id)).n;
       this.db.prepare('UPDATE jobs SET completed_frames = ?, updated_at = ? WHERE id = ?').run(n, at, id);
       return n;
@@ -258,9 +268,9 @@ export class JobsRepo {
   }
 
   /** Frames written for a job, in frame order. */
-  frames(id: string): { frame: number; filePath: string; seconds: number }[] {
+  frames(id: string): { frame: number; filePath: string; seconds: number; worker: string | null }[] {
     return this.db
-      .prepare('SELECT frame, file_path AS filePath, seconds FROM frames WHERE job_id = ? ORDER BY frame')
+      .prepare('SELECT frame, file_path AS filePath, seconds, worker FROM frames WHERE job_id = ? ORDER BY frame')
       .all(id)
       .map((row) => parseRow('frames', frameRowSchema, row));
   }

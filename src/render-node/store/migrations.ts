@@ -107,4 +107,10 @@ export const MIGRATIONS: readonly string[] = [
     version TEXT NOT NULL
   );
   `,
+  // A studio's farm: a job's priority and the worker tags it requires; the render worker that made each frame.
+  `
+  ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 50;
+  ALTER TABLE jobs ADD COLUMN requires TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE frames ADD COLUMN worker TEXT;
+  `,
 ];
