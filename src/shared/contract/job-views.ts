@@ -1,5 +1,5 @@
 import type { JobStatus, SceneAnalysis } from '../api';
-import type { FramesSeen, RenderEstimate } from '../render';
+import type { FramesSeen, RenderEstimate, WaitingInLine } from '../render';
 
 /** Where a job's outputs stand on this computer. */
 export interface DownloadState {
@@ -28,8 +28,8 @@ export interface JobSummary {
   endedAt: string | null;
   /** When it began rendering (first `rendering`): its clock starts here, not while it waits. */
   renderingSince: string | null;
-  /** Set while it waits for its turn, with the jobs ahead of it when the farm says. */
-  waiting: { jobsAhead: number | null } | null;
+  /** Set while it waits for its turn, with the jobs ahead of it, when it starts, or why it cannot say, when the farm says. */
+  waiting: WaitingInLine | null;
   /** Whether the farm says a render holds a slot for it (it is starting, not waiting). */
   running: boolean;
   /** When this app saw frames done (null until it saw one): time left takes their rate and counts down from the latest. */

@@ -6,6 +6,10 @@ export interface ClockSummary {
   state: RenderClock['phase'];
   /** Jobs before it while it waits for its turn (null when the farm does not say, or it does not wait). */
   jobsAhead: number | null;
+  /** While it waits: seconds until it is expected to start, from the work ahead of it (null when the farm cannot know). */
+  startsInSeconds: number | null;
+  /** While it waits and cannot say when it starts: why, in the farm's words ("Waiting for a render worker tagged big-ram"). */
+  waitingReason: string | null;
   renderingSince: string | null;
   /** Seconds left from its own frame rate while it renders; null when not known. */
   timeLeftSeconds: number | null;
@@ -17,6 +21,8 @@ export function clockSummaryOf(timing: RenderTiming, now: number): ClockSummary 
   return {
     state: clock.phase,
     jobsAhead: clock.phase === 'waiting' ? clock.jobsAhead : null,
+    startsInSeconds: clock.phase === 'waiting' ? clock.startsInSeconds : null,
+    waitingReason: clock.phase === 'waiting' ? clock.reason : null,
     renderingSince: timing.renderingSince,
     timeLeftSeconds: clock.phase === 'rendering' ? clock.leftSeconds : null,
   };

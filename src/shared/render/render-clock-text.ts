@@ -6,6 +6,26 @@ export function waitingText(jobsAhead: number | null): string {
   return jobsAhead !== null && jobsAhead > 0 ? `Waiting — ${countOf(jobsAhead, 'job')} ahead` : 'Waiting';
 }
 
+/** When a waiting job is expected to start, in words: "Starts in about 4 min", "Starts in under a minute". */
+export function startsInText(seconds: number): string {
+  if (seconds < 60) return 'Starts in under a minute';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `Starts in about ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `Starts in about ${hours} h${rest > 0 ? ` ${String(rest).padStart(2, '0')} min` : ''}`;
+}
+
+/**
+ * What a waiting job's line says: when it starts ("Starts in about 4 min"), else the farm's words for
+ * why it cannot say ("Waiting for a render worker tagged big-ram"), else the jobs ahead ("Waiting — 2 jobs ahead").
+ */
+export function waitingWords(clock: Pick<Extract<RenderClock, { phase: 'waiting' }>, 'jobsAhead' | 'startsInSeconds' | 'reason'>): string {
+  if (clock.startsInSeconds !== null) return startsInText(clock.startsInSeconds);
+  if (clock.reason !== null) return clock.reason;
+  return waitingText(clock.jobsAhead);
+}
+
 /** The time column of a queue row: a main line, a smaller line under it, and the whole said once for a tooltip. */
 export interface RowTimeText {
   main: string;
@@ -20,7 +40,9 @@ export function rowTimeText(clock: RenderClock): RowTimeText | null {
       return null;
     case 'waiting': {
       const ahead = clock.jobsAhead !== null && clock.jobsAhead > 0 ? `${countOf(clock.jobsAhead, 'job')} ahead` : null;
-      return { main: 'Waiting', sub: ahead, title: `${waitingText(clock.jobsAhead)}; the clock starts when it renders.` };
+      const starts = clock.startsInSeconds !== null ? startsInText(clock.startsInSeconds).replace(/^Starts/, 'starts') : null;
+      const title = clock.startsInSeconds !== null || clock.reason !== null ? waitingWords(clock) : waitingText(clock.jobsAhead);
+      return { main: 'Waiting', sub: starts ?? ahead, title: `${title}; the clock starts when it renders.` };
     }
     case 'starting':
       return { main: 'Starting', sub: null, title: 'The render is starting; the clock starts with it.' };
@@ -42,7 +64,7 @@ export function clockFact(clock: RenderClock): { label: string; text: string } {
     case 'before':
       return { label: 'Time taken', text: 'Not rendered yet' };
     case 'waiting':
-      return { label: 'Time', text: waitingText(clock.jobsAhead) };
+      return { label: 'Time', text: waitingWords(clock) };
     case 'starting':
       return { label: 'Time', text: 'Starting to render' };
     case 'rendering': {
@@ -60,7 +82,7 @@ export function clockShortText(clock: RenderClock): string {
     case 'before':
       return '-';
     case 'waiting':
-      return waitingText(clock.jobsAhead);
+      return clock.startsInSeconds !== null ? startsInText(clock.startsInSeconds) : waitingText(clock.jobsAhead);
     case 'starting':
       return 'Starting';
     case 'rendering':

@@ -1,4 +1,4 @@
-import { isTerminalStatus, type Job, type JobStatus, progressOf, timelineOf } from '../api';
+import { isTerminalStatus, type Job, type JobStatus, progressOf, statusMessageOf, timelineOf } from '../api';
 
 /** What a job's times are worked out from: the same for the app's queue and the command line. */
 export interface RenderTiming {
@@ -10,11 +10,21 @@ export interface RenderTiming {
   completedFrames: number;
   totalFrames: number;
   /** Set while it waits for its turn; `jobsAhead` is null when the farm does not say how many are before it. */
-  waiting: { jobsAhead: number | null } | null;
+  waiting: WaitingInLine | null;
   /** Whether the server says the job holds a render slot (it is starting, not waiting); false when it does not say. */
   running: boolean;
   /** When frames were seen done, by someone who watched it render; null otherwise. */
   framesSeen?: FramesSeen | null;
+}
+
+/**
+ * A job waiting for its turn: the jobs ahead of it, when it is expected to start (seconds from the
+ * read, null when the farm cannot know) and, when it cannot say, why in the farm's words.
+ */
+export interface WaitingInLine {
+  jobsAhead: number | null;
+  startsInSeconds?: number | null;
+  reason?: string | null;
 }
 
 /** When a watcher saw the frame count rise: the first time (and the count then) and the latest time. */
@@ -27,7 +37,7 @@ export interface FramesSeen {
 /** Where a job stands in time, for the artist. */
 export type RenderClock =
   | { phase: 'before' }
-  | { phase: 'waiting'; jobsAhead: number | null }
+  | { phase: 'waiting'; jobsAhead: number | null; startsInSeconds: number | null; reason: string | null }
   | { phase: 'starting' }
   | { phase: 'rendering'; renderedSeconds: number | null; leftSeconds: number | null; framesDone: boolean }
   | { phase: 'ended'; renderedSeconds: number | null };
@@ -35,12 +45,20 @@ export type RenderClock =
 const WAITING_STATUSES = new Set<JobStatus>(['booting']);
 const RENDERING_STATUSES = new Set<JobStatus>(['rendering', 'finalizing']);
 
-/** The node's `waiting` extra: absent (the server does not say), null (it holds a slot) or the jobs ahead of it. */
-function readWaiting(value: unknown): 'unsaid' | 'running' | { jobsAhead: number | null } {
+/**
+ * The node's `waiting` extra: absent (the server does not say), null (it holds a slot) or the jobs
+ * ahead of it and when it starts; `reason` is the job's `statusMessage`, said when the start is unknown.
+ */
+function readWaiting(value: unknown, reason: string | null): 'unsaid' | 'running' | WaitingInLine {
   if (value === undefined) return 'unsaid';
   if (typeof value !== 'object' || value === null) return 'running';
-  const ahead = (value as { jobsAhead?: unknown }).jobsAhead;
-  return { jobsAhead: typeof ahead === 'number' && Number.isInteger(ahead) && ahead >= 0 ? ahead : null };
+  const { jobsAhead: ahead, startsInSeconds: starts } = value as { jobsAhead?: unknown; startsInSeconds?: unknown };
+  const startsInSeconds = typeof starts === 'number' && Number.isFinite(starts) && starts >= 0 ? starts : null;
+  return {
+    jobsAhead: typeof ahead === 'number' && Number.isInteger(ahead) && ahead >= 0 ? ahead : null,
+    startsInSeconds,
+    reason: startsInSeconds === null ? reason : null,
+  };
 }
 
 function seconds(from: string | null, to: number): number | null {
@@ -88,8 +106,8 @@ export function renderClockOf(t: RenderTiming, now: number): RenderClock {
     const end = t.endedAt ? Date.parse(t.endedAt) : NaN;
     return { phase: 'ended', renderedSeconds: Number.isNaN(end) ? null : seconds(t.renderingSince, end) };
   }
-  if (t.waiting) return { phase: 'waiting', jobsAhead: t.waiting.jobsAhead };
-  if (WAITING_STATUSES.has(t.status)) return t.running ? { phase: 'starting' } : { phase: 'waiting', jobsAhead: null };
+  if (t.waiting) return { phase: 'waiting', jobsAhead: t.waiting.jobsAhead, startsInSeconds: t.waiting.startsInSeconds ?? null, reason: t.waiting.reason ?? null };
+  if (WAITING_STATUSES.has(t.status)) return t.running ? { phase: 'starting' } : { phase: 'waiting', jobsAhead: null, startsInSeconds: null, reason: null };
   if (!RENDERING_STATUSES.has(t.status)) return { phase: 'before' };
   const framesDone = t.status === 'finalizing' || (t.totalFrames > 0 && t.completedFrames >= t.totalFrames);
   return {
@@ -115,7 +133,7 @@ export function renderTimingOf(job: Job, fallbackSince: string | null = null): R
   const timeline = timelineOf(job);
   const progress = progressOf(job);
   const ended = isTerminalStatus(job.status);
-  const line = readWaiting(job.waiting);
+  const line = readWaiting(job.waiting, statusMessageOf(job));
   const rendered = timeline.find((e) => e.status === 'rendering')?.at ?? fallbackSince;
   const total = progress?.totalFrames ?? 0;
   return {

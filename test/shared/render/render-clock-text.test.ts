@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockFact, clockShortText, rowTimeText, waitingText } from '../../../src/shared/render/render-clock-text';
+import { clockFact, clockShortText, rowTimeText, startsInText, waitingText, waitingWords } from '../../../src/shared/render/render-clock-text';
 
 describe('waiting words', () => {
   it('say how many jobs are ahead, or just that it waits when that is unknown', () => {
@@ -10,10 +10,36 @@ describe('waiting words', () => {
   });
 });
 
+describe('when a waiting job starts', () => {
+  it('says it in rounded minutes or hours', () => {
+    expect(startsInText(20)).toBe('Starts in under a minute');
+    expect(startsInText(240)).toBe('Starts in about 4 min');
+    expect(startsInText(269)).toBe('Starts in about 4 min');
+    expect(startsInText(3600)).toBe('Starts in about 1 h');
+    expect(startsInText(3600 + 25 * 60)).toBe('Starts in about 1 h 25 min');
+  });
+
+  it('says when it starts, else why the farm cannot say, else the jobs ahead', () => {
+    expect(waitingWords({ jobsAhead: 2, startsInSeconds: 240, reason: null })).toBe('Starts in about 4 min');
+    expect(waitingWords({ jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged big-ram' })).toBe('Waiting for a render worker tagged big-ram');
+    expect(waitingWords({ jobsAhead: 2, startsInSeconds: null, reason: null })).toBe('Waiting — 2 jobs ahead');
+  });
+
+  it('reaches the row, the details and the list column', () => {
+    const clock = { phase: 'waiting', jobsAhead: 1, startsInSeconds: 240, reason: null } as const;
+    expect(rowTimeText(clock)).toEqual({ main: 'Waiting', sub: 'starts in about 4 min', title: 'Starts in about 4 min; the clock starts when it renders.' });
+    expect(clockFact(clock)).toEqual({ label: 'Time', text: 'Starts in about 4 min' });
+    expect(clockShortText(clock)).toBe('Starts in about 4 min');
+    const why = { phase: 'waiting', jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged gpu' } as const;
+    expect(clockFact(why).text).toBe('Waiting for a render worker tagged gpu');
+    expect(rowTimeText(why)?.title).toBe('Waiting for a render worker tagged gpu; the clock starts when it renders.');
+  });
+});
+
 describe('the queue row time column', () => {
   it('shows a waiting job as waiting, with no clock', () => {
-    expect(rowTimeText({ phase: 'waiting', jobsAhead: 2 })).toEqual({ main: 'Waiting', sub: '2 jobs ahead', title: 'Waiting — 2 jobs ahead; the clock starts when it renders.' });
-    expect(rowTimeText({ phase: 'waiting', jobsAhead: null })).toMatchObject({ main: 'Waiting', sub: null });
+    expect(rowTimeText({ phase: 'waiting', jobsAhead: 2, startsInSeconds: null, reason: null })).toEqual({ main: 'Waiting', sub: '2 jobs ahead', title: 'Waiting — 2 jobs ahead; the clock starts when it renders.' });
+    expect(rowTimeText({ phase: 'waiting', jobsAhead: null, startsInSeconds: null, reason: null })).toMatchObject({ main: 'Waiting', sub: null });
     expect(rowTimeText({ phase: 'starting' })).toMatchObject({ main: 'Starting', sub: null });
   });
 
@@ -32,7 +58,7 @@ describe('the queue row time column', () => {
 
 describe('the time fact of the details and the command line', () => {
   it('says waiting, rendering with time left, or the time taken rendering', () => {
-    expect(clockFact({ phase: 'waiting', jobsAhead: 2 })).toEqual({ label: 'Time', text: 'Waiting — 2 jobs ahead' });
+    expect(clockFact({ phase: 'waiting', jobsAhead: 2, startsInSeconds: null, reason: null })).toEqual({ label: 'Time', text: 'Waiting — 2 jobs ahead' });
     expect(clockFact({ phase: 'rendering', renderedSeconds: 65, leftSeconds: 30, framesDone: false })).toEqual({ label: 'Time', text: 'Rendering for 1 min 05 s, about 30 s left' });
     expect(clockFact({ phase: 'rendering', renderedSeconds: 4, leftSeconds: null, framesDone: false }).text).toBe('Rendering for 4 s, time left known after the first frame');
     expect(clockFact({ phase: 'rendering', renderedSeconds: 50, leftSeconds: null, framesDone: true }).text).toBe('Rendering for 50 s, all frames done, finishing');
@@ -41,7 +67,7 @@ describe('the time fact of the details and the command line', () => {
   });
 
   it('is short in a list column', () => {
-    expect(clockShortText({ phase: 'waiting', jobsAhead: 1 })).toBe('Waiting — 1 job ahead');
+    expect(clockShortText({ phase: 'waiting', jobsAhead: 1, startsInSeconds: null, reason: null })).toBe('Waiting — 1 job ahead');
     expect(clockShortText({ phase: 'rendering', renderedSeconds: 62, leftSeconds: 30, framesDone: false })).toBe('1 min 02 s, 30 s left');
     expect(clockShortText({ phase: 'ended', renderedSeconds: 50 })).toBe('50 s');
     expect(clockShortText({ phase: 'before' })).toBe('-');

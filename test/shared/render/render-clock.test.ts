@@ -54,12 +54,12 @@ describe('timeLeftFromFrameRate', () => {
 describe('renderClockOf', () => {
   it('runs no clock while a job waits in line, whatever the time', () => {
     const waiting = timing({ status: 'booting', waiting: { jobsAhead: 2 } });
-    expect(renderClockOf(waiting, ms(10))).toEqual({ phase: 'waiting', jobsAhead: 2 });
+    expect(renderClockOf(waiting, ms(10))).toEqual({ phase: 'waiting', jobsAhead: 2, startsInSeconds: null, reason: null });
     expect(renderClockOf(waiting, ms(500))).toEqual(renderClockOf(waiting, ms(10)));
   });
 
   it('counts a booting job as waiting when the farm says nothing, and as starting when it says a render holds a slot', () => {
-    expect(renderClockOf(timing({ status: 'booting' }), ms(5))).toEqual({ phase: 'waiting', jobsAhead: null });
+    expect(renderClockOf(timing({ status: 'booting' }), ms(5))).toEqual({ phase: 'waiting', jobsAhead: null, startsInSeconds: null, reason: null });
     expect(renderClockOf(timing({ status: 'booting', running: true }), ms(5))).toEqual({ phase: 'starting' });
   });
 
@@ -106,6 +106,15 @@ describe('renderTimingOf', () => {
     expect(renderTimingOf(job({ status: 'booting', waiting: null }))).toMatchObject({ waiting: null, running: true });
     expect(renderTimingOf(job({ status: 'booting' }))).toMatchObject({ waiting: null, running: false });
     expect(renderTimingOf(job({ status: 'booting', waiting: { jobsAhead: 'two' } }))).toMatchObject({ waiting: { jobsAhead: null } });
+  });
+
+  it("reads when a waiting job starts, and the farm's words for why it cannot say only then", () => {
+    const starts = renderTimingOf(job({ status: 'booting', waiting: { jobsAhead: 2, startsInSeconds: 240 }, statusMessage: 'Two jobs ahead' }));
+    expect(starts.waiting).toEqual({ jobsAhead: 2, startsInSeconds: 240, reason: null });
+    const why = renderTimingOf(job({ status: 'booting', waiting: { jobsAhead: 0, startsInSeconds: null }, statusMessage: 'Waiting for a render worker tagged big-ram' }));
+    expect(why.waiting).toEqual({ jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged big-ram' });
+    expect(renderClockOf(why, ms(5))).toEqual({ phase: 'waiting', jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged big-ram' });
+    expect(renderTimingOf(job({ status: 'booting', waiting: { jobsAhead: 1, startsInSeconds: -3 } })).waiting).toEqual({ jobsAhead: 1, startsInSeconds: null, reason: null });
   });
 
   it('falls back to what was known before, then to the last update, for a farm without a timeline', () => {
