@@ -38,6 +38,30 @@ export class ChunksRepo {
     })();
   }
 
+  /**
+   * Split a job's chunks again for a requeue of `frames`: they leave the chunks they were in (a chunk
+   * left with none goes) and make new chunks of `size` frames, numbered after the others and in their
+   * first generation, so their queue entries are new ones whatever became of the old.
+   */
+  requeue(jobId: string, frames: readonly number[], size: number): ChunkRecord[] {
+    const again = new Set(frames);
+    return this.db.transaction(() => {
+      const existing = this.list(jobId);
+      const update = this.db.prepare('UPDATE render_chunks SET frames = ? WHERE job_id = ? AND idx = ?');
+      const remove = this.db.prepare('DELETE FROM render_chunks WHERE job_id = ? AND idx = ?');
+      for (const chunk of existing) {
+        const kept = chunk.frames.filter((f) => !again.has(f));
+        if (kept.length === chunk.frames.length) continue;
+        if (kept.length === 0) remove.run(jobId, chunk.index);
+        else update.run(JSON.stringify(kept), jobId, chunk.index);
+      }
+      const next = existing.reduce((max, c) => Math.max(max, c.index + 1), 0);
+      const insert = this.db.prepare('INSERT INTO render_chunks (job_id, idx, frames) VALUES (?, ?, ?)');
+      splitIntoChunks([...again].sort((a, b) => a - b), size).forEach((chunk, i) => insert.run(jobId, next + i, JSON.stringify(chunk)));
+      return this.list(jobId);
+    })();
+  }
+
   list(jobId: string): ChunkRecord[] {
     return this.db.prepare('SELECT idx, frames, generation FROM render_chunks WHERE job_id = ? ORDER BY idx').all(jobId).map(toChunk);
   }

@@ -162,6 +162,11 @@ export class JobRunner {
     }
   }
 
+  /** Get the executor ready to render `frames` of a job that ended again (a requeue); pump afterwards. */
+  async prepareRequeue(jobId: string, frames: readonly number[]): Promise<void> {
+    await this.executor.requeue?.(jobId, frames);
+  }
+
   /** Stop whatever runs for a job whose status has already been set to `canceled`. */
   async abort(jobId: string): Promise<void> {
     await this.executor.cancel(jobId);

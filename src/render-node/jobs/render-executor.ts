@@ -43,6 +43,8 @@ export interface RenderExecutor {
   render(task: RenderTask): Promise<ExecutorOutcome>;
   /** Stop a job's render everywhere it runs (its status is already `canceled` or `failed`). */
   cancel(jobId: string): Promise<void>;
+  /** Get ready to render `frames` of a job that ended again (a requeue), before it goes back in the queue. */
+  requeue?(jobId: string, frames: readonly number[]): Promise<void>;
   /** Why a job's render waits, in words for people, when something holds it back (null: nothing to say). */
   statusMessage?(jobId: string): string | null;
   /**

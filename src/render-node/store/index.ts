@@ -3,7 +3,7 @@ export { openDatabase } from './db';
 export { createKey, listKeys, revokeKey } from './keys';
 export { parseJsonColumn, parseOptionalRow, parseRow } from './db-rows';
 export type { Db } from './db';
-export { RENDER_STATUSES, RUNNER_STATUSES, statusesLeadingTo } from './job-states';
+export { RENDER_STATUSES, REQUEUE_STATUSES, RUNNER_STATUSES, statusesLeadingTo } from './job-states';
 export { type JobRecord, JobsRepo } from './jobs-repo';
 export { type ApiKeyInfo, isKeyActive, verifyKey } from './keys';
 export { type UploadRecord, UploadsRepo } from './uploads-repo';

@@ -6,7 +6,9 @@ import { JOB_STATUSES, type JobStatus } from '../../shared/api';
  * `rendering` -> `finalizing` -> `completed`; the work of any of those steps may fail; every unfinished
  * job may be canceled, `debugging` and `suspended` included although this node never puts a job in
  * them. A job resumed after a restart, or a render that gave its slot to another key's, stays in its
- * status: resuming is not a transition. `completed`, `failed` and `canceled` are final.
+ * status: resuming is not a transition. `completed`, `failed` and `canceled` end a job; the one way out
+ * of them is a requeue of some of its frames, which puts a rendered job back in the render queue
+ * (`booting`, see {@link REQUEUE_STATUSES}).
  */
 export const JOB_TRANSITIONS = {
   created: ['validating', 'canceled'],
@@ -15,9 +17,9 @@ export const JOB_TRANSITIONS = {
   booting: ['rendering', 'failed', 'canceled'],
   rendering: ['finalizing', 'failed', 'canceled'],
   finalizing: ['completed', 'failed', 'canceled'],
-  completed: [],
-  failed: [],
-  canceled: [],
+  completed: ['booting'],
+  failed: ['booting'],
+  canceled: ['booting'],
   debugging: ['canceled'],
   suspended: ['canceled'],
 } as const satisfies { readonly [S in JobStatus]: readonly JobStatus[] };
@@ -61,3 +63,6 @@ export const RUNNER_STATUSES = ['validating', 'booting', 'rendering', 'finalizin
 
 /** The statuses of a render waiting for a slot or holding one. */
 export const RENDER_STATUSES = ['booting', 'rendering'] as const satisfies readonly JobStatus[];
+
+/** The statuses from which frames of a job may be rendered again in the same job (a requeue). */
+export const REQUEUE_STATUSES = ['completed', 'failed', 'canceled'] as const satisfies readonly JobStatus[];

@@ -267,6 +267,31 @@ export class JobsRepo {
     })();
   }
 
+  /** Forget frames of a job (their files are the caller's), and return the job's number of written frames left. */
+  deleteFrames(id: string, frames: readonly number[]): number {
+    return this.db.transaction(() => {
+      const remove = this.db.prepare('DELETE FROM frames WHERE job_id = ? AND frame = ?');
+      for (const frame of frames) remove.run(id, frame);
+      const n = parseRow('frames', countSchema, this.db.prepare('SELECT COUNT(*) AS n FROM frames WHERE job_id = ?').get(id)).n;
+      this.db.prepare('UPDATE jobs SET completed_frames = ? WHERE id = ?').run(n, id);
+      return n;
+    })();
+  }
+
+  /**
+   * Put a job that ended back in the render queue for `frames` (a requeue): forgets those frames and
+   * moves it from one of `from` to `to` with `patch`, in one transaction. Null when it was not in `from`.
+   */
+  requeue(id: string, from: readonly JobStatus[], to: JobStatus, frames: readonly number[], patch: JobPatch, detail: string): JobRecord | null {
+    assertJobTransition(from, to);
+    return this.db.transaction(() => {
+      const current = this.get(id);
+      if (!current || !from.includes(current.status)) return null;
+      const left = this.deleteFrames(id, frames);
+      return this.transition(id, from, to, { ...patch, completedFrames: left }, detail);
+    })();
+  }
+
   /** Frames written for a job, in frame order. */
   frames(id: string): { frame: number; filePath: string; seconds: number; worker: string | null }[] {
     return this.db
