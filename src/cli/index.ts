@@ -8,6 +8,7 @@ import { registerLogsCommand } from './commands/logs';
 import { registerNodeCommands } from './commands/node';
 import { registerPackCommand } from './commands/pack';
 import { registerProfileCommands } from './commands/profile';
+import { registerStudioCommands } from './commands/studio';
 import { registerSubmitCommands } from './commands/submit';
 import { registerVerifyCommand } from './commands/verify';
 import { registerWatchCommand } from './commands/watch';
@@ -31,6 +32,7 @@ export function buildProgram(deps: CliDeps): Command {
   registerSubmitCommands(program, deps);
   registerPackCommand(program, deps);
   registerJobCommands(program, deps);
+  registerStudioCommands(program, deps);
   registerWatchCommand(program, deps);
   registerDownloadCommand(program, deps);
   registerLogsCommand(program, deps);

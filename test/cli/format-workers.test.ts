@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatWorkers } from '../../src/cli/output/format-workers';
+import { blockWords, formatWorkers, workerStateWords } from '../../src/cli/output/format-workers';
+import { formatTimestamp } from '../../src/cli/output/format-jobs';
 import { timeAgo } from '../../src/shared/text/time-ago';
 import type { WorkerInfo } from '../../src/shared/api/workers';
 
@@ -41,16 +42,39 @@ describe('node workers output', () => {
     );
     expect(lines).toEqual([
       '2 render workers on redis://10.0.0.5:6379; chunks: 3 waiting, 1 rendering, 0 to retry.',
-      'NAME       HOST  BLENDER  DEVICES   LAST SEEN  FRAMES  DOING',
-      'render-01  box1  4.2.3    CPU,CUDA  2 s ago        12  job 1f2e3d4c frames 5-8 (on 6)',
-      'render-02  box2  3.6.5    CPU       2 s ago         0  idle',
+      'NAME       HOST  TAGS  BLENDER  DEVICES   LAST SEEN  FRAMES  FAILURES  DOING',
+      'render-01  box1  -     4.2.3    CPU,CUDA  2 s ago        12         -  job 1f2e3d4c frames 5-8 (on 6)',
+      'render-02  box2  -     3.6.5    CPU       2 s ago         0         -  idle',
     ]);
   });
 
   it('says why a worker whose disk is full takes no chunks', () => {
     const reason = 'Disk full: frame 3 was cut short while being written, and 2.1 MB is free. It takes no chunks until it has 69.2 MB free.';
     const lines = formatWorkers({ mode: 'distributed', redis: 'redis://h:6379', chunks: { waiting: 1, active: 0, delayed: 0 }, workers: [worker({ state: 'disk-full', reason })] }, now);
-    expect(lines.at(-1)).toBe(`render-01  box1  4.2.3    CPU,CUDA  2 s ago        12  ${reason}`);
+    expect(lines.at(-1)).toBe(`render-01  box1  -     4.2.3    CPU,CUDA  2 s ago        12         -  ${reason}`);
+  });
+
+  it('lists tags, failures, offline workers and the blocks of a studio node', () => {
+    const lines = formatWorkers(
+      {
+        mode: 'distributed',
+        redis: 'redis://h:6379',
+        chunks: { waiting: 0, active: 1, delayed: 0 },
+        workers: [
+          worker({ tags: ['big-ram', 'gpu'], chunksFailed: 0, state: 'rendering', current: { jobId: 'abcdef12-0000-4000-8000-000000000000', frames: [1, 2, 3, 4], frame: null } }),
+          worker({ id: 'box2:1:x', name: 'render-02', host: 'box2', tags: [], chunksFailed: 2, state: 'offline', lastSeenAt: '2025-03-14T09:42:00Z' }),
+        ],
+        blocks: [{ worker: 'render-02', jobId: 'abcdef12-0000-4000-8000-000000000000', by: 'failures', since: '2025-03-14T09:40:00Z' }],
+      },
+      now,
+    );
+    expect(lines[0]).toBe('1 render worker (and 1 offline) on redis://h:6379; chunks: 0 waiting, 1 rendering, 0 to retry.');
+    expect(lines[1]).toMatch(/^NAME +HOST +TAGS +BLENDER +DEVICES +LAST SEEN +FRAMES +FAILURES +DOING$/);
+    expect(lines[2]).toMatch(/^render-01 +box1 +big-ram,gpu +4\.2\.3 +CPU,CUDA +2 s ago +12 +0 +job abcdef12 frames 1-4$/);
+    expect(lines[3]).toMatch(/^render-02 +box2 +- +4\.2\.3 +CPU,CUDA +18 min ago +12 +2 +offline$/);
+    expect(lines.slice(4)).toEqual(['', 'Blocked:', `  render-02 for job abcdef12 (it failed its frames) since ${formatTimestamp('2025-03-14T09:40:00Z')}`]);
+    expect(workerStateWords(worker({ state: 'idle' }))).toBe('idle');
+    expect(blockWords({ worker: 'render-03', jobId: null, by: 'hand', since: '2025-03-14T09:40:00Z' })).toMatch(/^render-03 for every job \(by hand\) since /);
   });
 
   it('says what to do when there are no workers, or the node renders itself', () => {
@@ -59,5 +83,6 @@ describe('node workers output', () => {
       'Start one on each render machine: renderdrop node worker --redis <url>',
     ]);
     expect(formatWorkers({ mode: 'embedded' })[0]).toMatch(/own Blender; it has no render workers/);
+    expect(formatWorkers({ mode: 'embedded', tags: ['gpu'] })[0]).toMatch(/ Its tags: gpu\.$/);
   });
 });

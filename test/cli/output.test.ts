@@ -100,6 +100,22 @@ describe('job output', () => {
     expect(formatJobDetails(canceled, null, now)).toContainEqual(expect.stringMatching(/^Time +It did not render$/));
   });
 
+  it("shows a studio node's priority, required tags and when a waiting job starts, or why it cannot say", () => {
+    const now = Date.parse('2025-03-14T09:30:20.000Z');
+    const starts = job({ id: 's1', status: 'booting', priority: 75, requires: ['big-ram'], waiting: { jobsAhead: 1, startsInSeconds: 240 }, progress: { completedFrames: 0, totalFrames: 8 } });
+    const lines = formatJobDetails(starts, null, now);
+    expect(lines).toContainEqual(expect.stringMatching(/^Priority +75 \(high\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Needs tags +big-ram$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Time +Starts in about 4 min$/));
+    const list = formatJobList({ jobs: [starts], pagination: { page: 1, pageSize: 20, total: 1, totalPages: 1 } }, {}, now);
+    expect(list[1]).toMatch(/^s1 +booting +0\/8 +Starts in about 4 min +/);
+    const why = 'Waiting for a render worker tagged big-ram';
+    const stuck = formatJobDetails(job({ status: 'booting', priority: 50, requires: ['big-ram'], waiting: { jobsAhead: 0, startsInSeconds: null }, statusMessage: why }), null, now);
+    expect(stuck).toContainEqual(expect.stringMatching(new RegExp(`^Time +${why}$`)));
+    expect(stuck.filter((l) => l.includes(why))).toHaveLength(1);
+    expect(formatJobDetails(job({ status: 'booting' }), null, now).some((l) => /^(Priority|Needs tags)/.test(l))).toBe(false);
+  });
+
   it('shows one job with its failure and what the server adjusted', () => {
     const lines = formatJobDetails(
       job({

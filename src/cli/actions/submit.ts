@@ -6,7 +6,7 @@ import { type Connection, effectiveDownloadDir } from '../../core/settings';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import { type CliContext, renderConfigFrom, type RenderOverrides } from '../context';
+import { checkStudioAsks, type CliContext, renderConfigFrom, type RenderOverrides } from '../context';
 import { projectFor, projectLine } from '../packing';
 import { formatTable, formatTimestamp, LiveDisplay } from '../output';
 import { type Interrupt, safeText } from '../terminal';
@@ -57,6 +57,8 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
     ...(opts.viewLayer !== undefined ? { viewLayer: opts.viewLayer } : {}),
     ...(opts.format !== undefined ? { format: opts.format } : {}),
     ...(opts.blenderVersion !== undefined ? { blenderVersion: opts.blenderVersion } : {}),
+    ...(opts.priority !== undefined ? { priority: opts.priority } : {}),
+    ...(opts.requires !== undefined ? { requires: opts.requires } : {}),
   });
   const canPrompt = Boolean(ctx.io.stdin.isTTY);
   const validateOnly = Boolean(opts.validateOnly);
@@ -64,6 +66,8 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
     throw new UsageError('submit shows what it found and asks before rendering, but there is no terminal to ask on. Add --yes to render without asking.');
   }
   const { client, connection } = await connect(ctx, Boolean(opts.json));
+  const studioNote = await checkStudioAsks(client, { ...(renderConfig.priority !== undefined ? { priority: renderConfig.priority } : {}), ...(renderConfig.requires ? { requires: renderConfig.requires } : {}) });
+  if (studioNote !== null) (opts.json ? ctx.io.stderr : ctx.io.stdout).write(`${studioNote}\n`);
   const journal = await ctx.journal();
   const downloadRoot = opts.download !== undefined ? resolve(opts.download) : null;
   const follow = Boolean(opts.wait) || downloadRoot !== null;

@@ -1,4 +1,4 @@
-import { renderConfigSchema, type RenderConfig } from '../../shared/api';
+import { parseTags, renderConfigSchema, type RenderConfig } from '../../shared/api';
 import { UsageError } from '../cli-errors';
 import type { ColorPreset, OutputFormat } from '../options';
 
@@ -13,6 +13,10 @@ export interface RenderOverrides {
   format?: OutputFormat;
   /** The Blender version to render with (a series or an exact version); absent: the farm's choice. */
   blenderVersion?: string;
+  /** A Renderdrop node's job priority, 0-100. */
+  priority?: number;
+  /** The worker tags the job needs, as typed (`big-ram,gpu`). */
+  requires?: string;
 }
 
 /** The `requestedRenderConfig` for the overrides; anything not given keeps the scene's own value. */
@@ -25,6 +29,12 @@ export function renderConfigFrom(overrides: RenderOverrides): RenderConfig {
   if (overrides.viewLayer !== undefined) config.activeViewLayer = overrides.viewLayer;
   if (overrides.format !== undefined) config.outputFormat = overrides.format;
   if (overrides.blenderVersion !== undefined) config.blenderVersion = overrides.blenderVersion;
+  if (overrides.priority !== undefined) config.priority = overrides.priority;
+  if (overrides.requires !== undefined) {
+    const tags = parseTags(overrides.requires);
+    if (!tags.ok) throw new UsageError(`--requires: ${tags.error}`);
+    if (tags.tags.length > 0) config.requires = tags.tags;
+  }
   const checked = renderConfigSchema.safeParse(config);
   if (!checked.success) {
     const issue = checked.error.issues[0];

@@ -106,3 +106,6 @@ export function parseBaseUrlOption(value: string): string {
   if (url.search || url.hash) throw new InvalidArgumentError(`"${value}" must be the server's address only, without ?query or #fragment.`);
   return url.toString().replace(/\/+$/, '');
 }
+
+/** `--priority <n>`: a job's priority on a Renderdrop node, 0 (lowest) to 100 (highest; the node's default is 50). */
+export const parsePriorityOption = wholeNumber('--priority', 0, 100);

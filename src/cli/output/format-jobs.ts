@@ -1,6 +1,6 @@
-import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf, sceneNameOf, statusMessageOf } from '../../shared/api';
+import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf, sceneNameOf, statusMessageOf, studioOf } from '../../shared/api';
 import { clockFact, clockShortText, renderClockOf, renderTimingOf } from '../../shared/render';
-import { countOf, formatDuration } from '../../shared/text';
+import { countOf, formatDuration, priorityWords } from '../../shared/text';
 import { formatFrameProgress } from './format-progress';
 import { safeText } from '../terminal';
 import { isPlainRecord } from '../../shared/plain-record';
@@ -61,14 +61,18 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null, now 
     ['Job', job.id],
     ['Status', status],
   ];
+  const clock = renderClockOf(renderTimingOf(job), now);
   const note = statusMessageOf(job);
-  if (note) rows.push(['Note', safeText(note)]);
+  if (note && !(clock.phase === 'waiting' && clock.reason === note)) rows.push(['Note', safeText(note)]);
+  const studio = studioOf(job);
+  if (studio.priority !== null) rows.push(['Priority', priorityWords(studio.priority)]);
+  if (studio.requires.length > 0) rows.push(['Needs tags', studio.requires.join(', ')]);
   const scene = sceneNameOf(job);
   if (scene) rows.push(['Scene', scene]);
   rows.push(['Created', formatTimestamp(job.createdAt)], ['Updated', formatTimestamp(job.updatedAt)]);
   const counted = frames && job.status !== 'completed' ? { completedFrames: frames.completedFrames, totalFrames: frames.totalFrames } : {};
   const timing = { ...renderTimingOf(job), ...counted };
-  rows.push(['Time', clockFact(renderClockOf(timing, now)).text]);
+  rows.push(['Time', safeText(clockFact(renderClockOf(timing, now)).text)]);
   if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)} s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
   const config = summarizeConfig(job.finalConfig ?? job.requestedConfig);
   if (config) rows.push(['Settings', config]);

@@ -1,7 +1,7 @@
 /** What other rooms of cli use of cli/output: the room's public surface. */
 export { endedEarlyNote } from './ended-early';
 export { adjustmentReasonsOf, formatJobDetails, formatJobList, formatTimestamp } from './format-jobs';
-export { formatWorkers } from './format-workers';
+export { blockWords, formatWorkers, workerStateWords } from './format-workers';
 export { formatDownload, formatFrameProgress, formatPack, formatTrackerRetry, formatTransfer } from './format-progress';
 export { artistJobWarnings, formatJobWarnings, type JobWarning } from './job-warnings';
 export { type DisplayStream, LiveDisplay } from './live-display';

@@ -6,3 +6,4 @@ export { percent } from './percent';
 export { countOf } from './plural';
 export { asSentence } from './sentence';
 export { timeAgo } from './time-ago';
+export { PRIORITY_PRESETS, priorityWords } from './priority-words';
