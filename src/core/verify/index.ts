@@ -2,3 +2,5 @@
 export { type FolderCheck } from './check-folder';
 export { recordMissingFrames, sceneRefusal } from './render-missing';
 export { framesToRender, type JobFolderCheck, verifyJobFolder } from './verify-job-folder';
+export { recordFramesAgain } from './render-missing';
+export { requeueOrResend, type RequeueInput, type RequeueOutcome } from './requeue-or-resend';

@@ -48,19 +48,31 @@ export async function recordMissingFrames(request: MissingFramesRequest): Promis
   if (frames.length === 0) throw new InvalidStateError('Every frame of this job is in its folder; there is nothing to render.', { code: 'nothing-missing' });
   const refusal = await sceneRefusal(request.original);
   if (refusal !== null || !request.original) throw new InvalidStateError(refusal ?? 'The scene file is not known.', { code: 'scene-unavailable' });
-  const original = request.original;
   for (const broken of request.check.broken) await rm(join(request.check.folder, broken.fileName), { force: true });
+  const record = await recordFramesAgain({ journal: request.journal, original: request.original, job: request.job, frames, folder: request.check.folder });
+  return { record, frames };
+}
+
+/**
+ * Records a new submission of a job's original scene, with its settings, that renders exactly `frames`
+ * and downloads them into `folder` (null: where the original was to be downloaded, if it was). Nothing
+ * is sent: run the record like any submission. This is how frames are rendered again on a farm that
+ * cannot render them inside their job.
+ */
+export async function recordFramesAgain(o: { journal: SubmissionJournal; original: SubmissionRecord; job: Pick<Job, 'requestedConfig'>; frames: readonly number[]; folder: string | null }): Promise<SubmissionRecord> {
+  const original = o.original;
   const scenePath = chosenScene(original);
-  const { record } = await recordForFile(request.journal, {
+  const folder = o.folder ?? (original.download.wanted ? (original.downloadedTo ?? original.download.dir) : null);
+  const { record } = await recordForFile(o.journal, {
     filePath: original.file.path,
     baseUrl: original.baseUrl,
     profileId: original.profileId,
-    renderConfig: missingFramesConfig(original, request.job, frames),
-    download: { wanted: true, dir: request.check.folder, root: null },
+    renderConfig: missingFramesConfig(original, o.job, o.frames),
+    download: folder !== null ? { wanted: true, dir: folder, root: null } : original.download,
     pack: original.pack,
     ...(original.allowOutside ? { allowOutside: original.allowOutside } : {}),
     ...(original.project !== undefined ? { project: original.project } : {}),
     ...(scenePath !== null ? { scenePath } : {}),
   });
-  return { record, frames };
+  return record;
 }

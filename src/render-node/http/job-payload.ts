@@ -42,6 +42,6 @@ export function toApiJob(
     progress: { completedFrames: job.completedFrames, totalFrames: job.totalFrames },
     statusMessage: ctx.statusMessage ?? null,
     waiting: ctx.waiting ?? null,
-    timeline: ctx.jobs.events(job.id).map((e) => ({ status: e.status, at: e.at })),
+    timeline: ctx.jobs.events(job.id).map((e) => (e.detail?.startsWith('requeued ') ? { status: e.status, at: e.at, detail: e.detail } : { status: e.status, at: e.at })),
   };
 }

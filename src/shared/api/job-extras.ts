@@ -8,7 +8,7 @@ import type { Job } from './job';
  * ignored when it does not fit, so another server's shape never breaks a client.
  */
 const progressSchema = z.object({ completedFrames: z.number(), totalFrames: z.number() });
-const timelineEntrySchema = z.object({ status: jobStatusSchema, at: z.string() });
+const timelineEntrySchema = z.object({ status: jobStatusSchema, at: z.string(), detail: z.string().optional() });
 const sceneFileSchema = z.union([
   z.string(),
   z.looseObject({ fileName: z.unknown(), name: z.unknown(), originalName: z.unknown(), path: z.unknown() }).partial(),
@@ -28,8 +28,11 @@ export function statusMessageOf(job: Job): string | null {
   return typeof job.statusMessage === 'string' && job.statusMessage.trim() !== '' ? job.statusMessage : null;
 }
 
-/** The status changes the server reported (`timeline`), oldest first; entries it cannot read are left out. */
-export function timelineOf(job: Job): { status: JobStatus; at: string }[] {
+/**
+ * The status changes the server reported (`timeline`), oldest first, with the node's words on a change
+ * when it has some (`detail`: "requeued frames 5, 9-12"); entries it cannot read are left out.
+ */
+export function timelineOf(job: Job): { status: JobStatus; at: string; detail?: string }[] {
   if (!Array.isArray(job.timeline)) return [];
   return job.timeline.flatMap((entry: unknown) => {
     const parsed = timelineEntrySchema.safeParse(entry);
@@ -87,4 +90,19 @@ export function sceneNameOf(job: Pick<Job, 'sceneFile' | 'analysis'>): string | 
 
 function stripExtension(name: string): string {
   return name.replace(/\.(blend\d*|zip)$/i, '') || name;
+}
+
+/**
+ * The latest run of a job's timeline: the entries after the last time it ended and was put back in
+ * the render queue (a requeue of some frames), else all of them.
+ */
+export function currentRunOf<E extends { status: JobStatus }>(timeline: readonly E[]): E[] {
+  const ended = new Set<JobStatus>(['completed', 'failed', 'canceled']);
+  for (let i = timeline.length - 2; i >= 0; i--) if (ended.has(timeline[i]!.status)) return timeline.slice(i + 1);
+  return [...timeline];
+}
+
+/** The node's words for the latest requeue of a job ("requeued frames 5, 9-12"), when it was requeued. */
+export function lastRequeueOf(job: Job): string | null {
+  return timelineOf(job).findLast((e) => e.detail?.startsWith('requeued ') === true)?.detail ?? null;
 }

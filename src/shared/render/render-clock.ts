@@ -1,4 +1,4 @@
-import { isTerminalStatus, type Job, type JobStatus, progressOf, statusMessageOf, timelineOf } from '../api';
+import { currentRunOf, isTerminalStatus, type Job, type JobStatus, progressOf, statusMessageOf, timelineOf } from '../api';
 
 /** What a job's times are worked out from: the same for the app's queue and the command line. */
 export interface RenderTiming {
@@ -125,12 +125,12 @@ export function isWaitingInLine(t: Pick<RenderTiming, 'status' | 'waiting' | 'ru
 }
 
 /**
- * A job's timing as the server reports it: rendering began at its first `rendering` in the timeline
- * (else `fallbackSince`, else the last update of a job rendering now), and it waits while `booting`
+ * A job's timing as the server reports it: rendering began at its first `rendering` in the timeline's
+ * latest run, so a requeued job's clock starts again (else `fallbackSince`, else the last update of a job rendering now), and it waits while `booting`
  * or while the server says it waits (`waiting`, a node extra: the jobs ahead, or null once it runs).
  */
 export function renderTimingOf(job: Job, fallbackSince: string | null = null): RenderTiming {
-  const timeline = timelineOf(job);
+  const timeline = currentRunOf(timelineOf(job));
   const progress = progressOf(job);
   const ended = isTerminalStatus(job.status);
   const line = readWaiting(job.waiting, statusMessageOf(job));
