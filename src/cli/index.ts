@@ -8,6 +8,7 @@ import { registerLogsCommand } from './commands/logs';
 import { registerNodeCommands } from './commands/node';
 import { registerPackCommand } from './commands/pack';
 import { registerProfileCommands } from './commands/profile';
+import { registerRequeueCommand } from './commands/requeue';
 import { registerStudioCommands } from './commands/studio';
 import { registerSubmitCommands } from './commands/submit';
 import { registerVerifyCommand } from './commands/verify';
@@ -37,6 +38,7 @@ export function buildProgram(deps: CliDeps): Command {
   registerDownloadCommand(program, deps);
   registerLogsCommand(program, deps);
   registerVerifyCommand(program, deps);
+  registerRequeueCommand(program, deps);
   registerAuthCommands(program, deps);
   registerProfileCommands(program, deps);
   registerNodeCommands(program, deps);

@@ -9,6 +9,7 @@ export const loadActions = {
   jobs: () => import('./jobs'),
   logs: () => import('./logs'),
   pack: () => import('./pack'),
+  requeue: () => import('./requeue'),
   studio: () => import('./studio'),
   submit: () => import('./submit'),
   verify: () => import('./verify'),
