@@ -1,3 +1,4 @@
+import { formatFrames } from '../../shared/render';
 import type { NamespaceHandlers } from '../namespace-handlers';
 import type { ActiveSession } from '../session';
 import type { OpenPath } from './open-path';
@@ -41,5 +42,6 @@ export function jobHandlers({ sessions, openPath }: JobHandlerDeps): NamespaceHa
     'jobs.submitAgain': async ({ jobId }) => (await services()).submissions.submitAgain(jobId),
     'jobs.verifyFolder': async ({ jobId }) => (await services()).frames.verifyFolder(jobId),
     'jobs.renderMissing': async ({ jobId }) => (await services()).frames.renderMissing(jobId),
+    'jobs.requeue': async ({ jobId, frames, failed }) => (await sessions.active()).requeue(jobId, failed ? { failed: true } : { frames: [formatFrames(frames ?? [])] }),
   };
 }

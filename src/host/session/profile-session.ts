@@ -1,9 +1,12 @@
 import { countOf } from '../../shared/text';
+import type { RequeueRequest } from '../../shared/api';
+import { describeFrames } from '../../shared/render';
+import { requeueOrResend } from '../../core/verify';
 import type { ApiClient } from '../../core/api';
 import { ConfigError } from '../../core/errors';
 import { JobTracker } from '../../core/tracking';
 import type { Profile } from '../../shared/settings';
-import { type ConnectionState, type SyncView, type JobPage, type JobQuery, type JobSummary, type SubmissionView, failedStepTitle } from '../../shared/contract';
+import { type ConnectionState, type SyncView, type JobPage, type JobQuery, type JobSummary, type RequeueView, type SubmissionView, failedStepTitle } from '../../shared/contract';
 import type { ConnectionService } from '../profiles';
 import { HostSubmissions } from '../submissions';
 import { JobDetails, JobDownloads, JobFolderRepair, JobFrameStrip, JobLogReader, JobSync, ProfileJobs, SubmittedJobs, withFrameCounts } from '../jobs';
@@ -140,6 +143,19 @@ export class ProfileSession {
     const summary = jobs.put(await client.getJob(jobId));
     void this.#tracker?.refresh(jobId);
     return summary;
+  }
+
+  /**
+   * Renders frames of a job that ended again: inside the job on a Renderdrop node, else as a new job of
+   * those frames from the scene it was sent from (refused, in words, when that scene is gone).
+   */
+  async requeue(jobId: string, request: RequeueRequest): Promise<RequeueView> {
+    const { submissions, jobs } = this.services();
+    const outcome = await requeueOrResend({ client: this.#deps.client!, journal: this.#deps.journal, jobId, request });
+    if (outcome.kind === 'resend') return { inJob: false, frames: describeFrames(outcome.frames), sent: submissions.startRecorded(outcome.record) };
+    const job = jobs.put(outcome.job);
+    void this.#tracker?.refresh(jobId);
+    return { inJob: true, frames: outcome.said.replace(/^requeued frames? /, ''), job };
   }
 
   /** Stops every run, download and timer; journal records stay resumable. */

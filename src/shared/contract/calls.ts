@@ -4,7 +4,7 @@ import { type AppState, type ConnectionTest, type DoctorView, KEY_PLACES, type P
 import type { SyncView } from './events';
 import { type JobCounts, type JobDetail, type JobRemoval, type JobSummary, JOB_FILTERS } from './job-views';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from './submission-views';
-import type { FolderCheckView } from './frame-views';
+import type { FolderCheckView, RequeueView } from './frame-views';
 import type { FrameImage, FrameStripView } from './frame-strip-views';
 import type { FolderView } from './file-views';
 import type { AddonView, BlenderAddonView } from './addon-views';
@@ -167,6 +167,16 @@ export const CALLS = {
   'jobs.verifyFolder': returns<FolderCheckView>()(byJob),
   /** Renders exactly the frames the job's folder misses (same scene, same settings) and downloads them into it. */
   'jobs.renderMissing': returns<SubmitFileResult>()(byJob),
+  /**
+   * Renders frames of a job that ended again: `frames` (picked in the frame strip), or `failed` for every
+   * frame that did not render. Inside the job on a Renderdrop node; elsewhere as a new job of those frames.
+   */
+  'jobs.requeue': returns<RequeueView>()(
+    z
+      .object({ jobId: id, frames: z.array(z.number().int().min(0).max(MAX_FRAME)).min(1).max(100_000).optional(), failed: z.literal(true).optional() })
+      .strict()
+      .refine((r) => (r.frames === undefined) !== (r.failed === undefined), { error: 'Pick the frames to render again, or ask for the failed ones.' }),
+  ),
   /**
    * Every frame the server lists for the job, with a small image of those asked for (`frames`, at most
    * 48; default: the first 48).

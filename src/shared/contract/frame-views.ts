@@ -1,3 +1,6 @@
+import type { JobSummary } from './job-views';
+import type { SubmitFileResult } from './submission-views';
+
 /** A frame file in a job's folder that cannot be used, and why. */
 export interface BrokenFrameView {
   frame: number;
@@ -23,3 +26,12 @@ export interface FolderCheckView {
   /** Why the missing frames cannot be rendered from this computer (the scene file is gone...); null when they can. */
   cannotRender: string | null;
 }
+
+/**
+ * How frames of a job were sent to render again (`jobs.requeue`): inside the job on a Renderdrop node
+ * (`inJob`, with the job as it is now), or, on a farm that cannot, as a new job of those frames.
+ * `frames` are the frames as people read them ("2, 5-7").
+ */
+export type RequeueView =
+  | { inJob: true; frames: string; job: JobSummary }
+  | { inJob: false; frames: string; sent: SubmitFileResult };
