@@ -8,9 +8,13 @@ import { CommandFailedError } from '../cli-errors';
 import { endedEarlyNote, formatDownload, LiveDisplay, shortId } from '../output';
 import { safeText } from '../terminal';
 import { type CliContext, resolveJobId } from '../context';
+import { followRenderingJob } from './follow-frames';
 
-/** `renderdrop download <id>`: the job's outputs into its folder. */
-export async function download(ctx: CliContext, typed: string, opts: { dir?: string; json?: boolean }): Promise<void> {
+/**
+ * `renderdrop download <id>`: the job's outputs into its folder; with `--follow`, a job still
+ * rendering is followed to its end with its frames coming into the folder as they are rendered.
+ */
+export async function download(ctx: CliContext, typed: string, opts: { dir?: string; json?: boolean; follow?: boolean }): Promise<void> {
   const client = await ctx.client();
   const interrupt = ctx.listenForInterrupt();
   const progressStream = opts.json ? ctx.io.stderr : ctx.io.stdout;
@@ -18,13 +22,19 @@ export async function download(ctx: CliContext, typed: string, opts: { dir?: str
   try {
     const call = { signal: interrupt.signal };
     const jobId = await resolveJobId(client, typed, call);
-    const job = await client.getJob(jobId, call);
-    if (!isTerminalStatus(job.status)) {
-      throw new CommandFailedError(`Job ${jobId} is ${job.status}; its outputs can be downloaded once it has finished. Follow it with \`renderdrop watch\`.`);
+    let job = await client.getJob(jobId, call);
+    if (!isTerminalStatus(job.status) && !opts.follow) {
+      throw new CommandFailedError(`Job ${jobId} is ${job.status}; its outputs can be downloaded once it has finished. Add --follow to get its frames as they render.`);
     }
     const journal = await ctx.journal();
     const record = (await journal.list()).filter((r) => r.jobId === jobId && r.baseUrl === client.baseUrl).at(-1) ?? null;
     const dir = opts.dir !== undefined ? join(resolve(opts.dir), jobFolderName(job)) : (record?.download.dir ?? join(record?.download.root ?? effectiveDownloadDir(ctx.settings().get()), jobFolderName(job)));
+    if (!isTerminalStatus(job.status)) {
+      job = await followRenderingJob({ client, job, dir, display, signal: interrupt.signal }).catch((error: unknown) => {
+        if (isAbort(error)) throw new AbortError(`Stopped following job ${jobId}; the frames on disk stay. Run \`renderdrop download --follow ${jobId}\` again to go on.`);
+        throw error;
+      });
+    }
     const result = await downloadJobOutputs({
       client,
       jobId,

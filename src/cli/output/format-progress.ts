@@ -45,6 +45,11 @@ export function formatFrameProgress(completed: number, total: number, options: {
   return `${progressBar(completed / total)}  ${counts}`;
 }
 
+/** Frames of a rendering job already in its folder: `12 of 240 frames on disk`. */
+export function formatFramesOnDisk(onDisk: number, total: number): string {
+  return total > 0 ? `${onDisk} of ${total} frames on disk` : `${onDisk} ${onDisk === 1 ? 'frame' : 'frames'} on disk`;
+}
+
 /** A job download's progress: bar over files, files, bytes and rate. */
 export function formatDownload(progress: DownloadProgress, options: { bar?: boolean } = {}): string {
   const parts: string[] = [];

@@ -2,7 +2,7 @@
 export { endedEarlyNote } from './ended-early';
 export { adjustmentReasonsOf, formatJobDetails, formatJobList, formatTimestamp } from './format-jobs';
 export { blockWords, formatWorkers, workerStateWords } from './format-workers';
-export { formatDownload, formatFrameProgress, formatPack, formatTrackerRetry, formatTransfer } from './format-progress';
+export { formatDownload, formatFrameProgress, formatFramesOnDisk, formatPack, formatTrackerRetry, formatTransfer } from './format-progress';
 export { artistJobWarnings, formatJobWarnings, type JobWarning } from './job-warnings';
 export { type DisplayStream, LiveDisplay } from './live-display';
 export { shellWord } from './shell-word';

@@ -1,10 +1,10 @@
 import type { PackProgress } from '../../blend/pack';
-import type { DownloadProgress } from '../../core/download';
+import type { DownloadProgress, FramesOnDisk } from '../../core/download';
 import type { LifecyclePhase } from '../../core/lifecycle';
 import type { TransferProgress } from '../../core/transfer';
 import type { JobStatus } from '../../shared/api';
 import { countOf, formatBytes } from '../../shared/text';
-import { formatDownload, formatFrameProgress, formatPack, formatTransfer, shortId } from '../output';
+import { formatDownload, formatFrameProgress, formatFramesOnDisk, formatPack, formatTransfer, shortId } from '../output';
 import { safeText } from '../terminal';
 
 /** Where one submission stands, as far as its progress line is concerned. */
@@ -20,6 +20,8 @@ export interface SubmissionLineState {
   upload: TransferProgress | null;
   frames: { completedFrames: number; totalFrames: number } | null;
   download: DownloadProgress | null;
+  /** Frames already in the output folder while the job renders (absent: not followed). */
+  onDisk?: FramesOnDisk | null;
 }
 
 /** The progress line of a submission: name, what it is doing, and a bar when `bar` is set. */
@@ -46,7 +48,8 @@ export function formatSubmissionLine(state: SubmissionLineState, options: { name
     case 'done': {
       const word = state.status ?? 'rendering';
       const frames = state.frames && state.frames.totalFrames > 0 ? formatFrameProgress(state.frames.completedFrames, state.frames.totalFrames, { bar: options.bar }) : '';
-      return join(name, word, frames, job);
+      const onDisk = state.onDisk && state.phase === 'rendering' ? formatFramesOnDisk(state.onDisk.onDisk, state.onDisk.totalFrames) : '';
+      return join(name, word, frames, onDisk, job);
     }
     case 'downloading':
       return join(name, 'downloading', state.download ? formatDownload(state.download, { bar: options.bar }) : '');

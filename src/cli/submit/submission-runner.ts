@@ -214,6 +214,10 @@ export class SubmissionRunner {
       tracked.downloadedFiles = progress.filesTotal;
       this.#show(submission.record.id, tracked, first);
     });
+    submission.on('framesOnDisk', (progress) => {
+      line.onDisk = progress;
+      this.#show(submission.record.id, tracked, false);
+    });
     submission.on('notice', ({ message }) => this.#o.display.print(`${line.name}: ${message}`));
     return tracked;
   }

@@ -1,4 +1,4 @@
-import { mkdir, rename, truncate, unlink } from 'node:fs/promises';
+import { mkdir, rename, truncate, unlink, utimes } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AbortError, errorCode, errorReason, TransferError } from '../errors';
 import { isTransientNetworkError, looksExpired, readSmallBody, STORAGE_HEADERS } from '../transfer';
@@ -31,6 +31,10 @@ export interface FileDownloadOptions extends StorageGetOptions {
   onTotal?: (total: number) => void;
   /** Attempts after broken connections, 5xx and 429 (default 5). */
   maxAttempts?: number;
+  /** Fetch it even when a final file is there (the server's file changed since). */
+  replace?: boolean;
+  /** When the server's file was last written: the final file gets it as its own modification time. */
+  mtimeMs?: number;
 }
 
 /** How a file ended up in place. */
@@ -66,15 +70,15 @@ const SERVER_BACKOFF = { baseDelayMs: 500, capDelayMs: 15_000 };
 /**
  * Fetches one file into `<path>.part`, resuming with `Range` and `If-Range` after an interruption
  * (the ETag is kept in `<path>.part.etag`, so a later process resumes only the same version of the
- * file), checks its size against Content-Length / Content-Range and renames it into place. A final
- * file of the right size is left alone. Throws ExpiredUrlError on a 403 that looks like an expired
+ * file), checks its size against Content-Length / Content-Range and renames it into place (with the
+ * server's modification time when given). A final file of the right size is left alone unless `replace`. Throws ExpiredUrlError on a 403 that looks like an expired
  * signature so the caller can refresh the URL, and a TransferError at once when the disk refuses.
  */
 export async function downloadFile(options: FileDownloadOptions): Promise<FileDownloadResult> {
   const partPath = `${options.path}.part`;
   const etagPath = `${partPath}.etag`;
   await onDisk(options.path, mkdir(dirname(options.path), { recursive: true }));
-  const existing = await sizeOf(options.path);
+  const existing = options.replace ? null : await sizeOf(options.path);
   if (existing !== null && (await probeSize(options)) === existing) return { outcome: 'skipped', bytes: existing };
   const state: DownloadState = { options, partPath, etagPath, maxAttempts: options.maxAttempts ?? 5, etag: await readEtag(etagPath), failures: 0 };
   for (;;) {
@@ -210,7 +214,9 @@ async function afterBrokenConnection(state: DownloadState, error: unknown): Prom
 }
 
 async function finish(state: DownloadState, size: number): Promise<FileDownloadResult> {
-  await onDisk(state.options.path, rename(state.partPath, state.options.path));
+  const { path, mtimeMs } = state.options;
+  if (mtimeMs !== undefined) await utimes(state.partPath, new Date(), new Date(mtimeMs)).catch(() => undefined);
+  await onDisk(path, rename(state.partPath, path));
   await unlink(state.etagPath).catch(() => undefined);
   return { outcome: 'downloaded', bytes: size };
 }

@@ -4,11 +4,12 @@ import type { Agents } from 'got';
 import { join } from 'node:path';
 import type { Downloads, Job, JobStatus } from '../../shared/api';
 import type { CallOptions } from '../api';
-import { AbortError, TransferError } from '../errors';
+import { AbortError, isAbort, TransferError } from '../errors';
 import { abortableSleep, type Clock, runPool, type Sleep, systemClock } from '../util';
 import { downloadFile, type FileDownloadOptions } from './download-file';
 import { DownloadTally, type DownloadProgress } from './download-tally';
 import { ExpiredUrlError } from './expired-url-error';
+import { FrameFollower, type FramesCheck, type FramesSource, type FrameToFetch } from './frames-on-disk';
 import { jobFolderName } from './job-folder';
 import { planOutputs, type PlannedOutput } from './output-plan';
 import { resolveInside } from './safe-path';
@@ -18,6 +19,8 @@ import { SignedUrls } from './signed-urls';
 export interface DownloadsSource {
   getDownloads(jobId: string, options?: CallOptions): Promise<Downloads>;
   getJob(jobId: string, options?: CallOptions): Promise<Job>;
+  /** A Renderdrop node's frames route: frames already in the folder and current are then not asked for again. */
+  getJobFrames?: FramesSource['getJobFrames'];
 }
 
 /** What to download and where. */
@@ -61,7 +64,9 @@ export interface DownloadJobResult {
 /**
  * Downloads every output of a job into its folder, several files at once, each through a `.part`
  * file with Range resume and a size check, skipping files already complete, and fetching fresh
- * `/downloads` URLs when the signed ones expire.
+ * `/downloads` URLs when the signed ones expire. With a node's frames route, its frames come first
+ * through a FrameFollower pass: frames already in the folder in their current version (fetched while
+ * the job rendered) are kept without a request, and those rendered again since are fetched anew.
  */
 export async function downloadJobOutputs(options: DownloadJobOptions): Promise<DownloadJobResult> {
   const clock = options.clock ?? systemClock;
@@ -73,6 +78,7 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   }
   const dir = options.dir ?? (await defaultDir(options, call));
   const concurrency = options.concurrency ?? 8;
+  const frames = await checkFrames(options, dir);
   const pool = connectionPool(plan, concurrency);
   const fetcher: OutputFetcher = {
     dir,
@@ -94,7 +100,8 @@ export async function downloadJobOutputs(options: DownloadJobOptions): Promise<D
   const files: DownloadedFile[] = [];
   try {
     await runPool(plan, concurrency, async (entry) => {
-      files.push(await fetchOutput(fetcher, entry));
+      const kept = frames?.current.get(entry.relativePath);
+      files.push(kept !== undefined ? keptFrame(fetcher, entry, kept) : await fetchOutput(fetcher, entry, frames?.toFetch.get(entry.relativePath)));
     });
   } catch (error) {
     if (options.signal?.aborted) throw new AbortError('Download stopped.');
@@ -116,8 +123,11 @@ interface OutputFetcher {
   file: Pick<FileDownloadOptions, 'agent' | 'sleep' | 'clock' | 'random' | 'signal' | 'maxAttempts'>;
 }
 
-/** Downloads one output into the job's folder, with fresh URLs as often as the signed one expires. */
-async function fetchOutput(fetcher: OutputFetcher, entry: PlannedOutput): Promise<DownloadedFile> {
+/**
+ * Downloads one output into the job's folder, with fresh URLs as often as the signed one expires; a
+ * frame the frames route says is newer than the file in the folder replaces it and takes its time.
+ */
+async function fetchOutput(fetcher: OutputFetcher, entry: PlannedOutput, frame?: FrameToFetch): Promise<DownloadedFile> {
   const { urls, tally } = fetcher;
   const path = resolveInside(fetcher.dir, entry.relativePath);
   for (;;) {
@@ -127,6 +137,8 @@ async function fetchOutput(fetcher: OutputFetcher, entry: PlannedOutput): Promis
         ...fetcher.file,
         url: () => urls.urlOf(entry.relativePath),
         path,
+        ...(frame?.replace ? { replace: true } : {}),
+        ...(frame?.mtimeMs !== undefined ? { mtimeMs: frame.mtimeMs } : {}),
         onBytes: tally.addBytes,
         onTotal: (total) => tally.knowSize(entry.relativePath, total),
       });
@@ -138,6 +150,29 @@ async function fetchOutput(fetcher: OutputFetcher, entry: PlannedOutput): Promis
       await urls.refresh(seen);
     }
   }
+}
+
+/**
+ * Which frames of the folder are the node's current version and which were rendered again since they
+ * were fetched (one frames call); null without the route, or when the call fails (each file is then
+ * checked by its size, as on any server).
+ */
+async function checkFrames(options: DownloadJobOptions, dir: string): Promise<FramesCheck | null> {
+  const client = options.client;
+  if (!client.getJobFrames) return null;
+  const follower = new FrameFollower({ source: client as FramesSource, jobId: options.jobId, dir, ...(options.signal ? { signal: options.signal } : {}) });
+  try {
+    return await follower.check();
+  } catch (error) {
+    if (isAbort(error) || options.signal?.aborted) throw new AbortError('Download stopped.');
+    return null;
+  }
+}
+
+/** A frame the frames route says the folder holds in its current version, counted without a request. */
+function keptFrame(fetcher: OutputFetcher, entry: PlannedOutput, bytes: number): DownloadedFile {
+  fetcher.tally.fileDone(entry.relativePath, bytes, true);
+  return { relativePath: entry.relativePath, path: resolveInside(fetcher.dir, entry.relativePath), bytes, skipped: true };
 }
 
 /** Keep-alive connections shared by the files of one download, at most one per file running at once. */

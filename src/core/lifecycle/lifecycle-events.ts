@@ -1,6 +1,6 @@
 import type { PackProgress } from '../../blend/pack';
 import type { Job, RenderConfig } from '../../shared/api';
-import type { DownloadProgress } from '../download';
+import type { DownloadProgress, FramesOnDisk } from '../download';
 import type { SubmissionRecord } from '../journal';
 import type { FrameProgress } from '../tracking';
 import type { TransferProgress } from '../transfer';
@@ -15,6 +15,8 @@ export interface SubmissionEvents extends Record<string, unknown> {
   job: { job: Job };
   progress: { jobId: string } & FrameProgress;
   download: DownloadProgress;
+  /** Frames of the job brought into its output folder while it renders. */
+  framesOnDisk: FramesOnDisk;
   /** Something a person may want to know (a recovered job, a fresh upload URL). */
   notice: { message: string };
 }

@@ -1,4 +1,4 @@
-import type { Downloads, Job, JobList, NodeWorkers, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
+import type { Downloads, Job, JobFrames, JobList, NodeWorkers, ProgressRecord, RenderConfig, FileType, UploadTarget } from '../../shared/api';
 import type { CallOptions, ListJobsQuery, RenderResponse } from '../api';
 import type { DownloadJobOptions, DownloadJobResult } from '../download';
 import type { SubmissionJournal, SubmissionPatch, SubmissionRecord } from '../journal';
@@ -17,6 +17,8 @@ export interface SubmissionClient {
   validateJob(jobId: string, body?: Record<string, unknown>, options?: CallOptions): Promise<Job>;
   renderJob(jobId: string, config: RenderConfig, options?: CallOptions): Promise<RenderResponse>;
   getDownloads(jobId: string, options?: CallOptions): Promise<Downloads>;
+  /** The frames a Renderdrop node has rendered for a job so far (an extension; other servers answer 404). */
+  getJobFrames?(jobId: string, options?: CallOptions): Promise<JobFrames>;
   /** A Renderdrop node's render workers and Blender versions (an extension; other servers answer 404). */
   getNodeWorkers?(options?: CallOptions): Promise<NodeWorkers>;
 }

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiClient } from '../../core/api';
-import { downloadJobOutputs, type DownloadProgress, jobFolderName } from '../../core/download';
+import { downloadJobOutputs, type DownloadProgress, type FramesOnDisk, jobFolderName } from '../../core/download';
 import { serializeError } from '../../core/errors';
 import type { HostEvents } from '../environment';
 import type { ProfileJobs } from './profile-jobs';
@@ -88,6 +88,14 @@ export class JobDownloads {
     this.#deps.jobs.queue.patch(p.jobId, (s) => ({
       ...s,
       download: { state: p.done ? 'done' : 'downloading', dir: dir ?? s.download.dir, filesDone: p.filesDone, filesTotal: p.filesTotal, bytes: p.bytes, error: null },
+    }));
+  }
+
+  /** Shows the frames of a rendering job already in its folder (the download at the end completes it). */
+  framesOnDisk(p: FramesOnDisk, dir: string | null): void {
+    this.#deps.jobs.queue.patch(p.jobId, (s) => ({
+      ...s,
+      download: { ...s.download, state: 'downloading', dir: dir ?? s.download.dir, filesDone: p.onDisk, filesTotal: p.totalFrames, error: null },
     }));
   }
 

@@ -32,5 +32,6 @@ export async function claimSubmission(tracked: TrackedSubmission, d: HostSubmiss
     d.jobs.put(job);
   });
   claimed.on('download', (p) => d.downloads.progress(p, claimed.record.download.dir));
+  claimed.on('framesOnDisk', (p) => d.downloads.framesOnDisk(p, claimed.record.download.dir));
   return claimed;
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Downloads, JobFrames, OutputItem } from '../../shared/api';
 import type { JobRecord } from '../store';
@@ -62,17 +63,28 @@ export async function buildDownloads(job: JobRecord, ctx: NodeContext, sign: (re
   };
 }
 
-/** The frames a job has rendered so far, in any state, with their previews (`GET /node/jobs/{id}/frames`). */
-export function buildJobFrames(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): JobFrames {
+/**
+ * The frames a job has rendered so far, in any state, with their previews, and the size and time of
+ * each frame's file, which change when it is rendered again (`GET /node/jobs/{id}/frames`).
+ */
+export async function buildJobFrames(job: JobRecord, ctx: NodeContext, sign: (relPath: string) => string): Promise<JobFrames> {
   const frames = ctx.jobs.frames(job.id);
   const previews = framePreviews(ctx.storage, job.id, frames);
+  const files = await Promise.all(frames.map((f) => stat(f.filePath).catch(() => null)));
   return {
     jobId: job.id,
     totalFrames: job.totalFrames,
-    frames: frames.map((f) => {
+    frames: frames.map((f, i) => {
       const name = basename(f.filePath);
       const preview = previews.get(f.frame);
-      return { frame: f.frame, fileName: name, url: sign(`frames/${name}`), previewUrl: preview ? sign(preview) : null };
+      const file = files[i];
+      return {
+        frame: f.frame,
+        fileName: name,
+        url: sign(`frames/${name}`),
+        previewUrl: preview ? sign(preview) : null,
+        ...(file ? { size: file.size, modifiedAt: new Date(Math.floor(file.mtimeMs)).toISOString() } : {}),
+      };
     }),
   };
 }

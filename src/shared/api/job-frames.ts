@@ -9,6 +9,10 @@ export const renderedFrameSchema = z.object({
   previewUrl: httpUrlSchema.nullable(),
   /** The render worker that rendered it (null: the node's own Blender; absent from older nodes). */
   worker: z.string().nullish(),
+  /** Size of its file in bytes (absent from older nodes). */
+  size: z.number().int().nonnegative().nullish(),
+  /** When its file was last written, ISO 8601: it changes when the frame is rendered again (absent from older nodes). */
+  modifiedAt: z.string().nullish(),
 });
 
 /**

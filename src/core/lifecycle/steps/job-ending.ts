@@ -1,5 +1,6 @@
 import type { Job } from '../../../shared/api';
 import { asSentence } from '../../../shared/text';
+import type { FrameProgress } from '../../tracking';
 import type { StepContext } from '../step-context';
 
 /** Ends the submission when its job failed or was canceled; true when it did. */
@@ -17,11 +18,17 @@ export async function endIfJobEnded(ctx: StepContext, job: Job): Promise<boolean
   return false;
 }
 
-/** Waits for the submission's job until `until` holds, reporting what the server says meanwhile. */
-export function waitForJob(ctx: StepContext, jobId: string, until: (job: Job) => boolean): Promise<Job> {
+/**
+ * Waits for the submission's job until `until` holds, reporting what the server says meanwhile;
+ * `onProgress` also hears each change of its frame counts.
+ */
+export function waitForJob(ctx: StepContext, jobId: string, until: (job: Job) => boolean, onProgress?: (progress: FrameProgress) => void): Promise<Job> {
   return ctx.wait(jobId, until, {
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onJob: (job) => ctx.emit('job', { job }),
-    onProgress: (progress) => ctx.emit('progress', { jobId, ...progress }),
+    onProgress: (progress) => {
+      ctx.emit('progress', { jobId, ...progress });
+      onProgress?.(progress);
+    },
   });
 }

@@ -1,7 +1,8 @@
-import { isTerminalStatus, needsReview } from '../../../shared/api';
+import { isTerminalStatus, type Job, needsReview } from '../../../shared/api';
 import { RenderRefusedError } from '../../errors';
 import { recordedRenderConfig } from '../../journal';
 import { endIfJobEnded, waitForJob } from './job-ending';
+import { followFrames } from './follow-frames';
 import { renderConfigFor, renderConfigProblem } from '../render-review';
 import { requireJobId } from './require-fields';
 import type { StepContext } from '../step-context';
@@ -29,7 +30,8 @@ export async function requestRenderStep(ctx: StepContext): Promise<void> {
 
 /**
  * `render-requested` -> `completed` (or an ending): repeats the render request when it never
- * arrived (it is idempotent), then waits for the job to end.
+ * arrived (it is idempotent), then waits for the job to end, bringing its frames into the output
+ * folder as they are rendered when the submission wants its outputs.
  */
 export async function awaitRenderStep(ctx: StepContext): Promise<void> {
   const jobId = requireJobId(ctx.record());
@@ -39,7 +41,15 @@ export async function awaitRenderStep(ctx: StepContext): Promise<void> {
     const result = await ctx.client.renderJob(jobId, config, ctx.call);
     ctx.emit('job', { job: result.job });
   }
-  const job = await waitForJob(ctx, jobId, (j) => isTerminalStatus(j.status));
+  const follow = await followFrames(ctx, jobId);
+  let job: Job;
+  try {
+    job = await waitForJob(ctx, jobId, (j) => isTerminalStatus(j.status), (progress) => {
+      if (progress.completedFrames > 0) follow?.poke();
+    });
+  } finally {
+    await follow?.settle();
+  }
   if (await endIfJobEnded(ctx, job)) return;
   await ctx.save({ step: 'completed' });
 }

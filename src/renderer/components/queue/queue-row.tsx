@@ -191,9 +191,10 @@ function framesText(job: JobSummary): string {
   return isActiveStatus(job.status) ? 'waiting for frames' : 'no frames';
 }
 
-/** The line under the bar: frames done, or that they are awaited. */
+/** The line under the bar: frames done (and those already in the job's folder), or that they are awaited. */
 function progressLine(job: JobSummary): string {
-  if (job.totalFrames > 0) return `${job.completedFrames} / ${job.totalFrames} frames`;
+  const onDisk = isActiveStatus(job.status) && job.download.state === 'downloading' && job.download.filesDone > 0 ? ` · ${job.download.filesDone} on disk` : '';
+  if (job.totalFrames > 0) return `${job.completedFrames} / ${job.totalFrames} frames${onDisk}`;
   return isActiveStatus(job.status) ? 'waiting for frames' : '';
 }
 
