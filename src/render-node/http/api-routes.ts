@@ -8,7 +8,6 @@ import { registerJobRoutes } from './job-routes';
 import { registerJobActionRoutes } from './job-action-routes';
 import { registerWorkerRoutes } from './worker-routes';
 import { registerLogRoutes } from './log-routes';
-import { registerRequeueRoutes } from './requeue-routes';
 
 /**
  * The Render Job External API, under /api/external/v1. Every node key works in the node's one
@@ -25,7 +24,6 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
       registerJobActionRoutes(api, ctx);
       registerWorkerRoutes(api, ctx);
       registerLogRoutes(api, ctx);
-      registerRequeueRoutes(api, ctx);
     },
     { prefix: '/api/external/v1' },
   );

@@ -1,18 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Job, RenderConfig, SceneAnalysis } from '../../shared/api';
-import { isActiveStatus } from '../../shared/api';
+import { isActiveStatus, requeueRequestSchema } from '../../shared/api';
 import { badRequest, HttpError } from '../http-error';
 import { admitRender, drawingFor, drawingOf, type NodeCapabilities, pickBlender, planRender, type Renderer, withBlenderWarning } from '../plan';
 import { apiJobFor, loadJob } from './api-request';
 import { type JobRecord, statusesLeadingTo } from '../store';
 import type { NodeContext } from './context';
+import { requeueEndedJob } from '../jobs';
 import { cancelBody, jobParams, renderBody, validateBody } from './request-schemas';
 import type { ZodFastify } from './zod-route';
 
 /** Every status a job may be canceled from, read from the node's state table. */
 const CANCELABLE = statusesLeadingTo('canceled');
 
-/** Moving a job along: validate it, render it, cancel it. */
+const REQUEUE_RULE = 'POST /node/jobs/{id}/requeue: send {"frames": ["5", "9-12"]} (frames or ranges of the job) or {"failed": true} (every frame not rendered), nothing else.';
+
+/** Moving a job along: validate it, render it, cancel it, render frames of it again (a Renderdrop node's extension). */
 export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void {
   api.post('/jobs/:id/validate', { schema: { params: jobParams, body: validateBody } }, async (request) => {
     const job = loadJob(ctx, request.params.id);
@@ -38,6 +42,17 @@ export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void
     if (isActiveStatus(job.status)) await ctx.runner.abort(job.id);
     request.log.info({ jobId: job.id }, 'job canceled');
     return apiJobFor(ctx, request, loadJob(ctx, job.id));
+  });
+
+  api.post('/node/jobs/:id/requeue', { schema: { params: jobParams, body: z.unknown() } }, async (request) => {
+    const body = requeueRequestSchema.safeParse(request.body);
+    if (!body.success) throw badRequest('invalid_request', REQUEUE_RULE);
+    const job = loadJob(ctx, request.params.id);
+    const deps = { jobs: ctx.jobs, storage: ctx.storage, now: ctx.now, isRunning: (id: string) => ctx.runner.isRunning(id), prepare: (id: string, frames: number[]) => ctx.runner.prepareRequeue(id, frames) };
+    const { job: moved, frames } = await requeueEndedJob(deps, job, body.data);
+    request.log.info({ jobId: job.id, frames: frames.length }, 'frames requeued');
+    ctx.runner.pump();
+    return apiJobFor(ctx, request, moved);
   });
 }
 

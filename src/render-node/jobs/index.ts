@@ -2,4 +2,4 @@
 export { framesZipName, listFiles } from './job-files';
 export { JobRunner } from './job-runner';
 export type { ExecutorOutcome, RenderExecutor, RenderTask } from './render-executor';
-export { requeueJob, type RequeueDeps } from './requeue-job';
+export { requeueEndedJob, type RequeueDeps } from './requeue-job';

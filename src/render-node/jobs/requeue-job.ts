@@ -39,7 +39,7 @@ function statusRefusal(job: JobRecord): HttpError {
  * preview, video) are dropped so that finalizing builds them again, the failure is cleared, and the job
  * goes back into the render queue with the requeue in its history. The caller pumps the runner.
  */
-export async function requeueJob(deps: RequeueDeps, job: JobRecord, request: RequeueRequest): Promise<{ job: JobRecord; frames: number[] }> {
+export async function requeueEndedJob(deps: RequeueDeps, job: JobRecord, request: RequeueRequest): Promise<{ job: JobRecord; frames: number[] }> {
   if (!(REQUEUE_STATUSES as readonly string[]).includes(job.status)) throw statusRefusal(job);
   const plan = job.renderPlan;
   if (plan === null) {

@@ -17,6 +17,7 @@ import { withinTimeout } from './redis-timeout';
 import { sceneFingerprint } from './scene-fingerprint';
 import { liveWorkers } from '../worker-registry';
 import { waitingNote } from '../waiting-note';
+import { requeueChunks } from './requeue-chunks';
 
 interface Entry extends ActiveRender {
   settle: (outcome: ExecutorOutcome) => void;
@@ -163,24 +164,9 @@ export class DistributedExecutor implements RenderExecutor {
     await this.stopEverywhere(jobId).catch((err: unknown) => this.deps.log.warn({ jobId, err }, 'could not tell the workers to stop'));
   }
 
-  /**
-   * Before a requeue of a job that ended: its canceled mark goes so workers take its chunks again, and
-   * the frames to render (those asked for, and any the job still lacks) go into new chunks: new queue
-   * entries in their first generation, whatever became of the old ones.
-   */
+  /** Before a requeue of a job that ended: its frames go into new chunks, and workers may take them again. */
   async requeue(jobId: string, frames: readonly number[]): Promise<void> {
-    const redis = this.requireRedis();
-    await withinTimeout(redis.del(redisKeys.canceled(jobId)), () => {
-      throw new HttpError(503, 'redis_unavailable', 'The frames cannot be queued for the render workers now: Redis is not answering. Try again shortly.');
-    });
-    const chunks = this.deps.chunks.list(jobId);
-    if (chunks.length === 0) return;
-    const asked = new Set(frames);
-    const have = this.deps.chunks.recordedFrames(jobId);
-    const lacking = chunks.flatMap((c) => c.frames.filter((f) => !have.has(f)));
-    const again = [...new Set([...asked, ...lacking])];
-    const workers = await withinTimeout(liveWorkers(redis).catch(() => []), () => []);
-    this.deps.chunks.requeue(jobId, again, this.options.chunkSize ?? autoChunkSize(again.length, workers.length));
+    await requeueChunks({ redis: this.requireRedis(), chunks: this.deps.chunks, jobId, frames, chunkSize: this.options.chunkSize });
   }
 
   /** The Blenders of the connected render workers; null when Redis does not answer in time. */
