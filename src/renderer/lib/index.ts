@@ -6,7 +6,7 @@ export { useDialogFocus } from './dialog-focus';
 export { createEventRouter } from './event-router';
 export { fileListAction } from './file-browser-keys';
 export { checkFrameRangeText } from './frame-range-check';
-export { cancelJob, submitAgain } from './job-actions';
+export { cancelJob, renderFramesAgain, submitAgain } from './job-actions';
 export { formatWhen } from './job-times';
 export { type QueueItem, queueItems, type SceneRun } from './queue-items';
 export { removeFromList } from './remove-from-list';

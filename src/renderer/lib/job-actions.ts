@@ -47,3 +47,28 @@ export async function submitAgain(job: JobSummary): Promise<void> {
     useNotificationsStore.getState().push({ id: `submit-again-${at.getTime()}`, level: 'error', title: `Could not submit ${job.fileName} again`, message: result.error.message, jobId: job.id, at: at.toISOString() });
   }
 }
+
+/**
+ * "Render again" for frames picked in the frame strip, or "Retry failed frames" (`failed`): renders them
+ * again inside the job, or on a farm that cannot, as a new job of those frames; says which happened.
+ * Resolves whether they were sent.
+ */
+export async function renderFramesAgain(job: Pick<JobSummary, 'id' | 'fileName'>, pick: { frames: number[] } | { failed: true }): Promise<boolean> {
+  const what = 'failed' in pick ? `render the failed frames of ${job.fileName} again` : `render frames of ${job.fileName} again`;
+  const result = await command('jobs.requeue', { jobId: job.id, ...pick }, { what });
+  if (!result) return false;
+  const at = new Date();
+  const tell = (level: 'info' | 'error', title: string, message: string) =>
+    useNotificationsStore.getState().push({ id: `requeue-${job.id}-${at.getTime()}`, level, title, message, jobId: job.id, at: at.toISOString() });
+  const frames = `${/[-,]/.test(result.frames) ? 'Frames' : 'Frame'} ${result.frames}`;
+  if (result.inJob) {
+    tell('info', `Rendering ${frames.toLowerCase()} of ${job.fileName} again`, 'The other frames stay as they are; the job completes again once these are rendered.');
+    return true;
+  }
+  if (!result.sent.ok) {
+    tell('error', `Could not ${what}`, result.sent.error.message);
+    return false;
+  }
+  tell('info', `${frames} of ${job.fileName} sent as a new job`, 'This farm cannot render frames again inside a job, so they render as a new job of the same scene and settings.');
+  return true;
+}

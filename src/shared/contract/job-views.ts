@@ -61,6 +61,8 @@ export interface JobSummary {
 export interface TimelineEntry {
   status: JobStatus;
   at: string;
+  /** The farm's words on the change, when it has some ("requeued frames 5, 9-12"). */
+  detail?: string;
 }
 
 /** One field of the render configuration, as requested and as the server used it. */

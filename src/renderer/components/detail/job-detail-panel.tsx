@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { isActiveStatus } from '../../../shared/api';
+import { isActiveStatus, isTerminalStatus } from '../../../shared/api';
 import { failedStepTitle } from '../../../shared/contract';
 import { isWaitingInLine } from '../../../shared/render';
-import { closeJobDetails } from '../../lib';
+import { closeJobDetails, renderFramesAgain } from '../../lib';
 import { useDetailStore, useFramesStore } from '../../stores';
 import { DetailFacts } from './detail-facts';
 import { DetailOutputs } from './detail-outputs';
@@ -71,7 +71,7 @@ export function JobDetailPanel() {
           )}
           <div role="tabpanel" id={tabIds('details').panel} aria-labelledby={tabIds('details').tab} hidden={tab !== 'details'}>
           <LiveFrame summary={s} preview={preview} active={active} />
-          {frames && <FrameStrip frames={frames} fileName={s.fileName} rendered={s.completedFrames} active={active} />}
+          {frames && <FrameStrip frames={frames} fileName={s.fileName} rendered={s.completedFrames} active={active} {...(isTerminalStatus(s.status) ? { onRenderAgain: (picked: number[]) => renderFramesAgain(s, { frames: picked }) } : {})} />}
           <DetailFacts detail={detail} />
           <DetailSettings detail={detail} />
           {detail.analysis && <DetailScene analysis={detail.analysis} />}
@@ -82,6 +82,7 @@ export function JobDetailPanel() {
                 {detail.timeline.map((t, i) => (
                   <li key={i}>
                     <time dateTime={t.at}>{new Date(t.at).toLocaleTimeString()}</time> {statusLabel(t.status)}
+                    {t.detail && <span className="muted"> · {renderAgainWords(t.detail)}</span>}
                   </li>
                 ))}
               </ol>
@@ -95,4 +96,9 @@ export function JobDetailPanel() {
       )}
     </aside>
   );
+}
+
+/** The timeline's words for a requeue ("requeued frames 5, 9-12"): "frames 5, 9-12 rendered again". */
+function renderAgainWords(detail: string): string {
+  return detail.startsWith('requeued ') ? `${detail.slice('requeued '.length)} rendered again` : detail;
 }

@@ -2,7 +2,7 @@ import { memo, useEffect, useState, type CSSProperties, type Ref } from 'react';
 import { isActiveStatus, needsReview } from '../../../shared/api';
 import type { JobSummary, SubmissionView } from '../../../shared/contract';
 import { estimateBasisSentence, isWaitingInLine, renderClockOf, rowTimeText } from '../../../shared/render';
-import { cancelJob, command, formatWhen, removeFromList, type SceneRun, submitAgain } from '../../lib';
+import { cancelJob, command, formatWhen, removeFromList, renderFramesAgain, type SceneRun, submitAgain } from '../../lib';
 import { countOf, formatDuration, percent } from '../../../shared/text';
 import { useDetailStore, usePreviewsStore, useQueueStore, useSubmissionsStore } from '../../stores';
 import { MiddleEllipsis } from '../common/middle-ellipsis';
@@ -224,11 +224,14 @@ function jobActions(job: JobSummary, submission: SubmissionView | null): { prima
   if (job.status === 'completed' || job.status === 'canceled') {
     all.push({ id: 'download', label: job.download.state === 'none' ? 'Download' : 'Download again', run: () => void command('jobs.download', { jobId: job.id }, { what: 'download the outputs' }) });
   }
+  if (job.status === 'failed' && job.totalFrames > 0) {
+    all.push({ id: 'retry', label: 'Retry failed frames', accessibleName: `Retry the failed frames of ${job.fileName}`, run: () => void renderFramesAgain(job, { failed: true }) });
+  }
   if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', run: () => void submitAgain(job) });
   all.push({ id: 'details', label: 'Details', run: () => openJob(job.id) });
   all.push({ id: 'remove', label: 'Remove from list', run: () => void removeFromList([job]) });
   // A finished render's folder comes first; after a failure or a cancel, sending it again does.
-  const order = job.status === 'completed' ? ['review', 'cancel', 'open', 'download', 'again'] : ['review', 'cancel', 'again', 'open', 'download'];
+  const order = job.status === 'completed' ? ['review', 'cancel', 'open', 'download', 'again'] : ['review', 'cancel', 'retry', 'again', 'open', 'download'];
   const primary = order.map((id) => all.find((a) => a.id === id)).find((a) => a !== undefined) ?? null;
   return { primary, all };
 }
