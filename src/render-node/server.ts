@@ -51,6 +51,8 @@ export interface RenderNodeOptions {
   concurrency?: { renders?: number; validations?: number };
   /** Blender threads per render (null or absent: all cores). */
   threads?: number | null;
+  /** Tags of the node's own Blender (`gpu`, `big-ram`): a render that requires others waits. Renders on workers follow the workers' tags. */
+  tags?: readonly string[];
   /** What one render may ask of the node (defaults: DEFAULT_RENDER_LIMITS). */
   limits?: Partial<RenderLimits>;
   /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
@@ -233,6 +235,7 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
     ...(distributed ? { executor: distributed } : {}),
     concurrency: { renders: options.concurrency?.renders ?? (distributed ? 32 : 1), validations: options.concurrency?.validations ?? 2 },
     threads: options.threads ?? null,
+    tags: options.tags ?? [],
     reserve: data.reserve,
     limits: parts.limits,
     headroomBytes: parts.headroomBytes,
@@ -282,7 +285,8 @@ function nodeContext(basis: NodeBasis, parts: NodeParts, stopping: AbortSignal):
     downloadUrlTtlMs: parts.downloadUrlTtlMs,
     baseUrl: (request) => options.publicUrl ?? (request ? `${request.protocol}://${request.host}` : addresses.listenUrl),
     now,
-    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings(), ...(blender ? { blenderVersions: [blender.version] } : {}) }),
+    workers: async () => (distributed ? distributed.workersView() : { mode: 'embedded', ...runner.settings(), ...(blender ? { blenderVersions: [blender.version] } : {}), tags: [...(options.tags ?? [])] }),
+    setWorkerBlock: distributed ? (block, worker, jobId) => distributed.setWorkerBlock(block, worker, jobId) : null,
     logs: parts.logs,
     stopping,
     ffmpeg: basis.ffmpeg,

@@ -78,7 +78,10 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     expect((await send('GET', '/jobs?status=created')).status).toBe(200);
     expect((await send('GET', '/jobs?pageSize=0')).status).toBe(400);
     expect((await send('GET', '/jobs/progress')).status).toBe(200);
-    expect((await send('GET', '/node/workers')).body).toEqual({ mode: 'embedded', renders: 1, threads: null });
+    expect((await send('GET', '/node/workers')).body).toEqual({ mode: 'embedded', renders: 1, threads: null, tags: [] });
+    expect((await send('POST', '/node/workers/block', { body: json({ worker: 'box1' }) })).body.error.code).toBe('no_render_workers');
+    expect((await send('POST', '/node/workers/unblock', { body: json({ worker: 'box1', jobId: job.id }) })).status).toBe(409);
+    expect((await send('POST', '/node/workers/block', { body: json({ worker: '' }) })).status).toBe(400);
     expect((await send('GET', `/jobs/${job.id}`)).status).toBe(200);
     expect((await send('GET', '/jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await send('GET', '/jobs/not-a-job')).status).toBe(400);

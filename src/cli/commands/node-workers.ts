@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
+import { parseTags } from '../../shared/api';
 import { checkNodeUrl, checkRedisUrl, parseWorkerSecret, redactRedisUrl, RedisUnavailableError, urlHasPassword, WorkerSecretError, type RedisTarget } from '../../render-node/worker-access';
 import { ensurePrivateFolder, FolderNotPrivateError } from '../../node-common/private-folder';
 import { CommandFailedError } from '../cli-errors';
@@ -36,6 +37,21 @@ export function redisTarget(url: string, env: NodeJS.ProcessEnv, warn: (line: st
   if (urlHasPassword(url)) warn('warning: the Redis password on the command line is visible to other users of this machine; put it in RENDERDROP_REDIS_PASSWORD instead.');
   const password = env.RENDERDROP_REDIS_PASSWORD;
   return { url, ...(password ? { password } : {}) };
+}
+
+/** Check `--tags` as commander parses it: `gpu,big-ram` becomes `['gpu', 'big-ram']`. */
+export function tagsOption(v: string): string[] {
+  const parsed = parseTags(v);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
+  return parsed.tags;
+}
+
+/** A worker's tags: `--tags`, else RENDERDROP_WORKER_TAGS (for a service's environment file), else none. */
+function workerTags(given: string[] | undefined, env: NodeJS.ProcessEnv): string[] {
+  if (given) return given;
+  const parsed = parseTags(env.RENDERDROP_WORKER_TAGS ?? '');
+  if (!parsed.ok) throw new CommandFailedError(`RENDERDROP_WORKER_TAGS: ${parsed.error}`);
+  return parsed.tags;
 }
 
 const threadsOption = (v: string) => {
@@ -104,11 +120,12 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
     .option('--node <url>', "the node's address, e.g. http://10.0.0.5:8787 (or RENDERDROP_NODE_URL)")
     .option('--secret-file <path>', "file holding the node's worker secret (or RENDERDROP_WORKER_SECRET)")
     .option('--name <name>', 'name in the node\'s worker list and in failure reasons (default: this computer\'s name)')
+    .option('--tags <tags>', 'tags this worker carries, e.g. gpu,big-ram: jobs that require tags render only on workers with all of them (or RENDERDROP_WORKER_TAGS)', tagsOption)
     .option('--threads <n>', 'Blender threads per render (default: all cores)', threadsOption)
     .option('--blender <path>', 'Blender executable (default: BLENDER_PATH, PATH, usual install folders)')
     .option('--cache <dir>', 'where scenes are kept between chunks (default: ~/.cache/renderdrop/worker)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (opts: { redis: string; node?: string; secretFile?: string; name?: string; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
+    .action(async (opts: { redis: string; node?: string; secretFile?: string; name?: string; tags?: string[]; threads?: number; blender?: string; cache?: string; logLevel: string }) => {
       const [{ createLogger }, { detectBlender }, { startRenderWorker, checkRedis }] = await Promise.all([
         import('../../render-node/logger'),
         import('../../render-node/server'),
@@ -122,19 +139,22 @@ export function registerWorkerCommands(node: Command, deps: CliDeps): void {
       const blender = await detectBlender({ blenderPath: opts.blender, env }, log);
       if (!blender) throw new CommandFailedError('No Blender found on this machine: install Blender, or point --blender or BLENDER_PATH at it.');
       const name = (opts.name ?? hostname()).trim() || 'worker';
+      const tags = workerTags(opts.tags, env);
       const cacheDir = privateCache(resolve(opts.cache ?? defaultWorkerCache(env)), (line) => stderr.write(`${line}\n`));
       const worker = await withRedisNamed(startRenderWorker({
         redis,
         nodeUrl,
         secret,
         name,
+        tags,
         blender,
         threads: opts.threads ?? null,
         cacheDir,
         log,
       }));
       const eevee = blender.eeveeUsable === false ? ', no EEVEE' : '';
-      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}${eevee}) takes chunks from ${redactRedisUrl(redis.url)} for the node at ${nodeUrl}\n`);
+      const tagged = tags.length ? `, tagged ${tags.join(', ')}` : '';
+      stdout.write(`worker ${name} (Blender ${blender.version}, ${blender.cyclesDevices.join(', ')}${eevee}${tagged}) takes chunks from ${redactRedisUrl(redis.url)} for the node at ${nodeUrl}\n`);
       await untilStopped(log, 'worker stopping; a chunk in progress goes back to the queue', () => worker.close());
     });
 

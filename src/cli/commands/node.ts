@@ -8,7 +8,7 @@ import { WorkerSecretError } from '../../render-node/worker-access';
 import { CommandFailedError } from '../cli-errors';
 import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
-import { parseRedisUrl, redisTarget, registerWorkerCommands, withRedisNamed } from './node-workers';
+import { parseRedisUrl, redisTarget, registerWorkerCommands, tagsOption, withRedisNamed } from './node-workers';
 import { untilStopped } from './until-stopped';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
@@ -52,6 +52,7 @@ interface ServeOptions {
   webhookSecret?: string;
   redis?: string;
   chunkSize?: number;
+  tags?: string[];
   logLevel: string;
   trustPython?: boolean;
 }
@@ -105,6 +106,7 @@ function registerServeCommand(node: Command, deps: CliDeps): void {
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
     .option('--redis <url>', 'render on workers (renderdrop node worker) through Redis: redis://host:6379', parseRedisUrl)
     .option('--chunk-size <n>', 'frames per chunk in distributed mode (default: chosen per job)', positiveInt('--chunk-size'))
+    .option('--tags <tags>', "tags of this node's own Blender, e.g. gpu,big-ram: a render that requires others waits (without --redis; workers have their own --tags)", tagsOption)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option(
       '--trust-python',
@@ -173,6 +175,7 @@ async function serveNodeOptions(opts: ServeOptions, deps: CliDeps): Promise<Rend
     renderTurnMs: opts.renderTurn,
     webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
     distributed,
+    ...(opts.tags ? { tags: opts.tags } : {}),
     trustPython: opts.trustPython === true,
   };
 }

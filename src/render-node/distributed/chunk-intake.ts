@@ -44,10 +44,14 @@ export class ChunkIntake {
     },
   ) {}
 
-  status(jobId: string, index: number): ChunkStatus {
+  /** The chunk's status; `onTaken` hears which of its frames are left to render when the job still renders and some are. */
+  status(jobId: string, index: number, onTaken?: (frames: number[]) => void): ChunkStatus {
     const { job, chunk } = this.lookup(jobId, index);
     const have = this.deps.chunks.recordedFrames(jobId);
-    return { active: RENDERING.has(job.status), have: chunk.frames.filter((f) => have.has(f)) };
+    const status = { active: RENDERING.has(job.status), have: chunk.frames.filter((f) => have.has(f)) };
+    const todo = chunk.frames.filter((f) => !have.has(f));
+    if (status.active && todo.length > 0) onTaken?.(todo);
+    return status;
   }
 
   /** The stored file of the job's scene (its upload). */
@@ -56,8 +60,8 @@ export class ChunkIntake {
     return this.deps.uploadPath(job.uploadSlug);
   }
 
-  /** Store and count one rendered frame; a frame the node already has is acknowledged and dropped. */
-  async receiveFrame(jobId: string, index: number, frame: number, name: string, file: IncomingFile, seconds: number): Promise<{ counted: boolean }> {
+  /** Store and count one rendered frame, made by `worker`; a frame the node already has is acknowledged and dropped. */
+  async receiveFrame(jobId: string, index: number, frame: number, name: string, file: IncomingFile, seconds: number, worker: string | null = null): Promise<{ counted: boolean }> {
     const active = this.deps.executor.activeRender(jobId);
     const chunk = active?.chunks.get(index) ?? this.lookup(jobId, index).chunk;
     if (!chunk.frames.includes(frame)) throw new HttpError(403, 'frame_not_in_chunk', `Frame ${frame} is not part of this chunk.`);
@@ -84,7 +88,7 @@ export class ChunkIntake {
         await rm(target, { force: true });
         throw new HttpError(422, 'frame_refused', `Frame ${frame} was not counted: ${problem}.`);
       }
-      const counted = await active.task.onFrame({ frame, path: target, seconds });
+      const counted = await active.task.onFrame({ frame, path: target, seconds, worker });
       if (!counted) throw new HttpError(422, 'frame_incomplete', `Frame ${frame} is not a whole image file; it was not counted.`);
     } finally {
       active.receiving.delete(frame);

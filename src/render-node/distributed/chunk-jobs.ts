@@ -50,6 +50,8 @@ export function buildChunkData(input: {
   frames: number[];
   /** The Blender version every chunk of the job renders with. */
   blender: string;
+  /** The worker tags the job requires (read from the job when the chunk is queued). */
+  requires: readonly string[];
   scene: ChunkData['scene'];
   plan: RenderPlan;
   signer: UrlSigner;
@@ -65,6 +67,7 @@ export function buildChunkData(input: {
     generation: input.generation,
     frames: input.frames,
     blender: input.blender,
+    requires: [...input.requires],
     scene: input.scene,
     plan: toChunkPlan(input.plan),
     get: input.signer.sign('GET', prefix, input.expiresAt, CHUNK_SIGNING_KEY),

@@ -7,7 +7,8 @@ import type { ChunkIntake } from './chunk-intake';
 import { CHUNK_SIGNING_KEY, chunkPathPrefix } from './protocol';
 import { claimedBodySha256, verifiedBody, verifyWorkerRequest } from './request-signature';
 import type { WorkerKeys } from '../worker-access';
-import { type JobLogs, receiveWorkerLog } from '../logs';
+import { type JobLogs, receiveWorkerLog, workerLabel } from '../logs';
+import { describeFrames } from './chunk-plan';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -15,6 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const chunkParams = z.object({ jobId: z.string(), index: z.string() });
 const frameParams = chunkParams.extend({ frame: z.string(), name: z.string() });
 const compositeParams = chunkParams.extend({ node: z.string(), name: z.string() });
+/** The chunk's signed query, and the name of the worker sending the request (covered by its request signature). */
+const workerQuery = signedQuery.extend({ worker: z.string().max(200).optional() });
 type ChunkParams = z.output<typeof chunkParams>;
 
 function chunkOf(params: ChunkParams): { jobId: string; index: number } {
@@ -66,9 +69,12 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
     const base = '/storage/render/:jobId/chunks/:index';
 
     const chunkSchema = { schema: { params: chunkParams, querystring: signedQuery } };
-    routes.get(`${base}/status`, chunkSchema, async (request) => {
+    routes.get(`${base}/status`, { schema: { params: chunkParams, querystring: workerQuery } }, async (request) => {
       const { jobId, index } = authorise(request, 'GET');
-      return deps.intake.status(jobId, index);
+      const worker = request.query.worker;
+      return deps.intake.status(jobId, index, (frames) => {
+        if (worker !== undefined) deps.logs?.writer(jobId)(`${workerLabel(worker)} renders frames ${describeFrames(frames)}`);
+      });
     });
 
     routes.get(`${base}/scene`, chunkSchema, async (request, reply) => {
@@ -77,13 +83,14 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
       return reply;
     });
 
-    routes.put(`${base}/frames/:frame/:name`, { schema: { params: frameParams, querystring: signedQuery } }, async (request) => {
+    routes.put(`${base}/frames/:frame/:name`, { schema: { params: frameParams, querystring: workerQuery } }, async (request) => {
       const { jobId, index } = authorise(request, 'PUT');
       const { frame, name } = request.params;
       if (!/^\d{1,7}$/.test(frame)) throw new HttpError(400, 'frame_not_in_chunk', 'The frame must be a number.');
       const seconds = Number(request.headers['x-render-seconds']);
       const file = { body: signedBody(request), length: contentLength(request) };
-      return deps.intake.receiveFrame(jobId, index, Number(frame), name, file, Number.isFinite(seconds) && seconds >= 0 ? seconds : 0);
+      const worker = request.query.worker === undefined ? null : workerLabel(request.query.worker);
+      return deps.intake.receiveFrame(jobId, index, Number(frame), name, file, Number.isFinite(seconds) && seconds >= 0 ? seconds : 0, worker);
     });
 
     routes.put(`${base}/previews/:frame/:name`, { schema: { params: frameParams, querystring: signedQuery } }, async (request) => {
@@ -100,7 +107,7 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
       return { stored: true };
     });
 
-    routes.put(`${base}/log`, chunkSchema, async (request) => {
+    routes.put(`${base}/log`, { schema: { params: chunkParams, querystring: workerQuery } }, async (request) => {
       const { jobId } = authorise(request, 'PUT');
       const length = contentLength(request);
       const logs = deps.logs;
@@ -108,7 +115,7 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
         request.raw.resume();
         return { kept: 0 };
       }
-      return { kept: await receiveWorkerLog(logs, jobId, request.headers['x-worker-name'], { body: signedBody(request), length }) };
+      return { kept: await receiveWorkerLog(logs, jobId, request.query.worker ?? request.headers['x-worker-name'], { body: signedBody(request), length }) };
     });
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TAGS, MAX_WORKER_FAILURES } from '../../shared/api';
 
 /**
  * What the node and its render workers agree on in Redis: the BullMQ queue of frame chunks, the keys
@@ -11,10 +12,20 @@ export const CHUNK_QUEUE = 'chunks';
 export const redisKeys = {
   /** Sorted set of worker ids by when each was last seen (ms). */
   workers: `${REDIS_PREFIX}:workers`,
-  /** One worker's record (JSON), expiring when it stops reporting. */
+  /** One worker's record (JSON), kept for {@link WORKER_KEEP_MS} after it last reported (then listed as offline). */
   worker: (id: string) => `${REDIS_PREFIX}:worker:${id}`,
   /** Hash: worker name -> chunks of this job it failed. */
   failures: (jobId: string) => `${REDIS_PREFIX}:failures:${jobId}`,
+  /**
+   * Hash: worker name -> JSON `{ by, since }`: workers kept from this job, by hand (`by: "hand"`: they
+   * never take its chunks) or after failing {@link MAX_FAILURES_PER_WORKER} of them (`by: "failures"`:
+   * they hand its chunks over while another worker can take them). Kept {@link JOB_KEY_TTL_SECONDS}.
+   */
+  jobBlocks: (jobId: string) => `${REDIS_PREFIX}:blocks:${jobId}`,
+  /** Hash: worker name -> JSON `{ by: "hand", since }`: workers kept from every job by hand, until unblocked. */
+  everyJobBlocks: `${REDIS_PREFIX}:blocks-every-job`,
+  /** Sorted set: ids of jobs with a {@link redisKeys.jobBlocks} hash, by when a block was last set (ms), so blocks are listed without a scan. */
+  blockedJobs: `${REDIS_PREFIX}:blocked-jobs`,
   /** Set when a job is canceled, for workers that pick up one of its chunks later. */
   canceled: (jobId: string) => `${REDIS_PREFIX}:canceled:${jobId}`,
   /** Pub/sub channel: a job id, published when the job must stop on every worker. */
@@ -23,10 +34,12 @@ export const redisKeys = {
 
 /** A worker is live while it reported within this time. */
 export const WORKER_LIVE_MS = 30_000;
+/** How long a worker that stopped reporting (or stopped cleanly) stays in the worker list, as offline. */
+export const WORKER_KEEP_MS = 24 * 3600_000;
 /** How often a worker reports that it is alive. */
 export const WORKER_HEARTBEAT_MS = 5_000;
-/** A worker that failed this many chunks of one job stops taking that job's chunks while others can. */
-export const MAX_FAILURES_PER_WORKER = 2;
+/** A worker that failed this many chunks of one job is blocked for it: it stops taking that job's chunks while others can. */
+export const MAX_FAILURES_PER_WORKER = MAX_WORKER_FAILURES;
 /** Tries of one chunk before the job fails. */
 export const CHUNK_ATTEMPTS = 3;
 /** How long the per-job keys (failures, canceled) are kept. */
@@ -88,7 +101,7 @@ export const chunkPlanSchema = z.object({
 export type ChunkPlan = z.infer<typeof chunkPlanSchema>;
 
 /** The version of the chunk data; workers refuse other versions. */
-export const CHUNK_DATA_VERSION = 3;
+export const CHUNK_DATA_VERSION = 4;
 
 /** The data of one chunk job in the queue, signed by the node (`sig`) with the worker secret. */
 export const chunkDataSchema = z.object({
@@ -102,6 +115,8 @@ export const chunkDataSchema = z.object({
   frames: z.array(z.number().int().min(0)).min(1),
   /** The Blender version (as workers report theirs, e.g. "4.3.2") every chunk of the job renders with; only workers of it take the chunk. */
   blender: z.string().min(1),
+  /** Worker tags the job requires: only workers carrying every one of them take the chunk. */
+  requires: z.array(z.string().min(1)).max(MAX_TAGS),
   scene: z.object({
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     size: z.number().int().positive(),

@@ -23,7 +23,7 @@ export async function verifyFrame(path: string): Promise<FrameVerdict> {
 
 /** Where accepted frames are recorded (the jobs repository, or a distributed job's ledger). */
 export interface FrameLedger {
-  recordFrame(jobId: string, frame: number, filePath: string, seconds: number): number;
+  recordFrame(jobId: string, frame: number, filePath: string, seconds: number, worker?: string | null): number;
 }
 
 /** A frame to accept: the file a render reported for a frame of a job. */
@@ -32,6 +32,8 @@ export interface FrameReport {
   frame: number;
   path: string;
   seconds: number;
+  /** The render worker that rendered it (absent or null: the node's own Blender). */
+  worker?: string | null;
 }
 
 export type FrameAcceptance = { accepted: true; completedFrames: number } | { accepted: false; reason: string };
@@ -46,7 +48,7 @@ export async function acceptFrame(ledger: FrameLedger, report: FrameReport): Pro
     await rm(report.path, { force: true });
     return { accepted: false, reason: verdict.reason };
   }
-  return { accepted: true, completedFrames: ledger.recordFrame(report.jobId, report.frame, report.path, report.seconds) };
+  return { accepted: true, completedFrames: ledger.recordFrame(report.jobId, report.frame, report.path, report.seconds, report.worker ?? null) };
 }
 
 /**

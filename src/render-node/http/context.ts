@@ -33,6 +33,8 @@ export interface NodeContext {
   now: () => Date;
   /** How the node renders and, in distributed mode, its render workers. */
   workers: () => Promise<NodeWorkers>;
+  /** Keep a render worker from a job (or every job, `jobId` null) by hand, or let it take them again; null on a node without render workers. */
+  setWorkerBlock: ((block: boolean, worker: string, jobId: string | null) => Promise<NodeWorkers>) | null;
   /** What Blender printed for each job. */
   logs: JobLogs;
   /** Aborted when the node stops and requests still running must give up. */

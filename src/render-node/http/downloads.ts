@@ -83,6 +83,7 @@ export async function buildJobFrames(job: JobRecord, ctx: NodeContext, sign: (re
         fileName: name,
         url: sign(`frames/${name}`),
         previewUrl: preview ? sign(preview) : null,
+        worker: f.worker,
         ...(file ? { size: file.size, modifiedAt: new Date(Math.floor(file.mtimeMs)).toISOString() } : {}),
       };
     }),

@@ -14,6 +14,8 @@ export interface JobRunnerOptions {
   log: Logger;
   /** Null when no Blender was found: validations and renders fail with a clear reason. */
   blender: BlenderRuntime | null;
+  /** Tags of the node's own Blender: a render that requires others waits (renders on workers follow the workers' tags). */
+  tags?: readonly string[];
   /** Blender threads per render of the node's own Blender, or null for all cores. */
   threads?: number | null;
   concurrency: { renders: number; validations: number };

@@ -6,7 +6,7 @@ import { type JobRecord, RENDER_STATUSES, RUNNER_STATUSES } from '../store';
 import { isBlenderProcessAlive, killProcessTree, withTempDir } from '../blender';
 import { isDiskFullError } from '../disk';
 import { pickRenders, shouldYield, type QueuedRender } from './fair-queue';
-import { DEFAULT_RENDER_LIMITS, farmChanges, type RenderedBy, type Renderer, type RenderLimits } from '../plan';
+import { DEFAULT_RENDER_LIMITS, farmChanges, nodeTagsNote, type RenderedBy, type Renderer, type RenderLimits } from '../plan';
 import { DEFAULT_HEADROOM_BYTES, DEFAULT_RENDER_TURN_MS, type JobRunnerOptions } from './job-runner-options';
 import { BLENDER_NOT_FOUND, crashFailure, VALIDATION_INTERRUPTED } from './job-failures';
 import { runRenderStep } from './render-step';
@@ -114,7 +114,13 @@ export class JobRunner {
 
   /** Why a job's render waits, when its executor knows something holds it back; null otherwise. */
   statusMessage(jobId: string): string | null {
-    return this.executor.statusMessage?.(jobId) ?? null;
+    const job = this.executor.mode === 'embedded' && !this.running.has(jobId) ? this.o.jobs.get(jobId) : null;
+    return this.executor.statusMessage?.(jobId) ?? (job && (RENDER_STATUSES as readonly string[]).includes(job.status) ? nodeTagsNote(job.requires, this.o.tags ?? []) : null);
+  }
+
+  /** Whether the node may start a render: on workers always (they follow their own tags), with its own Blender when it carries every tag the render requires. */
+  private fitsNode(job: JobRecord): boolean {
+    return this.executor.mode !== 'embedded' || nodeTagsNote(job.requires, this.o.tags ?? []) === null;
   }
 
   /**
@@ -184,7 +190,7 @@ export class JobRunner {
       if (idle(job)) this.launch(job, 'validate');
     }
     for (const job of this.o.jobs.inStatus(['finalizing'])) if (idle(job)) this.launch(job, 'finalize');
-    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter(idle);
+    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter((job) => idle(job) && this.fitsNode(job));
     const byId = new Map(waiting.map((j) => [j.id, j]));
     for (const next of pickRenders(waiting, this.runningRenders(), this.o.concurrency.renders, this.lastStarted)) {
       this.launch(byId.get(next.id)!, 'render');
@@ -197,7 +203,7 @@ export class JobRunner {
 
   /** Whether a running render should give its slot to another key's waiting render now. */
   private shouldGiveWay(jobId: string, work: Work): boolean {
-    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id));
+    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id) && this.fitsNode(j));
     const me = { id: jobId, userId: work.userId, startedAt: work.startedAt };
     return shouldYield(me, waiting, this.runningRenders(), this.now(), this.o.renderTurnMs ?? DEFAULT_RENDER_TURN_MS);
   }

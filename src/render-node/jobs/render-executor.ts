@@ -16,9 +16,9 @@ export interface RenderTask {
   onStarted: () => void;
   /**
    * A frame file is in place in the plan's output folder (written by the node's Blender, or uploaded
-   * by a worker). Resolves whether it counted: a file that is not whole is removed and stops the render.
+   * by a worker, named in `worker`). Resolves whether it counted: a file that is not whole is removed and stops the render.
    */
-  onFrame: (frame: { frame: number; path: string; seconds: number }) => Promise<boolean>;
+  onFrame: (frame: { frame: number; path: string; seconds: number; worker?: string | null }) => Promise<boolean>;
   /** A local Blender process was started for the job (so a crashed node can stop it). */
   onPid: (pid: number) => void;
   /** A line Blender printed for the job (its log). */

@@ -93,7 +93,7 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
   const planned = new Set(plan.frames);
   const outputRoot = resolve(plan.outputDir) + sep;
 
-  const count = async (frame: { frame: number; path: string; seconds: number }): Promise<boolean> => {
+  const count = async (frame: { frame: number; path: string; seconds: number; worker?: string | null }): Promise<boolean> => {
     if (!planned.has(frame.frame) || !resolve(frame.path).startsWith(outputRoot)) {
       deps.log.warn({ jobId: job.id, frame: frame.frame }, 'ignoring a frame report outside the plan or the output folder');
       return false;

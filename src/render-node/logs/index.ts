@@ -2,4 +2,4 @@
 export { JobLogs } from './job-logs';
 export { withRenderErrors } from './render-errors';
 export { pathStripper } from './strip-paths';
-export { receiveWorkerLog } from './worker-log-intake';
+export { receiveWorkerLog, workerLabel } from './worker-log-intake';

@@ -7,3 +7,4 @@ export { estimateRenderBytes } from './output-estimate';
 export { admitRender } from './render-admission';
 export { DEFAULT_RENDER_LIMITS } from './render-limits';
 export { planRender, type RenderPlan, renderPlanSchema } from './render-plan';
+export { missingTags, nodeTagsNote, tagsInWords } from './worker-tags';

@@ -2,7 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BlenderInfo } from '../blender';
-import { type ChunkData, describeFrames, JOB_KEY_TTL_SECONDS, liveWorkers, MAX_FAILURES_PER_WORKER, redisKeys, routeChunk, tamperedReason, verifyChunk } from '../distributed';
+import { blockedByHand, type ChunkData, describeFrames, JOB_KEY_TTL_SECONDS, liveWorkers, MAX_FAILURES_PER_WORKER, recordFailureBlock, redisKeys, routeChunk, tamperedReason, verifyChunk } from '../distributed';
 import { type WorkerKeys } from '../worker-access';
 import { renderChunk, type ChunkContext, type ChunkResult } from './chunk-renderer';
 import { isDiskFullError } from '../disk';
@@ -19,6 +19,8 @@ export class WorkerStopping extends Error {
 /** What processing a chunk needs from its worker. */
 export interface ChunkJobDeps {
   name: string;
+  /** The tags this worker carries. */
+  tags: readonly string[];
   blender: BlenderInfo;
   threads: number | null;
   /** Folder for the chunks' scratch folders. */
@@ -54,7 +56,7 @@ export function createChunkProcessor(deps: ChunkJobDeps): (job: Job, token?: str
       return requeue(job, token);
     }
     if ((await routeFor(deps, chunk)) === 'hand-over') {
-      deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, blender: chunk.blender, engine: chunk.plan.engine }, 'handing a chunk over to another worker');
+      deps.log.info({ jobId: chunk.jobId, chunk: chunk.index, blender: chunk.blender, engine: chunk.plan.engine, requires: chunk.requires }, 'handing a chunk over to another worker');
       await job.moveToDelayed(Date.now() + 1000 + Math.floor(Math.random() * 1000), token);
       throw new DelayedError();
     }
@@ -71,17 +73,19 @@ function readChunk(deps: ChunkJobDeps, job: Job): ChunkData {
 }
 
 /**
- * Whether this worker renders the chunk or hands it over: when its Blender is not the job's version or
- * cannot draw the chunk's engine, or after failing the job too often.
+ * Whether this worker renders the chunk or hands it over: when it lacks a tag the job requires, its
+ * Blender is not the job's version or cannot draw the chunk's engine, it is blocked for the job by
+ * hand, or after failing the job too often.
  */
 async function routeFor(deps: ChunkJobDeps, chunk: ChunkData): Promise<ReturnType<typeof routeChunk>> {
-  const [workers, failures] = await Promise.all([liveWorkers(deps.redis), deps.redis.hgetall(redisKeys.failures(chunk.jobId))]);
+  const [workers, failures, blocked] = await Promise.all([liveWorkers(deps.redis), deps.redis.hgetall(redisKeys.failures(chunk.jobId)), blockedByHand(deps.redis, chunk.jobId)]);
   return routeChunk({
-    chunk: { blender: chunk.blender, engine: chunk.plan.engine },
-    self: { name: deps.name, blenderVersion: deps.blender.version, eevee: deps.blender.eeveeUsable },
+    chunk: { blender: chunk.blender, engine: chunk.plan.engine, requires: chunk.requires },
+    self: { name: deps.name, blenderVersion: deps.blender.version, eevee: deps.blender.eeveeUsable, tags: deps.tags },
     others: workers,
     failures: Object.fromEntries(Object.entries(failures).map(([worker, n]) => [worker, Number(n)])),
     maxFailures: MAX_FAILURES_PER_WORKER,
+    blocked,
   });
 }
 
@@ -119,7 +123,7 @@ function chunkContext(deps: ChunkJobDeps, job: Job): ChunkContext {
     threads: deps.threads,
     workDir: deps.workDir,
     scenes: deps.scenes,
-    client: new NodeClient(deps.nodeUrl, deps.keys),
+    client: new NodeClient(deps.nodeUrl, deps.keys, undefined, deps.name),
     onRendering: () => void job.updateProgress({ stage: 'rendering' }).catch(() => {}),
     onFrameStarted: (frame) => {
       if (status.current) status.current.frame = frame;
@@ -139,12 +143,18 @@ async function requeue(job: Job, token: string | undefined): Promise<never> {
 
 /** Count the failure against this worker in Redis and word it with the worker's name and the frames. */
 async function chunkFailure(deps: ChunkJobDeps, chunk: ChunkData, err: unknown): Promise<Error> {
-  await deps.redis
+  deps.status.chunksFailed++;
+  const counted = await deps.redis
     .multi()
     .hincrby(redisKeys.failures(chunk.jobId), deps.name, 1)
     .expire(redisKeys.failures(chunk.jobId), JOB_KEY_TTL_SECONDS)
     .exec()
     .catch(deps.onRedisError);
+  const failures = Number(counted?.[0]?.[1] ?? 0);
+  if (failures >= MAX_FAILURES_PER_WORKER) {
+    deps.log.warn({ jobId: chunk.jobId, failures }, 'failed this job too often: blocked for it while another worker can take its chunks');
+    await recordFailureBlock(deps.redis, chunk.jobId, deps.name).catch(deps.onRedisError);
+  }
   const message = err instanceof Error ? err.message : String(err);
   deps.log.warn({ jobId: chunk.jobId, chunk: chunk.index, err: message }, 'chunk failed');
   return new Error(message.startsWith(`Worker "`) ? message : `Worker "${deps.name}" could not render frames ${describeFrames(chunk.frames)}: ${message}`, { cause: err });

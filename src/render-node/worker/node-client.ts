@@ -93,7 +93,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * with the URLs the node signed for the chunk and this worker's signature of the request (made with
  * the worker secret). The node's address is the worker's own setting, never read from Redis. Network
  * errors and 5xx answers are retried for up to `patienceMs` (the node may be restarting), other
- * refusals are thrown at once.
+ * refusals are thrown at once. With `worker`, each request names this worker in its query (covered by
+ * the request's signature): the node records who rendered each frame and logs who took each chunk.
  */
 export class NodeClient {
   private readonly nodeUrl: string;
@@ -102,6 +103,7 @@ export class NodeClient {
     nodeUrl: string,
     private readonly keys: WorkerKeys,
     private readonly patienceMs = DEFAULT_PATIENCE_MS,
+    private readonly worker: string | null = null,
   ) {
     this.nodeUrl = nodeUrl.replace(/\/+$/, '');
   }
@@ -191,7 +193,8 @@ export class NodeClient {
     for (let attempt = 0; ; attempt++) {
       let problem: string;
       try {
-        const path = `${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}`;
+        const named = this.worker === null ? '' : `&worker=${encodeURIComponent(this.worker)}`;
+        const path = `${chunkPathPrefix(chunk.jobId, chunk.index)}${rest}?${query}${named}`;
         const signature = signWorkerRequest(this.keys, method, path, new Date(), body?.sha256 ?? EMPTY_BODY_SHA256);
         const res = await send(method, `${this.nodeUrl}${path}`, { ...headers, ...signature }, body?.open ?? null, signal);
         if (res.status >= 200 && res.status < 300) return res.body;

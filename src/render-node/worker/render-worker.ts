@@ -3,7 +3,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BlenderInfo } from '../blender';
-import { checkRedis, CHUNK_QUEUE, openRedis, REDIS_PREFIX, redisKeys, removeWorker, WORKER_HEARTBEAT_MS } from '../distributed';
+import { checkRedis, CHUNK_QUEUE, openRedis, REDIS_PREFIX, redisKeys, WORKER_HEARTBEAT_MS } from '../distributed';
 import { redactRedisUrl, type RedisTarget, workerKeys } from '../worker-access';
 import { createChunkProcessor, WorkerStopping } from './chunk-job';
 import { DiskRoom } from './disk-room';
@@ -21,6 +21,8 @@ export interface RenderWorkerOptions {
   secret: string;
   /** Shown in the node's worker list and in failure reasons; several workers may share one. */
   name: string;
+  /** The tags it carries (`gpu`, `big-ram`): jobs that require tags render only on workers with all of them. */
+  tags?: readonly string[];
   blender: BlenderInfo;
   /** Blender threads per render, or null for all cores. */
   threads: number | null;
@@ -41,9 +43,10 @@ export interface RenderWorker {
 /**
  * Take frame chunks from the node's BullMQ queue one at a time, check the node's signature on each,
  * and render them with this machine's Blender for the node at `nodeUrl`. Reports itself in Redis every few seconds (the node lists it), stops a job's Blender when
- * the node publishes a cancel, hands a chunk over to another worker when its job renders with another
- * Blender version or an engine this Blender cannot draw, or when it has failed that job repeatedly, and
- * counts its failures per job in Redis.
+ * the node publishes a cancel, hands a chunk over to another worker when its job requires tags this
+ * worker lacks, renders with another Blender version or an engine this Blender cannot draw, when it is
+ * blocked for the job by hand, or when it has failed that job repeatedly, and counts its failures per
+ * job in Redis (blocking itself for a job it failed too often).
  */
 export async function startRenderWorker(options: RenderWorkerOptions): Promise<RenderWorker> {
   const { log, name, blender } = options;
@@ -56,7 +59,8 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   const subscriber = openRedis(options.redis, onRedisError);
   const bullRedis = openRedis(options.redis, onRedisError);
 
-  const status = new WorkerStatus({ name, blender, threads: options.threads }, redis, onRedisError);
+  const tags = options.tags ?? [];
+  const status = new WorkerStatus({ name, blender, threads: options.threads, tags }, redis, onRedisError);
   await status.report();
   const heartbeat = setInterval(() => void status.report(), WORKER_HEARTBEAT_MS);
   await stopOnCancel(subscriber, status, log);
@@ -64,7 +68,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
   const scenes = new SceneCache(join(options.cacheDir, 'scenes'));
   const room = new DiskRoom(options.cacheDir, status, log);
   const keys = workerKeys(options.secret);
-  const processChunk = createChunkProcessor({ name, blender, threads: options.threads, workDir, scenes, room, nodeUrl: options.nodeUrl, keys, redis, status, log, onRedisError });
+  const processChunk = createChunkProcessor({ name, tags, blender, threads: options.threads, workDir, scenes, room, nodeUrl: options.nodeUrl, keys, redis, status, log, onRedisError });
   const lockMs = options.lockMs ?? 15_000;
   const worker = new Worker(CHUNK_QUEUE, processChunk, {
     connection: bullRedis,
@@ -92,7 +96,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<R
       const inTime = await Promise.race([closed, new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref())]);
       if (!inTime) log.warn({ waitedMs: CLOSE_WAIT_MS }, 'the chunk in progress did not end in time; stopping anyway (it goes back to the queue when it stalls)');
       clearInterval(heartbeat);
-      await removeWorker(redis, status.id).catch(() => {});
+      await status.reportStopped();
       await Promise.allSettled([redis.quit(), subscriber.quit(), bullRedis.quit()]);
     },
   };

@@ -47,6 +47,7 @@ describe('chunk jobs', () => {
       generation: 2,
       frames: [3, 4],
       blender: '4.2.3',
+      requires: ['gpu', 'big-ram'],
       scene: { sha256: 'a'.repeat(64), size: 10, kind: 'blend', path: 'shot.blend' },
       plan,
       signer,
@@ -56,6 +57,7 @@ describe('chunk jobs', () => {
     expect(verifyChunk(keys, JSON.parse(JSON.stringify(data)), chunkJobId(jobId, 1, 2))).toEqual({ ok: true, chunk: data });
     expect(chunkDataSchema.parse(data)).toEqual(data);
     expect(JSON.stringify(data)).not.toContain('/node/jobs');
+    expect(data.requires).toEqual(['gpu', 'big-ram']);
     expect(data.plan).toMatchObject({ samples: 64, resolutionPercentage: 50, camera: 'Camera', outputSettings: { colorMode: 'RGBA', compression: 15, quality: null } });
     const q = (qs: string) => Object.fromEntries(new URLSearchParams(qs));
     expect(signer.verify('GET', chunkPathPrefix(jobId, 1), q(data.get))).toEqual({ status: 'ok', keyId: CHUNK_SIGNING_KEY });

@@ -9,13 +9,14 @@ import { createWorkerSecretFile, loadNodeWorkerSecret, newWorkerSecret, parseWor
 
 const jobId = '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b';
 const unsigned: UnsignedChunk = {
-  v: 3,
+  v: 4,
   node: 'ws',
   jobId,
   index: 1,
   generation: 0,
   frames: [3, 4],
   blender: '3.4.1',
+  requires: ['big-ram'],
   scene: { sha256: 'b'.repeat(64), size: 1234, kind: 'blend', path: 'shot.blend' },
   plan: { fileNamePattern: 'shot_####', outputFormat: 'PNG', camera: 'Camera', resolution: [64, 36], resolutionPercentage: 100, samples: 8, fps: 29.97 },
   get: 'expires=1&key=render-worker&sig=' + 'c'.repeat(64),
@@ -44,6 +45,7 @@ describe('chunk signatures', () => {
     ['the generation', (c) => (c.generation = 1)],
     ['an added field', (c) => (c.extra = true)],
     ['a removed field', (c) => delete c.blender],
+    ['the required tags', (c) => (c.requires = [])],
   ])('refuses a chunk whose %s was changed', (_what, change) => {
     const tampered = fromRedis(signChunk(keys, unsigned));
     change(tampered);

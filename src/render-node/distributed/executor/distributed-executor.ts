@@ -1,10 +1,9 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NodeWorkers } from '../../../shared/api';
-import { chooseBlenderVersion, distinctBlenderVersions } from '../../../shared/blender-versions';
+import { chooseBlenderVersion } from '../../../shared/blender-versions';
 import { type Renderer, withBlenderWarning } from '../../plan';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../jobs';
-import { HttpError } from '../../http-error';
 import { diskFullReason, isDiskFullError } from '../../disk';
 import { autoChunkSize } from '../chunk-plan';
 import { buildChunkData, chunkFailureReason } from '../chunk-jobs';
@@ -13,10 +12,14 @@ import { CHUNK_ATTEMPTS, CHUNK_QUEUE, chunkJobId, JOB_KEY_TTL_SECONDS, parseChun
 import { openRedis } from '../redis-connection';
 import { redactRedisUrl, workerKeys, type WorkerKeys } from '../../worker-access';
 import type { ActiveRender, DistributedExecutorDeps, DistributedOptions } from './executor-options';
-import { withinTimeout } from './redis-timeout';
+import { redisUnanswered, withinTimeout } from './redis-timeout';
 import { sceneFingerprint } from './scene-fingerprint';
 import { liveWorkers } from '../worker-registry';
 import { waitingNote } from '../waiting-note';
+import { blockedByHand, blockWorker, unblockWorker } from '../worker-blocks';
+import { missingTags } from '../../plan';
+import { requeueWaitingChunks, sameTags } from './requires-change';
+import { distributedWorkersView } from './workers-view';
 import { requeueChunks } from './requeue-chunks';
 
 interface Entry extends ActiveRender {
@@ -28,6 +31,8 @@ interface Entry extends ActiveRender {
   queued: { waiting: number; active: number };
   /** Why its chunks wait, when something other than busy workers holds them back. */
   note: string | null;
+  /** The worker tags its queued chunks were signed with (the job's, followed when they change). */
+  requires: string[];
 }
 
 /** A chunk entry that finished without delivering its frames is put in the queue again at most this often. */
@@ -122,6 +127,7 @@ export class DistributedExecutor implements RenderExecutor {
         again: false,
         queued: { waiting: 0, active: 0 },
         note: null,
+        requires: [...job.requires],
         settle: resolve,
       };
       if (task.signal.aborted) return resolve({ kind: 'stopped' });
@@ -175,23 +181,17 @@ export class DistributedExecutor implements RenderExecutor {
     return workers?.map((w) => ({ version: w.blenderVersion, eevee: w.eevee ?? null })) ?? null;
   }
 
-  /** The workers connected to Redis and the chunks waiting for them. */
+  /** The render workers (live, and for a day those that stopped), the chunks waiting for them, and the blocks. */
   async workersView(): Promise<NodeWorkers> {
-    const queue = this.requireQueue();
-    const unanswered = (): never => {
-      throw new HttpError(503, 'redis_unavailable', 'The render workers cannot be listed: Redis is not answering. The node keeps retrying.');
-    };
-    const [counts, workers] = await withinTimeout(
-      Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'), liveWorkers(this.requireRedis())]),
-      unanswered,
-    );
-    return {
-      mode: 'distributed',
-      blenderVersions: distinctBlenderVersions(workers.map((w) => w.blenderVersion)),
-      redis: this.redisLabel,
-      chunks: { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0 },
-      workers,
-    };
+    const view = distributedWorkersView({ queue: this.requireQueue(), redis: this.requireRedis(), redisLabel: this.redisLabel, jobStatus: (id) => this.deps.chunks.jobStatus(id) });
+    return withinTimeout(view, () => redisUnanswered('The render workers cannot be listed'));
+  }
+
+  /** Keep a worker from a job (or every job, `jobId` null) by hand, or let it take them again; answers the worker list. */
+  async setWorkerBlock(block: boolean, worker: string, jobId: string | null): Promise<NodeWorkers> {
+    const redis = this.requireRedis();
+    await withinTimeout(block ? blockWorker(redis, worker, jobId, this.deps.now()) : unblockWorker(redis, worker, jobId), () => redisUnanswered(`The worker cannot be ${block ? 'blocked' : 'unblocked'}`));
+    return this.workersView();
   }
 
   private finish(entry: Entry, outcome: ExecutorOutcome): void {
@@ -219,7 +219,8 @@ export class DistributedExecutor implements RenderExecutor {
     const workers = await liveWorkers(this.requireRedis());
     for (const entry of held) {
       const { job, plan } = entry.task;
-      entry.note = waitingNote({ blender: entry.blender, saved: job.analysis?.savedWithBlender ?? null, engine: plan.engine, queued: entry.queued }, workers, paused);
+      const blocked = await blockedByHand(this.requireRedis(), job.id);
+      entry.note = waitingNote({ blender: entry.blender, saved: job.analysis?.savedWithBlender ?? null, engine: plan.engine, queued: entry.queued, requires: entry.requires, blocked }, workers, paused);
     }
   }
 
@@ -233,7 +234,8 @@ export class DistributedExecutor implements RenderExecutor {
     const jobId = entry.task.job.id;
     const asked = entry.task.plan.blender ?? null;
     const saved = entry.task.job.analysis?.savedWithBlender ?? null;
-    const chosen = asked ?? chooseBlenderVersion(saved, (await liveWorkers(this.requireRedis())).map((w) => w.blenderVersion));
+    const tagged = (await liveWorkers(this.requireRedis())).filter((w) => missingTags(entry.requires, w.tags).length === 0);
+    const chosen = asked ?? chooseBlenderVersion(saved, tagged.map((w) => w.blenderVersion));
     if (chosen === null) return false;
     this.deps.chunks.setBlender(jobId, chosen);
     entry.blender = this.deps.chunks.blender(jobId) ?? chosen;
@@ -276,8 +278,12 @@ export class DistributedExecutor implements RenderExecutor {
     const have = this.deps.chunks.recordedFrames(jobId);
     const unfinished = [...entry.chunks.values()].filter((c) => c.frames.some((f) => !have.has(f)));
     if (unfinished.length === 0) return this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
+    const requires = this.deps.jobs.get(jobId)?.requires ?? entry.requires;
+    const changed = !sameTags(requires, entry.requires);
+    if (changed) entry.requires = [...requires];
     if (entry.blender === null && !(await this.chooseBlender(entry))) return;
     const queue = this.requireQueue();
+    if (changed && (await requeueWaitingChunks(queue, jobId, unfinished, (c) => this.enqueue(entry, c)))) this.deps.log.info({ jobId, requires }, 'the tags the render requires changed: its waiting chunks were queued again with them');
     const queued = { waiting: 0, active: 0 };
     entry.queued = queued;
     for (const chunk of unfinished) {
@@ -334,6 +340,7 @@ export class DistributedExecutor implements RenderExecutor {
       generation: chunk.generation,
       frames: chunk.frames,
       blender: entry.blender,
+      requires: entry.requires,
       scene: entry.scene,
       plan,
       signer: this.deps.signer,

@@ -1,3 +1,5 @@
+import { HttpError } from '../../http-error';
+
 /** How long a reading for people (the worker list, the analysis warnings) waits for Redis. */
 export const READ_TIMEOUT_MS = 3000;
 
@@ -14,4 +16,9 @@ export function withinTimeout<T>(work: Promise<T>, fallback: () => T): Promise<T
     }, READ_TIMEOUT_MS);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** The 503 answered when Redis does not answer a request in time: `what` ("The render workers cannot be listed") and that the node retries. */
+export function redisUnanswered(what: string): never {
+  throw new HttpError(503, 'redis_unavailable', `${what}: Redis is not answering. The node keeps retrying.`);
 }
