@@ -134,6 +134,15 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=99999-' } })).status).toBe(416);
     expect((await send('GET', tampered(downloads.frames[0]), { key: null })).status).toBe(403);
 
+    // requeue (a node extension): refusals, then frame 2, never rendered, back in the queue
+    expect((await send('POST', `/node/jobs/${validated.id}/requeue`, { body: json({ frames: ['9'] }) })).body.error.code).toBe('frames_not_in_job');
+    expect((await send('POST', `/node/jobs/${validated.id}/requeue`, { body: json({ frames: [] }) })).status).toBe(400);
+    expect((await send('POST', `/node/jobs/${toCancel.id}/requeue`, { body: json({ failed: true }) })).body.error.code).toBe('never_rendered');
+    expect((await send('POST', '/node/jobs/00000000-0000-4000-8000-000000000000/requeue', { body: json({ failed: true }) })).status).toBe(404);
+    const requeued = (await send('POST', `/node/jobs/${validated.id}/requeue`, { body: json({ failed: true }) })).body;
+    expect(requeued.status).toBe('booting');
+    expect(requeued.timeline.at(-1)).toMatchObject({ status: 'booting', detail: 'requeued frame 2' });
+
     expect(problems).toEqual([]);
     const coveredOperations = new Set([...checker.covered].map((c) => c.split(' ').slice(0, 2).join(' ')));
     expect(checker.operations().filter((op) => !coveredOperations.has(op))).toEqual([]);
