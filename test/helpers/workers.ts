@@ -23,9 +23,10 @@ export interface WorkerProcess {
  * Start `renderdrop node worker` for the node at `node` and wait until it takes chunks. The worker
  * secret is {@link TEST_WORKER_SECRET} in RENDERDROP_WORKER_SECRET unless `env` sets another.
  */
-export function startWorkerProcess(options: { redis: string; node: string; name: string; cacheDir: string; blender: string; threads?: number; env?: NodeJS.ProcessEnv }): Promise<WorkerProcess> {
+export function startWorkerProcess(options: { redis: string; node: string; name: string; cacheDir: string; blender: string; threads?: number; tags?: string[]; env?: NodeJS.ProcessEnv }): Promise<WorkerProcess> {
   const args = ['node', 'worker', '--redis', options.redis, '--node', options.node, '--name', options.name, '--cache', options.cacheDir, '--blender', options.blender];
   if (options.threads) args.push('--threads', String(options.threads));
+  if (options.tags) args.push('--tags', options.tags.join(','));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/run.ts'), ...args], {
       cwd: ROOT,
