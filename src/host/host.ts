@@ -23,6 +23,7 @@ import { homeConfinedHandlers } from './files/page-handlers';
 import { DEFAULT_NODE_SETTINGS } from './app/this-computer-settings';
 import { HiddenJobs } from './environment/hidden-jobs';
 import { jobHandlers } from './jobs/job-handlers';
+import { workerHandlers } from './jobs/studio/worker-handlers';
 import { systemOpenPath, type OpenPath } from './jobs/open-path';
 import { ActiveSession } from './session/active-session';
 import { CloudProfile } from './profiles/cloud-profile';
@@ -168,6 +169,7 @@ export async function createHost(options: HostOptions): Promise<AppHost> {
       },
     }),
     ...jobHandlers({ sessions, openPath: options.openPath ?? systemOpenPath }),
+    ...workerHandlers({ sessions }),
     ...fileHandlers({ home, prefs }),
     ...addonHandlers(systemAddonInstaller({ env, home, configured: () => (node?.blender ? [node.blender.path] : []), cli: options.cliCommand ?? null })),
   };

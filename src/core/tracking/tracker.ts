@@ -51,6 +51,8 @@ export interface TrackerOptions {
   staleRefreshesPerTick?: number;
   /** Job reads in parallel within one tick (default 4). */
   detailConcurrency?: number;
+  /** How often a job waiting for its turn (`booting`) is read, for when it starts or why it cannot (default 5 s). */
+  waitingReadMs?: number;
 }
 
 /** What the tracker knows about one watched job. */
@@ -84,6 +86,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
   readonly #staleMs: number;
   readonly #stalePerTick: number;
   readonly #concurrency: number;
+  readonly #waitingMs: number;
   readonly #jobs = new Map<string, Entry>();
   #running = false;
   #timer: unknown = null;
@@ -103,6 +106,7 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
     this.#staleMs = options.staleAfterMs ?? 120_000;
     this.#stalePerTick = options.staleRefreshesPerTick ?? 1;
     this.#concurrency = options.detailConcurrency ?? 4;
+    this.#waitingMs = options.waitingReadMs ?? 5_000;
     this.#interval = this.#activeMs;
   }
 
@@ -233,6 +237,8 @@ export class JobTracker extends TypedEmitter<TrackerEvents> {
         }
       }
       entry.inProgressList = inList;
+      // A job waiting for its turn is read every few seconds: when it starts, or why it cannot, changes without a frame.
+      if (!read && entry.job?.status === 'booting' && now - entry.lastReadAt >= this.#waitingMs) read = true;
       if (read) toRead.push(entry);
       else if (now - entry.lastReadAt >= this.#staleMs) stale.push(entry);
     }

@@ -10,3 +10,4 @@ export { JobSync } from './job-sync';
 export { ProfileJobs } from './profile-jobs';
 export { readAnalysis } from './read-analysis';
 export { SubmittedJobs } from './submitted-jobs';
+export { FarmStudio } from './studio/farm-studio';

@@ -5,6 +5,7 @@ import { ConfigError, NotFoundError } from '../../core/errors';
 import { type Job, isTerminalStatus } from '../../shared/api';
 import { formatName, type FrameImage, type FrameStripView } from '../../shared/contract';
 import { isPlainRecord } from '../../shared/plain-record';
+import { renderedByText } from '../../shared/render';
 import { fetchPreview } from './fetch-preview';
 import { frameNumberOf, frameViews, plannedFrames, viewableType, type KnownFile } from './frame-list';
 import type { JobDownloads } from './job-downloads';
@@ -18,6 +19,8 @@ const DOWNLOADS_TTL_MS = 30_000;
 interface ServerFile extends KnownFile {
   url: string | null;
   previewUrl: string | null;
+  /** The render worker that rendered it, when the node says (null: the node's own Blender). */
+  worker?: string | null;
 }
 
 const IMAGE_FILE = /\.(png|jpe?g|webp|bmp|gif|exr|tiff?|tga|hdr|dpx|cin|jp2|rgb|sgi)$/i;
@@ -46,7 +49,8 @@ export class JobFrameStrip {
     const job = await this.#client.getJob(jobId);
     const ended = isTerminalStatus(job.status);
     // A Renderdrop node lists the frames written so far; another farm's download list fills in only once the job has ended.
-    const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), await this.#known(jobId, ended || this.#nodeFrames, true), ended);
+    const known = await this.#known(jobId, ended || this.#nodeFrames, true);
+    const all = frameViews(plannedFrames(job.finalConfig, job.requestedConfig, job.analysis), known, ended);
     return {
       jobId,
       status: job.status,
@@ -55,6 +59,10 @@ export class JobFrameStrip {
       fps: fpsOf(job),
       formatName: outputFormatOf(job),
       hasPreview: typeof job.previewUrl === 'string' && job.previewUrl !== '',
+      renderedBy: renderedByText(known.flatMap((f) => {
+        const frame = frameNumberOf(f.relativePath);
+        return frame === null || f.worker === undefined ? [] : [{ frame, worker: f.worker }];
+      })),
     };
   }
 
@@ -120,7 +128,7 @@ export class JobFrameStrip {
     if (this.#nodeFrames) {
       try {
         const { frames } = await this.#client.getJobFrames(jobId);
-        return frames.map((f) => serverFile(f.fileName, f.url, f.previewUrl));
+        return frames.map((f) => ({ ...serverFile(f.fileName, f.url, f.previewUrl), ...(f.worker !== undefined ? { worker: f.worker } : {}) }));
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
         this.#nodeFrames = false;

@@ -29,6 +29,7 @@ export function jobHandlers({ sessions, openPath }: JobHandlerDeps): NamespaceHa
     'jobs.refresh': async () => (await sessions.active()).reload(),
     'jobs.sync': async () => (await sessions.active()).sync(),
     'jobs.cancel': async ({ jobId }) => (await sessions.active()).cancel(jobId),
+    'jobs.setPriority': async ({ jobId, priority }) => (await sessions.active()).setPriority(jobId, priority),
     'jobs.remove': async ({ jobIds }) => {
       const session = await sessions.active();
       return removeJobs({ jobs: session.services().jobs, cancel: (id) => session.cancel(id) }, jobIds);

@@ -1,6 +1,9 @@
 import { analysisForArtist, type PackSummary } from '../../core/packing';
 import { blenderErrorLineOf, isNote, jobWarningsOf, type JobStatus } from '../../shared/api';
 
+/** The few words of the warning that no render worker was connected when the farm read the scene. */
+export const NO_WORKER_WORDS = 'no render worker connected';
+
 const WORDS: Record<string, string> = {
   'missing-dependency': 'files missing',
   'newer-blender': 'saved with a newer Blender',
@@ -14,7 +17,7 @@ const WORDS: Record<string, string> = {
   'python-driver': 'scene Python not run',
   'python-module': 'scene Python not run',
   'blender-errors': 'Blender reported errors',
-  'no-render-workers': 'no render worker connected',
+  'no-render-workers': NO_WORKER_WORDS,
   'different-blender': 'rendered with another Blender version',
 };
 

@@ -9,7 +9,7 @@ import type { Profile } from '../../shared/settings';
 import { type ConnectionState, type SyncView, type JobPage, type JobQuery, type JobSummary, type RequeueView, type SubmissionView, failedStepTitle } from '../../shared/contract';
 import type { ConnectionService } from '../profiles';
 import { HostSubmissions } from '../submissions';
-import { JobDetails, JobDownloads, JobFolderRepair, JobFrameStrip, JobLogReader, JobSync, ProfileJobs, SubmittedJobs, withFrameCounts } from '../jobs';
+import { FarmStudio, JobDetails, JobDownloads, JobFolderRepair, JobFrameStrip, JobLogReader, JobSync, ProfileJobs, SubmittedJobs, withFrameCounts } from '../jobs';
 import { notifier, type Notify, type SessionEnvironment } from '../environment';
 
 /** What a session needs from the host. */
@@ -35,6 +35,8 @@ export interface SessionServices {
   frames: JobFolderRepair;
   /** What Blender printed for a job, for the details' Log tab. */
   logs: JobLogReader;
+  /** A Renderdrop node's priorities and render workers. */
+  studio: FarmStudio;
 }
 
 /**
@@ -72,6 +74,7 @@ export class ProfileSession {
       jobs,
       frameStrip: new JobFrameStrip({ client, downloads }),
       logs: new JobLogReader({ client }),
+      studio: new FarmStudio({ client, jobs, now: () => deps.clock.now() }),
       downloads,
       details: new JobDetails({ client, jobs, downloads, submitted: this.#submitted, isStaged: deps.isStaged }),
       submissions,
@@ -141,6 +144,13 @@ export class ProfileSession {
     if (atReview) await submissions.discard(atReview);
     else await client.cancelJob(jobId);
     const summary = jobs.put(await client.getJob(jobId));
+    void this.#tracker?.refresh(jobId);
+    return summary;
+  }
+
+  /** Changes a job's priority on a Renderdrop node, and reads it again soon. */
+  async setPriority(jobId: string, priority: number): Promise<JobSummary> {
+    const summary = await this.services().studio.setPriority(jobId, priority);
     void this.#tracker?.refresh(jobId);
     return summary;
   }

@@ -3,9 +3,9 @@ import { InvalidStateError, isAbort, NotFoundError, serializeError, SubmissionBu
 import { isFinished, type SubmissionRecord } from '../../core/journal';
 import { awaitsDecision, recordForFile, scenesToChooseFrom, type ClaimedSubmission } from '../../core/lifecycle';
 import { isWithin, leftOutFiles, ProjectRoots } from '../../core/packing';
-import type { RenderConfig } from '../../shared/api';
+import type { NodeWorkers, RenderConfig } from '../../shared/api';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract';
-import { reviewSheetOf } from './review-sheet';
+import { reviewSheetOf, studioChoiceOf } from './review-sheet';
 import { planSubmitAgain } from './submit-again';
 import { suggestedProject, toSubmissionView } from './submission-view';
 import { claimSubmission } from './claim-submission';
@@ -78,16 +78,15 @@ export class HostSubmissions {
   async review(submissionId: string): Promise<ReviewSheet> {
     const tracked = this.#require(submissionId);
     if (!tracked.proposal) throw new InvalidStateError(`${tracked.record.file.name} is not waiting for review (it is ${toSubmissionView(tracked).phase}).`);
-    const farmBlenders = await this.#farmBlenders();
+    const farm = await this.#farmWorkers();
     const proposal = tracked.proposal;
     if (!proposal) throw new InvalidStateError(`${tracked.record.file.name} is no longer waiting for review.`);
-    return reviewSheetOf(submissionId, { ...tracked, proposal }, this.#deps, farmBlenders);
+    return reviewSheetOf(submissionId, { ...tracked, proposal }, this.#deps, farm?.blenderVersions ?? null, studioChoiceOf(farm));
   }
 
-  /** The Blender versions the profile's node renders with (`GET /node/workers`); null when it does not say within a few seconds. */
-  async #farmBlenders(): Promise<string[] | null> {
-    const view = await this.#deps.client.getNodeWorkers({ signal: AbortSignal.timeout(5000), retry: { transientRetries: 0 } }).catch(() => null);
-    return view?.blenderVersions ?? null;
+  /** The profile's node's worker list (`GET /node/workers`: its Blender versions, worker tags); null when it does not answer within a few seconds. */
+  async #farmWorkers(): Promise<NodeWorkers | null> {
+    return this.#deps.client.getNodeWorkers({ signal: AbortSignal.timeout(5000), retry: { transientRetries: 0 } }).catch(() => null);
   }
 
   /** Starts the render of a reviewed submission with the artist's settings, and remembers them. */

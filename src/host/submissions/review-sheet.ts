@@ -2,8 +2,8 @@ import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal'
 import type { RenderProposal } from '../../core/lifecycle';
 import { analysisForArtist } from '../../core/packing';
 import { jobWarningsOf } from '../../shared/api';
-import type { BlenderChoiceView, ReviewSheet } from '../../shared/contract';
-import type { RenderConfig } from '../../shared/api';
+import type { BlenderChoiceView, ReviewSheet, StudioChoiceView } from '../../shared/contract';
+import type { NodeWorkers, RenderConfig } from '../../shared/api';
 import { chooseBlenderVersion, pickedBlenderVersion, versionsOpening } from '../../shared/blender-versions';
 import type { AppPreferences } from '../environment';
 import { type ProfileJobs, readAnalysis } from '../jobs';
@@ -29,6 +29,7 @@ export function reviewSheetOf(
   waiting: AwaitingReview,
   deps: { prefs: Pick<AppPreferences, 'lastSettings'>; jobs: Pick<ProfileJobs, 'estimateBasis'> },
   farmBlenders: readonly string[] | null = null,
+  studio: StudioChoiceView | null = null,
 ): ReviewSheet {
   const { record, proposal } = waiting;
   const analysis = readAnalysis(analysisForArtist(proposal.analysis, record.packing, waiting.paths));
@@ -41,13 +42,34 @@ export function reviewSheetOf(
     fileName: record.file.name,
     analysis,
     warnings: warningsForArtist(analysis ? jobWarningsOf({ status: proposal.job.status, analysis }) : [], waiting.paths),
-    defaults: withBlenderOf(remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis), blender),
+    defaults: withStudioOf(withBlenderOf(remembered ? fitToAnalysis(remembered, analysis) : detectedConfig(analysis), blender), studio),
     fromLastTime: recorded === null && remembered !== null,
     fromEarlierJob: waiting.again && recorded !== null,
     ...(record.packing ? { files: sceneFilesOf(record.packing, waiting.paths) } : {}),
     estimateFrom: deps.jobs.estimateBasis(proposal.job),
     ...(blender ? { blender } : {}),
+    ...(studio ? { studio } : {}),
   };
+}
+
+/**
+ * What a Renderdrop node offers the review (a priority, worker tags) when its worker list shows it
+ * knows them (the node's own tags, or its list of blocks); null for an older node.
+ */
+export function studioChoiceOf(view: NodeWorkers | null): StudioChoiceView | null {
+  if (view === null) return null;
+  if (view.mode === 'embedded') return view.tags !== undefined ? { workerTags: [...view.tags].sort() } : null;
+  if (view.blocks === undefined) return null;
+  return { workerTags: [...new Set(view.workers.filter((w) => w.state !== 'offline').flatMap((w) => w.tags ?? []))].sort() };
+}
+
+/** The settings without a remembered priority or required tags on a farm that takes none. */
+function withStudioOf(config: RenderConfig, studio: StudioChoiceView | null): RenderConfig {
+  if (studio !== null || (config.priority === undefined && config.requires === undefined)) return config;
+  const rest = { ...config };
+  delete rest.priority;
+  delete rest.requires;
+  return rest;
 }
 
 /**

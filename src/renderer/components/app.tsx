@@ -8,12 +8,14 @@ import { FileBrowser } from './files/file-browser-dialog';
 import { JobDetailPanel } from './detail/job-detail-panel';
 import { Notifications } from './notifications';
 import { ProfilePicker } from './profile-picker';
+import { PriorityDialog } from './queue/priority-dialog';
 import { QueueView } from './queue/queue-view';
 import { ReviewSheetDialog } from './review/review-sheet-dialog';
 import { SettingsPage } from './settings/settings-page';
 import { StatusBanner } from './status-banner';
+import { WorkersPage } from './workers/workers-page';
 
-/** The whole window: header, state banner, the queue (files on their way included) or settings, detail panel, review sheet. */
+/** The whole window: header, state banner, the queue (files on their way included), the farm's workers or settings, detail panel, review sheet. */
 export function App() {
   const state = useAppStore((s) => s.state);
   const error = useAppStore((s) => s.error);
@@ -47,6 +49,9 @@ export function App() {
             <button type="button" className="tab" aria-current={view === 'queue' ? 'page' : undefined} onClick={() => useAppStore.getState().setView('queue')}>
               Queue
             </button>
+            <button type="button" className="tab" aria-current={view === 'workers' ? 'page' : undefined} onClick={() => useAppStore.getState().setView('workers')}>
+              Workers
+            </button>
             <button type="button" className="tab" aria-current={view === 'settings' ? 'page' : undefined} onClick={() => useAppStore.getState().setView('settings')}>
               Settings
             </button>
@@ -63,6 +68,8 @@ export function App() {
               </div>
               <JobDetailPanel />
             </>
+          ) : view === 'workers' ? (
+            <WorkersPage />
           ) : (
             <SettingsPage state={state} />
           )}
@@ -74,6 +81,7 @@ export function App() {
         )}
         <FileBrowser />
         <ConfirmDialog />
+        <PriorityDialog />
         <Notifications />
       </div>
     </DropTarget>

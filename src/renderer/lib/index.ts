@@ -4,6 +4,7 @@ export { closeJobDetails } from './close-job-details';
 export { command } from './command';
 export { useDialogFocus } from './dialog-focus';
 export { createEventRouter } from './event-router';
+export { blockText, blocksOf, jobName, priorityError, tagsError, typedTags, workerStateText } from './farm';
 export { fileListAction } from './file-browser-keys';
 export { checkFrameRangeText } from './frame-range-check';
 export { cancelJob, renderFramesAgain, submitAgain } from './job-actions';

@@ -1,5 +1,6 @@
 import type { SceneAnalysis, RenderConfig } from '../../shared/api';
 import { checkFrameRangeText } from './frame-range-check';
+import { priorityError, tagsError, typedTags } from './farm';
 
 /** The review sheet's fields as the artist edits them (text, so half-typed values are allowed). */
 export interface ReviewForm {
@@ -12,6 +13,10 @@ export interface ReviewForm {
   outputFormat: string;
   /** The Blender version to render with; empty or absent: the farm's choice. */
   blender?: string;
+  /** A Renderdrop node's priority, 0-100, as typed; empty or absent: the node's default (50). */
+  priority?: string;
+  /** The worker tags the job needs on a Renderdrop node, as typed (`big-ram, gpu`); empty: any worker. */
+  requires?: string;
 }
 
 /** The scene's own range as an expression, from the analysis. */
@@ -32,6 +37,8 @@ export function formFromConfig(config: RenderConfig): ReviewForm {
     preset: config.colorManagementPreset,
     outputFormat: config.outputFormat ?? '',
     blender: config.blenderVersion ?? '',
+    priority: config.priority !== undefined ? String(config.priority) : '',
+    requires: (config.requires ?? []).join(', '),
   };
 }
 
@@ -42,6 +49,10 @@ export function reviewErrors(form: ReviewForm, sceneRange: string | null): Parti
   if (!frames.ok) errors.frames = frames.message;
   if (form.samples.trim() !== '' && !isIntIn(form.samples, 1, 1_000_000)) errors.samples = 'Samples are a whole number from 1 to 1,000,000.';
   if (form.resolutionPercentage.trim() !== '' && !isIntIn(form.resolutionPercentage, 1, 1000)) errors.resolutionPercentage = 'Resolution is a whole percentage from 1 to 1000.';
+  const priority = priorityError(form.priority ?? '');
+  if (priority !== null) errors.priority = priority;
+  const tags = tagsError(form.requires ?? '');
+  if (tags !== null) errors.requires = tags;
   return errors;
 }
 
@@ -57,6 +68,9 @@ export function configFromForm(form: ReviewForm, base: RenderConfig): RenderConf
   setOrDrop(config, 'activeViewLayer', form.viewLayer || undefined);
   setOrDrop(config, 'outputFormat', (form.outputFormat || undefined) as RenderConfig['outputFormat']);
   setOrDrop(config, 'blenderVersion', form.blender || undefined);
+  setOrDrop(config, 'priority', (form.priority ?? '').trim() === '' ? undefined : Number(form.priority));
+  const requires = typedTags(form.requires ?? '');
+  setOrDrop(config, 'requires', requires.length > 0 ? requires : undefined);
   return config;
 }
 

@@ -3,7 +3,7 @@ import type { AppState, ConnectionState } from '../../shared/contract';
 import { call } from '../bridge';
 
 /** Which page is shown. */
-export type View = 'queue' | 'settings';
+export type View = 'queue' | 'workers' | 'settings';
 
 interface AppStore {
   state: AppState | null;

@@ -6,6 +6,7 @@ export { type FileBrowserRequest, useFileBrowserStore } from './file-browser-sto
 export { imageKey, type ImageState, useFramesStore } from './frames-store';
 export { useNotificationsStore } from './notifications-store';
 export { usePreviewsStore } from './previews-store';
+export { usePriorityStore } from './priority-store';
 export { selectVisibleQueue } from './queue-selectors';
 export { useQueueStore } from './queue-store';
 export { type DroppedFile, useSubmissionsStore } from './submissions-store';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type NodeWorkers, type RenderConfig, renderConfigSchema } from '../api';
+import { type NodeWorkers, prioritySchema, type RenderConfig, renderConfigSchema } from '../api';
+import type { FarmWorkersView } from './worker-views';
 import { type AppState, type ConnectionTest, type DoctorView, KEY_PLACES, type ProfileView, type SettingsView, THEMES } from './app-state';
 import type { SyncView } from './events';
 import { type JobCounts, type JobDetail, type JobRemoval, type JobSummary, JOB_FILTERS } from './job-views';
@@ -138,6 +139,11 @@ export const CALLS = {
   /** Removes what Renderdrop installed from that Blender, and nothing else. */
   'addon.uninstall': returns<BlenderAddonView>()(z.object({ blender: z.string().min(1).max(4096) }).strict()),
 
+  /** The render workers of the active profile's farm, with the names of the jobs they render. */
+  'workers.list': returns<FarmWorkersView>()(none),
+  /** Keeps a worker from one job (`jobId`) or every job, or (`block: false`) lets it take them again. */
+  'workers.block': returns<FarmWorkersView>()(z.object({ worker: z.string().min(1).max(200), jobId: id.optional(), block: z.boolean() }).strict()),
+
   'scenes.lastSettings': returns<RenderConfig | null>()(z.object({ fileName: z.string().min(1).max(1000) }).strict()),
 
   'jobs.list': returns<JobPage>()(jobQuerySchema),
@@ -155,6 +161,8 @@ export const CALLS = {
   /** Checks the queue against the server now (new jobs, changed statuses): cheap, for focus and the refresh button. */
   'jobs.sync': returns<SyncView>()(none),
   'jobs.cancel': returns<JobSummary>()(byJob),
+  /** Changes the priority of a job waiting or rendering on a Renderdrop node. */
+  'jobs.setPriority': returns<JobSummary>()(z.object({ jobId: id, priority: prioritySchema }).strict()),
   /**
    * Removes jobs from the list on this computer for the active profile (kept across restarts); jobs
    * still at work are canceled first. The farm keeps the jobs.

@@ -28,6 +28,8 @@ export interface FrameStripView {
   formatName: string | null;
   /** Whether the server has a preview image of the job (the last rendered frame while rendering). */
   hasPreview: boolean;
+  /** Which render worker rendered which frames ("render-01 frames 1-4, render-02 frames 5-8"), when the farm says. */
+  renderedBy?: string | null;
 }
 
 /** A frame's picture: a data URL to show, or why there is none. */

@@ -16,3 +16,4 @@ export { type FrameImage, type FrameView, type FrameStripView } from './frame-st
 export { depthName, describeOutput, formatName, settingLabel, settingValue, videoLabel } from './setting-labels';
 export { compareSettings } from './settings-comparison';
 export { firstTellingLine, jobLogRequestSchema, type JobLogView } from './job-log-views';
+export { type FarmWorkersView } from './worker-views';

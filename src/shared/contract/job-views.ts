@@ -55,6 +55,10 @@ export interface JobSummary {
   errorLine?: string | null;
   /** Before the render starts: its time from earlier renders of the same scene on this profile, when there are any. */
   estimate: RenderEstimate | null;
+  /** Its priority on a Renderdrop node, 0-100; null or absent on a farm without priorities. */
+  priority?: number | null;
+  /** The worker tags it needs on a Renderdrop node (empty or absent: any worker). */
+  requires?: string[];
 }
 
 /** One status change. */

@@ -143,6 +143,14 @@ export interface ReviewSheet {
    * than one that can open the scene; absent otherwise (the farm's choice is then the only one).
    */
   blender?: BlenderChoiceView;
+  /** Present when the farm is a Renderdrop node, which takes a priority and the worker tags a job needs. */
+  studio?: StudioChoiceView;
+}
+
+/** What a Renderdrop node offers the review beyond the API: a priority, and worker tags to require. */
+export interface StudioChoiceView {
+  /** The tags its render workers (or the node itself) carry now, to pick from; a job may require others and wait for them. */
+  workerTags: string[];
 }
 
 /** The Blender versions of the farm an artist may render a scene with. */

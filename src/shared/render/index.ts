@@ -6,3 +6,4 @@ export { clockFact, clockShortText, rowTimeText, startsInText, waitingText, wait
 export { renderShapeFrom } from './render-shape';
 export { clockSummaryOf, framesSeenAfter, type ClockSummary } from './clock-summary';
 export { requeueDetail, requeueRequestOf, selectRequeueFrames, type RequeueSelection } from './requeue-frames';
+export { renderedByText } from './rendered-by';

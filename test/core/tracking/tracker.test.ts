@@ -77,6 +77,35 @@ describe('JobTracker', () => {
     tracker.stop();
   });
 
+  it('reads a job waiting for its turn every few seconds, so when it starts (or why it cannot) stays current', async () => {
+    const server = { message: 'Waiting for a render worker tagged big-ram', reads: 0 };
+    let now = 0;
+    const tracker = new JobTracker({
+      clock: { now: () => now },
+      waitingReadMs: 5_000,
+      client: {
+        getAllProgress: async () => [{ jobId: 'a', completedFrames: 0, totalFrames: 8 }],
+        getJob: async () => {
+          server.reads++;
+          return { id: 'a', status: 'booting', workspaceId: 'w', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', statusMessage: server.message, waiting: { jobsAhead: 0, startsInSeconds: null } };
+        },
+      },
+    });
+    const messages: unknown[] = [];
+    tracker.on('job', ({ job }) => messages.push(job.statusMessage));
+    tracker.watch('a');
+    await tracker.refresh();
+    now = 1_000;
+    await tracker.refresh();
+    expect(server.reads).toBe(1);
+    server.message = 'Starts in about 4 min';
+    now = 6_000;
+    await tracker.refresh();
+    expect(server.reads).toBe(2);
+    expect(messages).toEqual(['Waiting for a render worker tagged big-ram', 'Starts in about 4 min']);
+    tracker.stop();
+  });
+
   it('emits failed and canceled', async () => {
     const { farm, tracker, events } = setup();
     farm.add('f', 'rendering', 10);

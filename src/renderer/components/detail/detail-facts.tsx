@@ -1,8 +1,9 @@
-import { type DownloadState, type JobDetail, describeOutput } from '../../../shared/contract';
+import { type DownloadState, type FrameStripView, type JobDetail, describeOutput } from '../../../shared/contract';
 import { isPlainRecord } from '../../../shared/plain-record';
 import { command } from '../../lib';
 import { formatDuration } from '../../../shared/text';
 import { clockFact, renderClockOf } from '../../../shared/render';
+import { DetailWorkers } from './detail-workers';
 
 /** What the job delivers: format and depth as rendered (final settings), else as the scene sets them. */
 function outputOf(detail: JobDetail): string | null {
@@ -18,13 +19,17 @@ export function hasFolder(download: DownloadState): boolean {
   return download.dir !== null && (download.state === 'done' || download.state === 'downloading' || download.filesDone > 0);
 }
 
-/** The job's key facts: frames, time taken, the farm's render time (and what "normalized" means), output and folder. */
-export function DetailFacts(props: { detail: JobDetail }) {
+/**
+ * The job's key facts: frames, time taken, the farm's render time (and what "normalized" means), output
+ * and folder; on a Renderdrop node, its priority, tags and render workers.
+ */
+export function DetailFacts(props: { detail: JobDetail; frames?: FrameStripView | null }) {
   const s = props.detail.summary;
   const output = outputOf(props.detail);
   const counted = s.normalizedSeconds !== null && s.normalizedSeconds > 0 ? s.normalizedSeconds : null;
   const time = clockFact(renderClockOf(s, Date.now()));
   return (
+    <>
     <dl className="facts">
       <dt>Frames</dt>
       <dd>
@@ -57,5 +62,7 @@ export function DetailFacts(props: { detail: JobDetail }) {
         )}
       </dd>
     </dl>
+    <DetailWorkers summary={s} frames={props.frames ?? null} />
+    </>
   );
 }

@@ -72,7 +72,7 @@ export function JobDetailPanel() {
           <div role="tabpanel" id={tabIds('details').panel} aria-labelledby={tabIds('details').tab} hidden={tab !== 'details'}>
           <LiveFrame summary={s} preview={preview} active={active} />
           {frames && <FrameStrip frames={frames} fileName={s.fileName} rendered={s.completedFrames} active={active} {...(isTerminalStatus(s.status) ? { onRenderAgain: (picked: number[]) => renderFramesAgain(s, { frames: picked }) } : {})} />}
-          <DetailFacts detail={detail} />
+          <DetailFacts detail={detail} frames={frames} />
           <DetailSettings detail={detail} />
           {detail.analysis && <DetailScene analysis={detail.analysis} />}
           {detail.timeline.length > 0 && (

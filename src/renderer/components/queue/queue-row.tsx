@@ -4,7 +4,7 @@ import type { JobSummary, SubmissionView } from '../../../shared/contract';
 import { estimateBasisSentence, isWaitingInLine, renderClockOf, rowTimeText } from '../../../shared/render';
 import { cancelJob, command, formatWhen, removeFromList, renderFramesAgain, type SceneRun, submitAgain } from '../../lib';
 import { countOf, formatDuration, percent } from '../../../shared/text';
-import { useDetailStore, usePreviewsStore, useQueueStore, useSubmissionsStore } from '../../stores';
+import { useDetailStore, usePreviewsStore, usePriorityStore, useQueueStore, useSubmissionsStore } from '../../stores';
 import { MiddleEllipsis } from '../common/middle-ellipsis';
 import { ProgressBar } from '../common/progress-bar';
 import { RowMenu, type RowAction } from './row-menu';
@@ -110,8 +110,19 @@ export const QueueRow = memo(function QueueRow(props: {
   );
 });
 
-/** Across the row, under it: the first line of Blender's errors when a completed render printed some. */
+/**
+ * Across the row, under it: why a waiting job cannot say when it starts (the farm's words, read each
+ * time the job is), or the first line of Blender's errors when a completed render printed some.
+ */
 function RowNote(props: { job: JobSummary }) {
+  const why = props.job.waiting?.reason;
+  if (why && isWaitingInLine(props.job)) {
+    return (
+      <p className="row-note row-note-waiting" data-testid="row-waiting">
+        {why}
+      </p>
+    );
+  }
   const line = props.job.errorLine;
   if (!line) return null;
   return (
@@ -228,6 +239,9 @@ function jobActions(job: JobSummary, submission: SubmissionView | null): { prima
     all.push({ id: 'retry', label: 'Retry failed frames', accessibleName: `Retry the failed frames of ${job.fileName}`, run: () => void renderFramesAgain(job, { failed: true }) });
   }
   if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', run: () => void submitAgain(job) });
+  if (typeof job.priority === 'number' && active && !needsReview(job.status)) {
+    all.push({ id: 'priority', label: 'Priority…', accessibleName: `Priority of ${job.fileName}`, run: () => usePriorityStore.getState().open(job.id) });
+  }
   all.push({ id: 'details', label: 'Details', run: () => openJob(job.id) });
   all.push({ id: 'remove', label: 'Remove from list', run: () => void removeFromList([job]) });
   // A finished render's folder comes first; after a failure or a cancel, sending it again does.

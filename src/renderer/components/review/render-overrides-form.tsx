@@ -3,12 +3,13 @@ import { reviewErrors, type ReviewForm, sceneRangeOf } from '../../lib';
 import { FormField } from './form-field';
 import { FrameRangeEditor } from './frame-range-editor';
 import { RenderChoiceFields } from './render-choice-fields';
+import { StudioFields } from './studio-fields';
 
 /**
  * The artist's overrides of the scene's settings, each field with its error; submitted by the dialog's
  * footer button through `formId`.
  */
-export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void; blender?: ReviewData['blender'] }) {
+export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void; blender?: ReviewData['blender']; studio?: ReviewData['studio'] }) {
   const { analysis: a, form } = props;
   const sceneRange = sceneRangeOf(a);
   const errors = reviewErrors(form, sceneRange);
@@ -42,6 +43,7 @@ export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; f
         )}
       </FormField>
       <RenderChoiceFields analysis={a} form={form} set={set} blender={props.blender} />
+      {props.studio && <StudioFields studio={props.studio} form={form} set={set} errors={errors} />}
     </form>
   );
 }

@@ -25,7 +25,7 @@ export function ReviewScene(props: { data: ReviewData; form: ReviewForm; onChang
       <DetectedSettings analysis={data.analysis} />
       <SceneFilesLine files={data.files} submissionId={data.submissionId} fileName={data.fileName} />
       <SceneWarnings warnings={data.warnings} />
-      <RenderOverridesForm analysis={data.analysis} form={props.form} onChange={props.onChange} formId={props.formId} onSubmit={props.onSubmit} blender={data.blender} />
+      <RenderOverridesForm analysis={data.analysis} form={props.form} onChange={props.onChange} formId={props.formId} onSubmit={props.onSubmit} blender={data.blender} studio={data.studio} />
     </>
   );
 }

@@ -1,0 +1,36 @@
+import type { StudioChoiceView } from '../../../shared/contract';
+import type { ReviewForm } from '../../lib';
+import { PriorityInput } from '../common/priority-field';
+import { FormField } from './form-field';
+
+/** A Renderdrop node's own fields of the review: the job's priority and the worker tags it needs. */
+export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void; errors: Partial<Record<keyof ReviewForm, string>> }) {
+  const { studio, form, set, errors } = props;
+  const carried = studio.workerTags.length > 0 ? `Workers carry: ${studio.workerTags.join(', ')}.` : 'No worker carries tags now.';
+  return (
+    <>
+      <FormField label="Priority" error={errors.priority}>
+        {(id, describedBy) => <PriorityInput id={id} value={form.priority ?? ''} onChange={(priority) => set({ priority })} describedBy={describedBy} invalid={!!errors.priority} />}
+      </FormField>
+      <FormField label="Needs worker tags" error={errors.requires}>
+        {(id, describedBy) => (
+          <>
+            <input
+              id={id}
+              value={form.requires ?? ''}
+              placeholder="e.g. big-ram, gpu"
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={!!errors.requires}
+              aria-describedby={[describedBy, `${id}-carried`].filter(Boolean).join(' ')}
+              onChange={(e) => set({ requires: e.target.value })}
+            />
+            <p id={`${id}-carried`} className="hint">
+              {carried} Only workers with every tag render it; empty: any worker.
+            </p>
+          </>
+        )}
+      </FormField>
+    </>
+  );
+}
