@@ -25,10 +25,10 @@ export async function followRenderingJob(o: FollowFramesOptions): Promise<Job> {
   let status = o.job.status;
   let frames: FrameProgress | null = null;
   let onDisk: { onDisk: number; totalFrames: number } | null = null;
-  const show = () => {
+  const show = (force = false) => {
     const rendered = frames && frames.totalFrames > 0 ? formatFrameProgress(frames.completedFrames, frames.totalFrames, { bar: false }) : '';
     const disk = onDisk ? formatFramesOnDisk(onDisk.onDisk, onDisk.totalFrames) : follower.supported ? '' : 'frames download when the job ends';
-    o.display.update(jobId, [shortId(jobId), status, rendered, disk].filter((part) => part !== '').join('  '));
+    o.display.update(jobId, [shortId(jobId), status, rendered, disk].filter((part) => part !== '').join('  '), { force });
   };
   const follower = new FrameFollower({
     source: o.client,
@@ -54,8 +54,9 @@ export async function followRenderingJob(o: FollowFramesOptions): Promise<Job> {
     return await trackerWaiter(tracker)(jobId, (job) => isTerminalStatus(job.status), {
       signal: o.signal,
       onJob: (job) => {
+        const changed = job.status !== status;
         status = job.status;
-        show();
+        show(changed);
       },
       onProgress: (progress) => {
         frames = progress;
