@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,7 +127,9 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     putJobInStatus(t.node.ctx, validated.id, 'completed', { completedAt: new Date().toISOString() });
     const downloads = (await send('GET', `/jobs/${validated.id}/downloads`)).body;
     expect(downloads.frames).toHaveLength(1);
-    expect((await send('GET', `/node/jobs/${validated.id}/frames`)).body).toMatchObject({ jobId: validated.id, frames: [{ frame: 1, fileName: 'sample_0001.png', previewUrl: null }] });
+    const listed = (await send('GET', `/node/jobs/${validated.id}/frames`)).body;
+    expect(listed).toMatchObject({ jobId: validated.id, frames: [{ frame: 1, fileName: 'sample_0001.png', previewUrl: null, size: 2048 }] });
+    expect(Date.parse(listed.frames[0].modifiedAt)).toBe(Math.floor((await stat(join(frames, 'sample_0001.png'))).mtimeMs));
     expect((await send('GET', '/node/jobs/00000000-0000-4000-8000-000000000000/frames')).status).toBe(404);
     expect((await send('GET', downloads.frames[0], { key: null })).status).toBe(200);
     expect((await send('GET', downloads.frames[0], { key: null, headers: { range: 'bytes=100-' } })).status).toBe(206);
