@@ -88,6 +88,8 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node: failing 
     expect(done.progress).toEqual({ completedFrames: 6, totalFrames: 6 });
     const failures = await keys.hgetall(redisKeys.failures(job.id));
     expect(failures).toEqual({ broken: '2' });
+    expect(JSON.parse((await keys.hget(redisKeys.jobBlocks(job.id), 'broken'))!)).toMatchObject({ by: 'failures' });
+    expect((await t.call('GET', '/node/workers')).json.workers.find((w: any) => w.name === 'broken').chunksFailed).toBe(2);
     expect(new Set(await renderedBy(job.id))).toEqual(new Set(['alpha']));
   });
 
