@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Job, RenderConfig, SceneAnalysis } from '../../shared/api';
-import { isActiveStatus, requeueRequestSchema } from '../../shared/api';
+import type { Job, JobSettingsPatch, RenderConfig, SceneAnalysis } from '../../shared/api';
+import { isActiveStatus, isTerminalStatus, jobSettingsPatchSchema, requeueRequestSchema } from '../../shared/api';
 import { badRequest, HttpError } from '../http-error';
 import { admitRender, drawingFor, drawingOf, type NodeCapabilities, pickBlender, planRender, type Renderer, withBlenderWarning } from '../plan';
 import { apiJobFor, loadJob } from './api-request';
@@ -16,7 +16,10 @@ const CANCELABLE = statusesLeadingTo('canceled');
 
 const REQUEUE_RULE = 'POST /node/jobs/{id}/requeue: send {"frames": ["5", "9-12"]} (frames or ranges of the job) or {"failed": true} (every frame not rendered), nothing else.';
 
-/** Moving a job along: validate it, render it, cancel it, render frames of it again (a Renderdrop node's extension). */
+/**
+ * Moving a job along: validate it, render it, cancel it; and a Renderdrop node's extensions: change its
+ * priority or required tags, render frames of it again.
+ */
 export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void {
   api.post('/jobs/:id/validate', { schema: { params: jobParams, body: validateBody } }, async (request) => {
     const job = loadJob(ctx, request.params.id);
@@ -44,6 +47,8 @@ export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void
     return apiJobFor(ctx, request, loadJob(ctx, job.id));
   });
 
+  api.post('/node/jobs/:id/settings', { schema: { params: jobParams, body: jobSettingsPatchSchema } }, async (request) => changeSettings(ctx, request, request.params.id, request.body));
+
   api.post('/node/jobs/:id/requeue', { schema: { params: jobParams, body: z.unknown() } }, async (request) => {
     const body = requeueRequestSchema.safeParse(request.body);
     if (!body.success) throw badRequest('invalid_request', REQUEUE_RULE);
@@ -54,6 +59,28 @@ export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void
     ctx.runner.pump();
     return apiJobFor(ctx, request, moved);
   });
+}
+
+/**
+ * `POST /node/jobs/{id}/settings`: change a job's priority, or the worker tags it requires (kept sorted),
+ * while it has not ended (409 `job_ended` after). A new priority reorders the node's work at once, the
+ * chunks of the render still waiting for a worker included.
+ */
+async function changeSettings(ctx: NodeContext, request: FastifyRequest, id: string, change: JobSettingsPatch): Promise<Job> {
+  const patch = { ...(change.priority === undefined ? {} : { priority: change.priority }), ...(change.requires === undefined ? {} : { requires: [...new Set(change.requires)].sort() }) };
+  const before = ctx.db.transaction(() => {
+    const job = loadJob(ctx, id);
+    if (isTerminalStatus(job.status)) {
+      throw new HttpError(409, 'job_ended', `Job ${job.id} has ended (${job.status}): its priority and required tags can no longer change. Render it again to change them.`);
+    }
+    ctx.jobs.patch(job.id, patch);
+    return job;
+  })();
+  const job = loadJob(ctx, id);
+  request.log.info({ jobId: job.id, priority: job.priority, requires: job.requires }, 'job settings changed');
+  if (job.priority !== before.priority) await ctx.runner.reprioritize(job);
+  else ctx.runner.pump();
+  return apiJobFor(ctx, request, loadJob(ctx, job.id));
 }
 
 /**
@@ -89,6 +116,8 @@ async function queueRender(ctx: NodeContext, request: FastifyRequest, reply: Fas
     totalFrames: admitted.plan.frames.length,
     completedFrames: 0,
     queuedAt: ctx.now().toISOString(),
+    ...(config.priority === undefined ? {} : { priority: config.priority }),
+    ...(config.requires === undefined ? {} : { requires: [...new Set(config.requires)].sort() }),
   });
   if (!moved) {
     const current = loadJob(ctx, job.id);

@@ -12,13 +12,14 @@ export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string,
 
 /**
  * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
- * (status changes), `progress`, `statusMessage` (why a render waits, or null) and `waiting` (the jobs
- * ahead of a render waiting for a slot, or null) as extras. `previewUrl` shows the latest frame rendered while the
+ * (status changes), `progress`, `statusMessage` (why a render waits, or null), `waiting` (the renders
+ * ahead of a render that has not started, and in how many seconds it starts; or null), and the job's
+ * `priority` and `requires` (the worker tags it needs) as extras. `previewUrl` shows the latest frame rendered while the
  * job renders, and the packaged preview (the last frame) once it has one.
  */
 export function toApiJob(
   job: JobRecord,
-  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null; waiting?: { jobsAhead: number } | null },
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null; waiting?: { jobsAhead: number; startsInSeconds: number | null } | null },
 ): Job {
   const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id)) : null;
   return {
@@ -42,6 +43,8 @@ export function toApiJob(
     progress: { completedFrames: job.completedFrames, totalFrames: job.totalFrames },
     statusMessage: ctx.statusMessage ?? null,
     waiting: ctx.waiting ?? null,
+    priority: job.priority,
+    requires: job.requires,
     timeline: ctx.jobs.events(job.id).map((e) => (e.detail?.startsWith('requeued ') ? { status: e.status, at: e.at, detail: e.detail } : { status: e.status, at: e.at })),
   };
 }

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FailedReason } from '../../shared/api';
+import { type FailedReason, PRIORITY } from '../../shared/api';
 import { type JobRecord, RENDER_STATUSES, RUNNER_STATUSES } from '../store';
 import { isBlenderProcessAlive, killProcessTree, withTempDir } from '../blender';
 import { isDiskFullError } from '../disk';
-import { pickRenders, shouldYield, type QueuedRender } from './fair-queue';
+import { pickRenders, shouldYield, type RunningRender } from './fair-queue';
+import { WaitingLine, type WaitingPlace } from './waiting-line';
 import { DEFAULT_RENDER_LIMITS, farmChanges, nodeTagsNote, type RenderedBy, type Renderer, type RenderLimits } from '../plan';
 import { DEFAULT_HEADROOM_BYTES, DEFAULT_RENDER_TURN_MS, type JobRunnerOptions } from './job-runner-options';
 import { BLENDER_NOT_FOUND, crashFailure, VALIDATION_INTERRUPTED } from './job-failures';
@@ -41,12 +42,14 @@ export class JobRunner {
   private readonly env: NodeJS.ProcessEnv;
   private readonly now: () => number;
   private readonly executor: RenderExecutor;
+  private readonly line: WaitingLine;
 
   constructor(private readonly o: JobRunnerOptions) {
     this.limits = o.limits ?? DEFAULT_RENDER_LIMITS;
     this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
     this.now = o.now ?? Date.now;
     this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir, threads: o.threads ?? null });
+    this.line = new WaitingLine({ jobs: o.jobs, executor: this.executor, running: (id) => this.running.has(id), slots: (job) => (this.fitsNode(job) ? o.concurrency.renders : 0) });
   }
 
   /** How many renders run at once, and the Blender threads of each (null: all cores; only for the node's own Blender). */
@@ -123,17 +126,15 @@ export class JobRunner {
     return this.executor.mode !== 'embedded' || nodeTagsNote(job.requires, this.o.tags ?? []) === null;
   }
 
-  /**
-   * Where a render waiting for a slot stands in line: the renders holding a slot and those queued before
-   * it are ahead. Null when the job is not a render, or a render holds a slot for it.
-   */
-  waitingFor(job: Pick<JobRecord, 'id' | 'status'>): { jobsAhead: number } | null {
-    if (!(RENDER_STATUSES as readonly string[]).includes(job.status) || this.running.has(job.id)) return null;
-    const queued = this.o.jobs.inStatus(RENDER_STATUSES);
-    const index = queued.findIndex((j) => j.id === job.id);
-    if (index < 0) return null;
-    const before = queued.slice(0, index).filter((j) => !this.running.has(j.id)).length;
-    return { jobsAhead: this.runningRenders().length + before };
+  /** Where a render that has not started stands in line, and when it starts ({@link WaitingLine}); null for other jobs. */
+  waitingFor(job: Pick<JobRecord, 'id' | 'status'>): WaitingPlace | null {
+    return this.line.place(job);
+  }
+
+  /** A job's priority changed (already saved): its render's waiting chunks follow it, and the queue is ordered again now. */
+  async reprioritize(job: Pick<JobRecord, 'id' | 'priority'>): Promise<void> {
+    await this.executor.reprioritize?.(job.id, job.priority).catch((err: unknown) => this.o.log.warn({ jobId: job.id, err }, 'waiting chunks take the new priority at the next check'));
+    this.pump();
   }
 
   private validationMark(jobId: string): string {
@@ -190,22 +191,28 @@ export class JobRunner {
       if (idle(job)) this.launch(job, 'validate');
     }
     for (const job of this.o.jobs.inStatus(['finalizing'])) if (idle(job)) this.launch(job, 'finalize');
-    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter((job) => idle(job) && this.fitsNode(job));
+    const renders = this.o.jobs.inStatus(RENDER_STATUSES);
+    const waiting = renders.filter((job) => idle(job) && this.fitsNode(job));
     const byId = new Map(waiting.map((j) => [j.id, j]));
-    for (const next of pickRenders(waiting, this.runningRenders(), this.o.concurrency.renders, this.lastStarted)) {
+    for (const next of pickRenders(waiting, this.runningRenders(renders), this.o.concurrency.renders, this.lastStarted)) {
       this.launch(byId.get(next.id)!, 'render');
     }
   }
 
-  private runningRenders(): QueuedRender[] {
-    return [...this.running].filter(([, w]) => w.kind === 'render').map(([id, w]) => ({ id, userId: w.userId }));
+  /** The renders holding a slot, with their priority as `renders` (the records of every render) have it now. */
+  private runningRenders(renders: readonly JobRecord[]): RunningRender[] {
+    const priority = new Map(renders.map((j) => [j.id, j.priority]));
+    return [...this.running].filter(([, w]) => w.kind === 'render').map(([id, w]) => ({ id, userId: w.userId, priority: priority.get(id) ?? PRIORITY.default, startedAt: w.startedAt }));
   }
 
-  /** Whether a running render should give its slot to another key's waiting render now. */
-  private shouldGiveWay(jobId: string, work: Work): boolean {
-    const waiting = this.o.jobs.inStatus(RENDER_STATUSES).filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id) && this.fitsNode(j));
-    const me = { id: jobId, userId: work.userId, startedAt: work.startedAt };
-    return shouldYield(me, waiting, this.runningRenders(), this.now(), this.o.renderTurnMs ?? DEFAULT_RENDER_TURN_MS);
+  /** Whether a running render should give its slot now to a waiting render of a higher priority, or to another key's. */
+  private shouldGiveWay(jobId: string): boolean {
+    const renders = this.o.jobs.inStatus(RENDER_STATUSES);
+    const running = this.runningRenders(renders);
+    const me = running.find((r) => r.id === jobId);
+    if (!me) return false;
+    const waiting = renders.filter((j) => !this.running.has(j.id) && !this.unrecorded.has(j.id) && this.fitsNode(j));
+    return shouldYield(me, waiting, running, this.now(), this.o.renderTurnMs ?? DEFAULT_RENDER_TURN_MS, this.o.concurrency.renders);
   }
 
   private launch(job: JobRecord, kind: Work['kind']): void {
@@ -326,7 +333,7 @@ export class JobRunner {
         headroomBytes: this.o.headroomBytes ?? DEFAULT_HEADROOM_BYTES,
         jobTimeLimitMs: this.limits.jobTimeLimitMs,
         onSpawn: (pid) => this.savePid(job.id, work, pid),
-        shouldYield: () => this.executor.mode === 'embedded' && this.shouldGiveWay(job.id, work),
+        shouldYield: () => this.executor.mode === 'embedded' && this.shouldGiveWay(job.id),
         onLog: this.o.logs?.writer(job.id),
         runsScenePython: this.o.blender?.runsScenePython === true,
       },
@@ -338,7 +345,7 @@ export class JobRunner {
       await this.executor.cancel(job.id);
       return;
     }
-    if (outcome.kind === 'yielded') this.o.log.info({ jobId: job.id }, "render gave its slot to another key's render; it continues later");
+    if (outcome.kind === 'yielded') this.o.log.info({ jobId: job.id }, 'render gave its slot to a render of a higher priority or of another key; it continues later');
     if (outcome.kind !== 'rendered') return;
     // A render whose frames were all in place before it began reported none, and is still booting.
     this.o.jobs.transition(job.id, ['booting'], 'rendering');

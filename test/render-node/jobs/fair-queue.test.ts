@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pickRenders, shouldYield } from '../../../src/render-node/jobs/fair-queue';
 
-const job = (id: string, userId: string) => ({ id, userId });
+const job = (id: string, userId: string, priority = 50) => ({ id, userId, priority });
+const run = (id: string, userId: string, startedAt: number, priority = 50) => ({ id, userId, priority, startedAt });
 
 describe('pickRenders', () => {
   it('fills free slots in queue order when one key is waiting', () => {
@@ -27,10 +28,26 @@ describe('pickRenders', () => {
   it('starts nothing when every slot is taken', () => {
     expect(pickRenders([job('b1', 'B')], [job('a1', 'A')], 1, new Map())).toEqual([]);
   });
+
+  it('starts the highest priority first, whatever its age, its key or its turn', () => {
+    const waiting = [job('a1', 'A', 50), job('b1', 'B', 10), job('a2', 'A', 90), job('c1', 'C', 70)];
+    expect(pickRenders(waiting, [job('a0', 'A')], 5, new Map([['A', 999]])).map((j) => j.id)).toEqual(['a2', 'c1', 'a1', 'b1']);
+  });
+
+  it('orders renders of one priority by fairness between keys, then by age', () => {
+    const waiting = [job('a1', 'A', 80), job('a2', 'A', 80), job('b1', 'B', 80), job('c1', 'C', 20), job('b2', 'B', 80)];
+    // A already runs one render: B's oldest goes first, then A's and B's alternate by turn, oldest first within a key.
+    expect(pickRenders(waiting, [job('a0', 'A')], 6, new Map([['A', 5]])).map((j) => j.id)).toEqual(['b1', 'a1', 'b2', 'a2', 'c1']);
+  });
+
+  it('keeps queue order (age) between renders of one priority and one key', () => {
+    const waiting = [job('a1', 'A', 60), job('a2', 'A', 60), job('a3', 'A', 60)];
+    expect(pickRenders(waiting, [], 1, new Map()).map((j) => j.id)).toEqual(['a1']);
+  });
 });
 
 describe('shouldYield', () => {
-  const running = { id: 'a1', userId: 'A', startedAt: 1_000 };
+  const running = run('a1', 'A', 1_000);
 
   it("gives way once its turn is over when another key has a render waiting and none running", () => {
     expect(shouldYield(running, [job('b1', 'B')], [running], 1_000 + 60_000, 60_000)).toBe(true);
@@ -45,7 +62,35 @@ describe('shouldYield', () => {
   });
 
   it('keeps the slot when the waiting key already has as many renders running', () => {
-    const other = { id: 'b1', userId: 'B', startedAt: 0 };
+    const other = run('b1', 'B', 0);
     expect(shouldYield(running, [job('b2', 'B')], [running, other], 1_000_000, 60_000)).toBe(false);
+  });
+
+  it('gives way at once, during its turn, to a waiting render of a strictly higher priority (its own key too)', () => {
+    expect(shouldYield(running, [job('a2', 'A', 51)], [running], 1_000, 60_000)).toBe(true);
+    expect(shouldYield(running, [job('b1', 'B', 51)], [running], 1_000, 60_000)).toBe(true);
+  });
+
+  it('keeps the slot for a waiting render of the same or a lower priority during its turn', () => {
+    expect(shouldYield(running, [job('a2', 'A', 50), job('b1', 'B', 10)], [running], 1_000, 60_000)).toBe(false);
+  });
+
+  it("never gives way after its turn to another key's render of a lower priority", () => {
+    expect(shouldYield(running, [job('b1', 'B', 49)], [running], 1_000_000, 60_000)).toBe(false);
+  });
+
+  it('lets only the renders a higher priority displaces give way: the lowest first, then the latest started', () => {
+    const low = run('l', 'A', 5_000, 10);
+    const early = run('e', 'B', 1_000, 50);
+    const late = run('t', 'C', 2_000, 50);
+    const all = [low, early, late];
+    const one = [job('h1', 'D', 90)];
+    expect(all.map((r) => shouldYield(r, one, all, 3_000, 60_000, 3))).toEqual([true, false, false]);
+    const two = [job('h1', 'D', 90), job('h2', 'D', 90)];
+    expect(all.map((r) => shouldYield(r, two, all, 3_000, 60_000, 3))).toEqual([true, false, true]);
+  });
+
+  it('keeps the slot while a free slot is there for the higher priority', () => {
+    expect(shouldYield(running, [job('h1', 'B', 90)], [running], 1_000, 60_000, 2)).toBe(false);
   });
 });

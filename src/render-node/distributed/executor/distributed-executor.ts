@@ -1,8 +1,8 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { NodeWorkers } from '../../../shared/api';
+import type { NodeWorkers, WorkerInfo } from '../../../shared/api';
 import { chooseBlenderVersion } from '../../../shared/blender-versions';
-import { type Renderer, withBlenderWarning } from '../../plan';
+import type { Renderer } from '../../plan';
 import type { ExecutorOutcome, RenderExecutor, RenderTask } from '../../jobs';
 import { diskFullReason, isDiskFullError } from '../../disk';
 import { autoChunkSize } from '../chunk-plan';
@@ -14,13 +14,18 @@ import { redactRedisUrl, workerKeys, type WorkerKeys } from '../../worker-access
 import type { ActiveRender, DistributedExecutorDeps, DistributedOptions } from './executor-options';
 import { redisUnanswered, withinTimeout } from './redis-timeout';
 import { sceneFingerprint } from './scene-fingerprint';
+import { chunkPriority, followPriority, setChunkPriority } from './chunk-priority';
+import { workersFor } from './worker-capacity';
+import { recordFarmChoice } from './farm-choice';
+import { stopEverywhere } from './stop-everywhere';
+import type { JobRecord } from '../../store';
 import { liveWorkers } from '../worker-registry';
 import { waitingNote } from '../waiting-note';
+import { requeueChunks } from './requeue-chunks';
 import { blockedByHand, blockWorker, unblockWorker } from '../worker-blocks';
 import { missingTags } from '../../plan';
 import { requeueWaitingChunks, sameTags } from './requires-change';
 import { distributedWorkersView } from './workers-view';
-import { requeueChunks } from './requeue-chunks';
 
 interface Entry extends ActiveRender {
   settle: (outcome: ExecutorOutcome) => void;
@@ -31,6 +36,8 @@ interface Entry extends ActiveRender {
   queued: { waiting: number; active: number };
   /** Why its chunks wait, when something other than busy workers holds them back. */
   note: string | null;
+  /** The job's priority its queued chunks have (followed when it changes). */
+  priority: number;
   /** The worker tags its queued chunks were signed with (the job's, followed when they change). */
   requires: string[];
 }
@@ -54,6 +61,8 @@ export class DistributedExecutor implements RenderExecutor {
   private events: QueueEvents | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly active = new Map<string, Entry>();
+  /** The connected workers at the last check (null: not known). */
+  private seen: WorkerInfo[] | null = null;
   private lastRedisError = 0;
   private readonly onRedisError = (error: Error) => {
     if (Date.now() - this.lastRedisError < 10_000) return;
@@ -95,7 +104,9 @@ export class DistributedExecutor implements RenderExecutor {
     this.events.on('progress', ({ jobId, data }) => {
       const parsed = parseChunkJobId(jobId);
       const entry = parsed && this.active.get(parsed.jobId);
-      if (entry && typeof data === 'object' && data !== null && 'stage' in data && data.stage === 'rendering') entry.task.onStarted();
+      if (!entry || typeof data !== 'object' || data === null || !('stage' in data) || data.stage !== 'rendering') return;
+      entry.note = null;
+      entry.task.onStarted();
     });
     this.timer = setInterval(() => void this.tick(), this.options.reconcileMs ?? 5000);
     this.timer.unref();
@@ -127,6 +138,7 @@ export class DistributedExecutor implements RenderExecutor {
         again: false,
         queued: { waiting: 0, active: 0 },
         note: null,
+        priority: this.deps.jobs.get(job.id)?.priority ?? job.priority,
         requires: [...job.requires],
         settle: resolve,
       };
@@ -142,6 +154,18 @@ export class DistributedExecutor implements RenderExecutor {
   activeRender(jobId: string): ActiveRender | null {
     return this.active.get(jobId) ?? null;
   }
+
+  /** A job's priority changed: its chunks waiting in the queue take it now (through the render's check when the node coordinates it). */
+  async reprioritize(jobId: string, priority: number): Promise<void> {
+    const entry = this.active.get(jobId);
+    await (entry ? this.reconcile(entry) : followPriority(this.requireQueue(), jobId, this.deps.chunks.list(jobId), null, priority));
+  }
+
+  /** Whether a worker holds one of the render's chunks, at the last check. */
+  working = (jobId: string): boolean => (this.active.get(jobId)?.queued.active ?? 0) > 0;
+
+  /** How many of the workers seen at the last check can take the job's chunks; null before a check. */
+  capacityFor = (job: JobRecord): number | null => this.seen && workersFor(job, this.active.get(job.id)?.blender ?? this.deps.chunks.blender(job.id), this.seen);
 
   /** Why a render's chunks wait in the queue, when it is not only that the workers are busy. */
   statusMessage(jobId: string): string | null {
@@ -202,6 +226,7 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   private async tick(): Promise<void> {
+    this.seen = await liveWorkers(this.requireRedis()).catch(() => null);
     for (const entry of this.active.values()) await this.reconcile(entry);
     await this.noteWaiting().catch((err: unknown) => this.onRedisError(err instanceof Error ? err : new Error(String(err))));
   }
@@ -239,17 +264,9 @@ export class DistributedExecutor implements RenderExecutor {
     if (chosen === null) return false;
     this.deps.chunks.setBlender(jobId, chosen);
     entry.blender = this.deps.chunks.blender(jobId) ?? chosen;
-    if (asked === null) this.recordFarmChoice(jobId, entry.blender);
+    if (asked === null) recordFarmChoice(this.deps.jobs, jobId, entry.blender);
     this.deps.log.info({ jobId, blender: entry.blender, asked }, 'the render is rendered with one Blender version');
     return true;
-  }
-
-  /** Put the farm's choice of Blender in the job's finalConfig, and its different-blender warning as it now holds. */
-  private recordFarmChoice(jobId: string, version: string): void {
-    const job = this.deps.jobs.get(jobId);
-    if (!job) return;
-    const final = typeof job.finalConfig === 'object' && job.finalConfig !== null ? job.finalConfig : {};
-    this.deps.jobs.patch(jobId, { finalConfig: { ...final, blenderVersion: version }, ...(job.analysis ? { analysis: withBlenderWarning(job.analysis, version, false) } : {}) }, false);
   }
 
   /** Check a render's chunks against the queue; runs once at a time per render, again when asked meanwhile. */
@@ -275,6 +292,7 @@ export class DistributedExecutor implements RenderExecutor {
 
   private async reconcileOnce(entry: Entry): Promise<void> {
     const jobId = entry.task.job.id;
+    entry.priority = (await followPriority(this.requireQueue(), jobId, entry.chunks.values(), entry.priority, this.deps.jobs.get(jobId)?.priority)) ?? entry.priority;
     const have = this.deps.chunks.recordedFrames(jobId);
     const unfinished = [...entry.chunks.values()].filter((c) => c.frames.some((f) => !have.has(f)));
     if (unfinished.length === 0) return this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
@@ -290,6 +308,7 @@ export class DistributedExecutor implements RenderExecutor {
       if (entry.settled) return;
       const id = chunkJobId(jobId, chunk.index, chunk.generation);
       const state = await queue.getJobState(id);
+      if (state === 'waiting') await setChunkPriority(queue, [id], chunkPriority(entry.priority));
       if (state === 'waiting' || state === 'prioritized' || state === 'delayed') queued.waiting++;
       else if (state === 'active') queued.active++;
       if (state === 'unknown') {
@@ -349,6 +368,7 @@ export class DistributedExecutor implements RenderExecutor {
     });
     await this.requireQueue().add('chunk', data, {
       jobId: chunkJobId(job.id, chunk.index, chunk.generation),
+      priority: chunkPriority(entry.priority),
       attempts: CHUNK_ATTEMPTS,
       backoff: { type: 'fixed', delay: 1000 },
       removeOnComplete: { age: 3600, count: 1000 },
@@ -357,14 +377,8 @@ export class DistributedExecutor implements RenderExecutor {
   }
 
   /** Tell every worker to stop the job, and take its chunks that no worker holds off the queue. */
-  private async stopEverywhere(jobId: string): Promise<void> {
-    const redis = this.requireRedis();
-    await redis.set(redisKeys.canceled(jobId), '1', 'EX', JOB_KEY_TTL_SECONDS);
-    await redis.publish(redisKeys.cancelChannel, jobId);
-    const queue = this.requireQueue();
-    for (const chunk of this.deps.chunks.list(jobId)) {
-      await queue.remove(chunkJobId(jobId, chunk.index, chunk.generation)).catch(() => 0);
-    }
+  private stopEverywhere(jobId: string): Promise<void> {
+    return stopEverywhere(this.requireRedis(), this.requireQueue(), jobId, this.deps.chunks.list(jobId));
   }
 
   private requireRedis(): Redis {
