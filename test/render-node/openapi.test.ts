@@ -113,9 +113,14 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     await send('PUT', second.uploadUrl, { key: null, body: 'BLENDER-v304', headers: { 'content-type': 'application/octet-stream' } });
     const validated = (await send('POST', '/jobs', { body: json({ slug: second.slug }) })).body;
     putJobInStatus(t.node.ctx, validated.id, 'validated', { analysis: sampleAnalysis(), analysisId: crypto.randomUUID(), totalFrames: 3 });
+    // job settings (a node extension): priority and required tags until the job ends
+    expect((await send('POST', `/node/jobs/${validated.id}/settings`, { body: json({ priority: 70, requires: ['gpu'] }) })).body).toMatchObject({ priority: 70, requires: ['gpu'], waiting: null });
+    expect((await send('POST', `/node/jobs/${validated.id}/settings`, { body: json({}) })).status).toBe(400);
+    expect((await send('POST', `/node/jobs/${toCancel.id}/settings`, { body: json({ priority: 1 }) })).body.error.code).toBe('job_ended');
+    expect((await send('POST', '/node/jobs/00000000-0000-4000-8000-000000000000/settings', { body: json({ priority: 1 }) })).status).toBe(404);
     expect((await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: {} }) })).status).toBe(400);
-    const started = await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: { colorManagementPreset: 'default', frameRanges: ['1-2'] } }) });
-    expect(started.body.status).toBe('booting');
+    const started = await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: { colorManagementPreset: 'default', frameRanges: ['1-2'], priority: 60, requires: [] } }) });
+    expect(started.body).toMatchObject({ status: 'booting', priority: 60, requires: [] });
     const replay = await send('POST', `/jobs/${validated.id}/render`, { body: json({ requestedRenderConfig: { colorManagementPreset: 'default' } }) });
     expect(replay.headers.get('x-idempotent-replay')).toBe('true');
 
