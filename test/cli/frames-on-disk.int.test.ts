@@ -166,7 +166,7 @@ describe.skipIf(!blenderPath)('frames on disk as they render (real node, real Bl
       const rendering = looks.filter((l) => l.before === 'rendering' && l.after === 'rendering');
       expect(rendering.length).toBeGreaterThan(0);
       expect(rendering.every((l) => l.frames.length === 0)).toBe(true);
-      expect(framesCalls(proxy.requests), 'the frames route is asked once while the job renders, once by the download at the end').toBe(2);
+      expect(framesCalls(proxy.requests), 'the frames route is asked once, then left alone').toBe(1);
       const [result] = parseSubmissions(submitted.stdout);
       expect(await filesUnder(result.downloadedTo)).toEqual(names);
       const verified = await runCli(['verify', result.jobId, '--json'], { env: cli.env });

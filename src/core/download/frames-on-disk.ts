@@ -56,6 +56,9 @@ export interface FrameFollowerOptions {
  */
 const MTIME_SLACK_MS = 2_000;
 
+/** Sources that answered 404 for the frames route: a farm without it (asked again by none of its followers). */
+const WITHOUT_ROUTE = new WeakSet<FramesSource>();
+
 /**
  * Brings a job's frames into its folder from the node's frames route, as they are rendered. Each pass
  * lists the frames once and fetches those missing from the folder or older than the node's file (its
@@ -63,11 +66,10 @@ const MTIME_SLACK_MS = 2_000;
  * the node's file time, so the folder itself records which version it holds and a later run (after a
  * restart) resumes without fetching anything twice. For a node that gives no size or time, a frame on
  * disk is kept unless it left the list and came back (rendered again). A server without the route
- * (404) makes the follower unsupported: passes then do nothing.
+ * (404) makes the follower unsupported, and every later follower of the same source: passes then do nothing.
  */
 export class FrameFollower {
   readonly #o: FrameFollowerOptions;
-  #supported = true;
   /** Frames of the last list, by path in the folder. */
   #listed = new Set<string>();
   /** Frames that left the list since this follower began (rendered again when they return). */
@@ -80,7 +82,7 @@ export class FrameFollower {
 
   /** False once the server answered that it has no frames route. */
   get supported(): boolean {
-    return this.#supported;
+    return !WITHOUT_ROUTE.has(this.#o.source);
   }
 
   /** Frames in the folder as of the last pass. */
@@ -93,14 +95,14 @@ export class FrameFollower {
    * Null when the server has no frames route.
    */
   async check(): Promise<FramesCheck | null> {
-    if (!this.#supported) return null;
+    if (!this.supported) return null;
     const o = this.#o;
     let list: JobFrames;
     try {
       list = await o.source.getJobFrames(o.jobId, o.signal ? { signal: o.signal } : {});
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      this.#supported = false;
+      WITHOUT_ROUTE.add(o.source);
       return null;
     }
     const listed = new Set(list.frames.map((f) => sanitizeRelativePath(f.fileName)));

@@ -83,6 +83,7 @@ describe('FrameFollower', () => {
     render(3);
     expect(await follow.pass()).toMatchObject({ onDisk: 3 });
     expect(frameGets()).toBe(3);
+    expect(framesCalls).toBe(2);
     expect((await readdir(dir)).sort()).toEqual([name(1), name(2), name(3)]);
   });
 

@@ -28,7 +28,7 @@ describe('host: the frames of a job on a farm that is not a Renderdrop node', ()
       [2, 'done', 'frame_0002.png'],
       [3, 'done', 'frame_0003.png'],
     ]);
-    expect(fake.count('GET', new RegExp(`/node/jobs/${jobId}/frames$`))).toBe(1);
+    expect(fake.count('GET', new RegExp(`/node/jobs/${jobId}/frames$`)), 'once by the frame strip, once by the automatic download while the job rendered').toBe(2);
     const check = await h.value('jobs.verifyFolder', { jobId });
     expect(check).toMatchObject({ jobId, folder: done.payload.download.dir, expected: 3, present: 0, missing: [], downloadable: [1, 2, 3], cannotRender: null });
     expect(check.broken.map((b) => b.frame)).toEqual([1, 2, 3]);

@@ -1,4 +1,4 @@
-import { FrameFollower, LiveFrameFollow } from '../../download';
+import { FrameFollower, type FramesSource, LiveFrameFollow } from '../../download';
 import { errorReason } from '../../errors';
 import { fixDownloadDir } from './download-step';
 import type { StepContext } from '../step-context';
@@ -14,7 +14,7 @@ export async function followFrames(ctx: StepContext, jobId: string): Promise<Liv
   if (!ctx.record().download.wanted || !client.getJobFrames) return null;
   const dir = await fixDownloadDir(ctx);
   const follower = new FrameFollower({
-    source: { getJobFrames: (id, options) => client.getJobFrames!(id, options) },
+    source: client as FramesSource,
     jobId,
     dir,
     clock: ctx.clock,
