@@ -442,3 +442,49 @@ export function checkDistributed(f: DistributedFigures): string[] {
   if (f.ratio !== undefined) p.positive('distributed / embedded', f.ratio, '');
   return p.list;
 }
+
+/** The scheduler benchmark: chunks handed out with one job waiting and with many, by `workers` workers at once. */
+export interface SchedulerFigures {
+  workers: number;
+  /** Chunks each worker takes in one scenario of one run. */
+  takesPerWorker: number;
+  runs: number;
+  scenarios: readonly {
+    label: string;
+    jobs: number;
+    chunksPerJob: number;
+    /** Chunks BullMQ held in its prioritized set before each round. */
+    chunksQueued: readonly number[];
+    /** Chunks the workers took, over every run, and takes that found none. */
+    taken: number;
+    empty: number;
+    /** The node's choices, and those that picked a render of the highest waiting priority. */
+    picks: number;
+    picksOfTop: number;
+    /** Rounds where a chunk taken had a lower priority than one left waiting. */
+    orderBreaks: number;
+    /** Medians per chunk (µs): the node's choice, a worker's take, both. */
+    pickUs: number;
+    takeUs: number;
+    perChunkUs: number;
+  }[];
+  /** Per chunk with the most jobs waiting / with the fewest. */
+  ratio?: number;
+}
+
+export function checkScheduler(f: SchedulerFigures): string[] {
+  const p = new Problems();
+  for (const s of f.scenarios) {
+    const what = s.label;
+    for (const queued of s.chunksQueued) p.equal(`${what}: chunks waiting in BullMQ before a round`, queued, s.jobs * s.chunksPerJob, 'jobs x chunks per job');
+    p.equal(`${what}: chunks taken`, s.taken, f.workers * f.takesPerWorker * f.runs, 'workers x takes per worker x runs');
+    p.equal(`${what}: takes that found no chunk`, s.empty, 0, 'none (the queue never runs dry)');
+    p.equal(`${what}: choices of a render of the highest waiting priority`, s.picksOfTop, s.picks, 'every choice');
+    p.equal(`${what}: rounds where a lower priority was taken before a higher one`, s.orderBreaks, 0, 'none');
+    p.positive(`${what}: choice per chunk`, s.pickUs, 'µs').positive(`${what}: take per chunk`, s.takeUs, 'µs');
+    p.atMost(`${what}: choice + take per chunk`, s.perChunkUs, s.pickUs + s.takeUs, 'the sum of its parts', 'µs', 1e-6);
+    p.atMost(`${what}: the sum of its parts`, s.pickUs + s.takeUs, s.perChunkUs, 'choice + take per chunk', 'µs', 1e-6);
+  }
+  if (f.ratio !== undefined) p.positive('per chunk, many jobs / one job', f.ratio, '');
+  return p.list;
+}

@@ -43,6 +43,7 @@ const NEEDS: Record<string, (keyof typeof tools)[]> = {
   'node-flow': ['blender'],
   'frame-previews': ['blender'],
   distributed: ['blender', 'redis'],
+  scheduler: ['redis'],
   'ui-queue': ['chromium'],
   startup: ['build'],
 };
