@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/api-client';
@@ -14,6 +14,7 @@ import { pollingWaiter } from '../../../src/core/lifecycle/wait-for-job';
 import { uploadFile } from '../../../src/core/upload/upload';
 import type { RenderConfig } from '../../../src/shared/api/render-config';
 import { FakeApi, type FakeApiOptions } from '../../helpers/fake-api-server';
+import { sendJson, serveFile } from '../../helpers/hostile-server';
 import { blendBytes, tempDir, writeScene } from '../../helpers/scene-files';
 
 const P = '/api/external/v1';
@@ -413,3 +414,78 @@ describe('SubmissionLifecycle stops', () => {
   });
 });
 
+
+describe('SubmissionLifecycle with a Renderdrop node\'s frames route', () => {
+  const WRITTEN = '2026-11-29T03:00:00.000Z';
+  /** Each frame GET, with the job's status when it came. */
+  let frameGets: { name: string; status: string; range: string | undefined }[];
+
+  async function setupNode(frames: number) {
+    await setup({ frames });
+    frameGets = [];
+    api.server.route('GET', new RegExp(`^${P}/node/jobs/[^/]+/frames$`), (req, res) => {
+      const entry = api.jobs.get(req.url!.split('?')[0]!.split('/')[6]!)!;
+      const names = Array.from({ length: entry.completed }, (_, i) => `frame_${String(i + 1).padStart(4, '0')}.png`);
+      sendJson(res, 200, {
+        jobId: entry.job.id,
+        totalFrames: entry.total,
+        frames: names.map((n, i) => ({ frame: i + 1, fileName: n, url: `${api.server.url}/files/${entry.job.id}/${n}`, previewUrl: null, size: api.frameContent(n).length, modifiedAt: WRITTEN })),
+      });
+    });
+    api.server.next(
+      'GET',
+      /^\/files\//,
+      (req, res) => {
+        const [entry] = [...api.jobs.values()];
+        const name = req.url!.split('/').pop()!;
+        frameGets.push({ name, status: entry!.job.status, range: req.headers.range });
+        return serveFile(api.frameContent(name))(req, res);
+      },
+      Number.MAX_SAFE_INTEGER,
+    );
+  }
+
+  const slowLifecycle = (extra: Partial<LifecycleOptions> = {}) => ({ options: { waitForJob: pollingWaiter(client, { intervalMs: 40 }), ...extra } });
+
+  it('brings each frame into the folder while the job renders, and the download at the end fetches none of them again', async () => {
+    await setupNode(6);
+    const onDisk: SubmissionEvents['framesOnDisk'][] = [];
+    const done = await run(await newRecord(), { ...slowLifecycle(), watch: collect('framesOnDisk', onDisk) });
+    expect(done.step).toBe('downloaded');
+    const names = Array.from({ length: 6 }, (_, i) => `frame_${String(i + 1).padStart(4, '0')}.png`);
+    expect((await readdir(done.downloadedTo!)).sort()).toEqual(names);
+    expect(frameGets.filter((g) => g.status === 'rendering').length, 'frames fetched while the job rendered').toBeGreaterThan(0);
+    expect(frameGets.map((g) => g.name).sort(), 'each frame fetched once').toEqual(names);
+    expect(frameGets.filter((g) => g.range !== undefined)).toEqual([]);
+    expect(onDisk.at(-1)).toMatchObject({ jobId: done.jobId, totalFrames: 6 });
+    expect(Math.round((await stat(join(done.downloadedTo!, names[0]!))).mtimeMs)).toBe(Date.parse(WRITTEN));
+  });
+
+  it('after a stop while rendering, the next run keeps the frames already in the folder and fetches only the rest', async () => {
+    await setupNode(8);
+    const controller = new AbortController();
+    const record = await newRecord();
+    const watch = (claimed: ClaimedSubmission) =>
+      void claimed.on('framesOnDisk', ({ onDisk }) => {
+        if (onDisk >= 2) controller.abort();
+      });
+    await expect(run(record, { ...slowLifecycle(), signal: controller.signal, watch })).rejects.toBeInstanceOf(AbortError);
+    const stopped = (await journal.get(record.id))!;
+    expect(stopped.step).toBe('render-requested');
+    const before = (await readdir(stopped.download.dir!)).filter((f) => f.endsWith('.png'));
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    const done = await run(stopped, slowLifecycle());
+    expect(done.step).toBe('downloaded');
+    expect((await readdir(done.downloadedTo!)).filter((f) => f.endsWith('.png'))).toHaveLength(8);
+    const gets = frameGets.map((g) => g.name);
+    for (const name of before) expect(gets.filter((g) => g === name), `${name} fetched once`).toHaveLength(1);
+  });
+
+  it('without a download wanted, asks nothing of the frames route', async () => {
+    await setupNode(3);
+    const done = await run(await newRecord({ wanted: false, dir: null }), slowLifecycle());
+    expect(done.step).toBe('completed');
+    expect(api.count('GET', new RegExp(`^${P}/node/jobs/`))).toBe(0);
+    expect(frameGets).toEqual([]);
+  });
+});
