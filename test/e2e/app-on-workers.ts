@@ -16,9 +16,10 @@ export interface AppOnWorkers {
 
 /**
  * Starts Redis, the app with its local node in distributed mode, and workers `render-01` and
- * `render-02` (one thread each; `render-02` with `secondBlender` when given, for a farm of two versions).
+ * `render-02` (one thread each; `render-02` with `secondBlender` when given, for a farm of two versions;
+ * each with the `tags` given for its name).
  */
-export async function openAppOnWorkers(browser: Browser, tools: { blender: string; redisServer: string; secondBlender?: string }, cachePrefix: string): Promise<AppOnWorkers> {
+export async function openAppOnWorkers(browser: Browser, tools: { blender: string; redisServer: string; secondBlender?: string; tags?: Record<string, string[]> }, cachePrefix: string): Promise<AppOnWorkers> {
   const redis = await startRedis(tools.redisServer);
   const workers: WorkerProcess[] = [];
   let app: AppUnderTest | null = null;
@@ -34,7 +35,8 @@ export async function openAppOnWorkers(browser: Browser, tools: { blender: strin
     app = await openApp(browser, { env, localNodePort: port });
     for (const name of ['render-01', 'render-02']) {
       const blender = name === 'render-02' && tools.secondBlender ? tools.secondBlender : tools.blender;
-      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender, threads: 1 }));
+      const tags = tools.tags?.[name];
+      workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender, threads: 1, ...(tags ? { tags } : {}) }));
     }
     return { app, redis, workers, close };
   } catch (error) {

@@ -68,7 +68,7 @@ function WorkerTable(props: { view: Distributed; jobNames: Record<string, string
       </p>
       {view.workers.length > 0 && (
         <div className="table-scroll">
-          <table className="config workers farm-workers">
+          <table className="farm-workers">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -107,9 +107,9 @@ function WorkerRow(props: { worker: WorkerInfo; blocks: WorkerBlock[] | undefine
     <tr data-worker={w.name} data-state={w.state}>
       <th scope="row">
         {w.name}
-        {w.host !== w.name && <span className="muted"> on {w.host}</span>}
+        {w.host !== w.name && <span className="worker-host">on {w.host}</span>}
       </th>
-      <td>{w.tags?.length ? w.tags.join(', ') : <span className="muted">none</span>}</td>
+      <td className="worker-tags">{w.tags?.length ? w.tags.join(', ') : <span className="muted">none</span>}</td>
       <td>{w.blenderVersion}</td>
       <td className={`worker-state worker-${w.state}`} title={w.reason ?? undefined}>
         {workerStateText(w, props.jobNames, now)}
