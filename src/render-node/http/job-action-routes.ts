@@ -63,23 +63,21 @@ export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void
 
 /**
  * `POST /node/jobs/{id}/settings`: change a job's priority, or the worker tags it requires (kept sorted),
- * while it has not ended (409 `job_ended` after). A new priority reorders the node's work at once, the
- * chunks of the render still waiting for a worker included.
+ * while it has not ended (409 `job_ended` after). The node's work is ordered again at once, the chunks
+ * of the render still waiting for a worker included.
  */
 async function changeSettings(ctx: NodeContext, request: FastifyRequest, id: string, change: JobSettingsPatch): Promise<Job> {
   const patch = { ...(change.priority === undefined ? {} : { priority: change.priority }), ...(change.requires === undefined ? {} : { requires: [...new Set(change.requires)].sort() }) };
-  const before = ctx.db.transaction(() => {
+  ctx.db.transaction(() => {
     const job = loadJob(ctx, id);
     if (isTerminalStatus(job.status)) {
       throw new HttpError(409, 'job_ended', `Job ${job.id} has ended (${job.status}): its priority and required tags can no longer change. Render it again to change them.`);
     }
     ctx.jobs.patch(job.id, patch);
-    return job;
   })();
   const job = loadJob(ctx, id);
   request.log.info({ jobId: job.id, priority: job.priority, requires: job.requires }, 'job settings changed');
-  if (job.priority !== before.priority) await ctx.runner.reprioritize(job);
-  else ctx.runner.pump();
+  await ctx.runner.settingsChanged(job);
   return apiJobFor(ctx, request, loadJob(ctx, job.id));
 }
 

@@ -131,9 +131,9 @@ export class JobRunner {
     return this.line.place(job);
   }
 
-  /** A job's priority changed (already saved): its render's waiting chunks follow it, and the queue is ordered again now. */
-  async reprioritize(job: Pick<JobRecord, 'id' | 'priority'>): Promise<void> {
-    await this.executor.reprioritize?.(job.id, job.priority).catch((err: unknown) => this.o.log.warn({ jobId: job.id, err }, 'waiting chunks take the new priority at the next check'));
+  /** A job's priority or required tags changed (already saved): its render's waiting chunks follow them now, and the queue is ordered again. */
+  async settingsChanged(job: Pick<JobRecord, 'id' | 'priority'>): Promise<void> {
+    await this.executor.reprioritize?.(job.id, job.priority).catch((err: unknown) => this.o.log.warn({ jobId: job.id, err }, 'waiting chunks follow the new settings at the next check'));
     this.pump();
   }
 

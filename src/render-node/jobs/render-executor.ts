@@ -52,7 +52,7 @@ export interface RenderExecutor {
    * connected); null when they cannot be listed now.
    */
   renderers(): Promise<Renderer[] | null>;
-  /** A job's priority changed: the parts of its render still waiting for a worker follow it at once. */
+  /** A job's priority (or required tags) changed: the parts of its render still waiting for a worker follow it at once. */
   reprioritize?(jobId: string, priority: number): Promise<void>;
   /** Whether a worker holds one of the chunks of this render now; false while every chunk waits. */
   working?(jobId: string): boolean;

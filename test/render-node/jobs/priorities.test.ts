@@ -40,7 +40,7 @@ it('makes a running render give its slot up at its next frame, within its turn, 
 
   const urgent = t.queueRender('alice', '1-2');
   t.jobs.patch(urgent.id, { priority: 90 });
-  await t.runner.reprioritize(t.jobs.get(urgent.id)!);
+  await t.runner.settingsChanged(t.jobs.get(urgent.id)!);
   expect(render.aborted).toBe(false);
   expect(await render.frame()).toBe(true);
   await until(() => render.aborted, 'the long render gave its slot up');
