@@ -126,4 +126,22 @@ describe.skipIf(!blenderPath || !redisServer)('worker tags and blocks by hand (r
     expect(running.get('big')!.output()).toContain('handing a chunk over to another worker');
     expect((await t.call('GET', '/node/workers')).json.blocks).toEqual([]);
   });
+
+  it('when the tags a waiting job requires change, its waiting chunks are queued again with the new ones', async () => {
+    const id = await validated();
+    await t.call('POST', '/node/workers/block', { worker: 'big', jobId: id });
+    await render(id, { requires: ['big-ram'] });
+    const waiting = await waitForJob(t, id, (j) => j.statusMessage !== null, 60_000);
+    expect(waiting.statusMessage).toBe(WAITING_NOTES.blocked);
+    const queued = async () => (await t.call('GET', '/node/workers')).json.chunks;
+    expect((await queued()).waiting + (await queued()).delayed).toBeGreaterThan(0);
+
+    const changed = await t.call('POST', `/node/jobs/${id}/settings`, { requires: [] });
+    expect(changed.json.requires).toEqual([]);
+    const done = await ended(id);
+    expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+    expect((await frameWorkers(id)).map(([, worker]: [number, string]) => worker)).toEqual(['plain', 'plain', 'plain']);
+    expect(new Set((await completedChunks(redis.url, id)).map((c) => JSON.stringify(c.data.requires)))).toEqual(new Set(['[]']));
+    expect(t.logs()).toContain('its waiting chunks were queued again with them');
+  });
 });

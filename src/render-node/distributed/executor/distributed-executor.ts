@@ -24,7 +24,7 @@ import { waitingNote } from '../waiting-note';
 import { requeueChunks } from './requeue-chunks';
 import { blockedByHand, blockWorker, unblockWorker } from '../worker-blocks';
 import { missingTags } from '../../plan';
-import { requeueWaitingChunks, sameTags } from './requires-change';
+import { resignChunks, sameTags } from './requires-change';
 import { distributedWorkersView } from './workers-view';
 
 interface Entry extends ActiveRender {
@@ -38,8 +38,10 @@ interface Entry extends ActiveRender {
   note: string | null;
   /** The job's priority its queued chunks have (followed when it changes). */
   priority: number;
-  /** The worker tags its queued chunks were signed with (the job's, followed when they change). */
+  /** The worker tags its chunks are signed with (the job's, followed when they change). */
   requires: string[];
+  /** Chunks in the queue may still be signed with the tags the job required before. */
+  resigning: boolean;
 }
 
 /** A chunk entry that finished without delivering its frames is put in the queue again at most this often. */
@@ -140,6 +142,7 @@ export class DistributedExecutor implements RenderExecutor {
         note: null,
         priority: this.deps.jobs.get(job.id)?.priority ?? job.priority,
         requires: [...job.requires],
+        resigning: false,
         settle: resolve,
       };
       if (task.signal.aborted) return resolve({ kind: 'stopped' });
@@ -297,11 +300,10 @@ export class DistributedExecutor implements RenderExecutor {
     const unfinished = [...entry.chunks.values()].filter((c) => c.frames.some((f) => !have.has(f)));
     if (unfinished.length === 0) return this.finish(entry, { kind: 'finished', exitCode: 0, errorTail: '' });
     const requires = this.deps.jobs.get(jobId)?.requires ?? entry.requires;
-    const changed = !sameTags(requires, entry.requires);
-    if (changed) entry.requires = [...requires];
+    if (!sameTags(requires, entry.requires)) [entry.requires, entry.resigning] = [[...requires], true];
     if (entry.blender === null && !(await this.chooseBlender(entry))) return;
     const queue = this.requireQueue();
-    if (changed && (await requeueWaitingChunks(queue, jobId, unfinished, (c) => this.enqueue(entry, c)))) this.deps.log.info({ jobId, requires }, 'the tags the render requires changed: its waiting chunks were queued again with them');
+    if (entry.resigning) entry.resigning = await resignChunks(queue, jobId, unfinished, entry.requires, (c) => this.enqueue(entry, c), this.deps.log);
     const queued = { waiting: 0, active: 0 };
     entry.queued = queued;
     for (const chunk of unfinished) {
