@@ -89,6 +89,8 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
   };
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
+  // A cancel that came while the step checked the disk has already fired.
+  if (signal.aborted) stop.abort();
   const timer = setTimeout(() => stopFor({ kind: 'time' }), budgetMs);
   const planned = new Set(plan.frames);
   const outputRoot = resolve(plan.outputDir) + sep;
