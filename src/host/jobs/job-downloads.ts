@@ -99,6 +99,19 @@ export class JobDownloads {
     }));
   }
 
+  /**
+   * After a job that was followed ended without completing (failed, canceled): the frames it brought in
+   * are what the folder holds, so the row says they are downloaded (none: nothing was).
+   */
+  followEnded(jobId: string): void {
+    if (this.#running.has(jobId)) return;
+    this.#deps.jobs.queue.patch(jobId, (s) => {
+      if (s.download.state !== 'downloading') return s;
+      const files = s.download.filesDone;
+      return { ...s, download: { ...s.download, state: files > 0 ? 'done' : 'none', filesTotal: files, error: null } };
+    });
+  }
+
   /** Marks a job's outputs as downloaded into `dir`. */
   done(jobId: string, dir: string): void {
     this.#deps.jobs.queue.patch(jobId, (s) => ({ ...s, download: { ...s.download, state: 'done', dir, error: null } }));

@@ -22,6 +22,7 @@ export async function claimSubmission(tracked: TrackedSubmission, d: HostSubmiss
   claimed.on('step', ({ record }) => {
     tracked.record = record;
     d.submitted.remember(record);
+    if (record.ending !== null && record.jobId !== null) d.downloads.followEnded(record.jobId);
     emit(tracked);
   });
   const packing = packTransfer(id, d.clock);

@@ -54,4 +54,21 @@ describe.skipIf(!blenderPath)("the app's automatic download brings frames in whi
     for (const name of names) expect(decodePng(await readFile(join(download.dir!, name))).width).toBe(128);
     expect(await h.value('jobs.verifyFolder', { jobId })).toMatchObject({ folder: download.dir, expected: FRAMES, present: FRAMES, missing: [], broken: [] });
   });
+
+  it('a job canceled while its frames came in keeps them, and its row says they are downloaded', { timeout: 300_000 }, async () => {
+    const scene = await makeSampleScene(work, { frames: FRAMES, missingTexture: false, everySample: true, name: 'app-cancel.blend' });
+    const [submitted] = await h.value('submissions.submit', { files: [{ path: scene }], renderConfig: { colorManagementPreset: 'default', sampleCount: 1024, resolutionPercentage: 200, outputFormat: 'PNG' } });
+    if (!submitted?.ok) throw new Error(JSON.stringify(submitted));
+    const during = await h.waitFor(
+      (e): e is JobUpdated => isJobUpdated(e) && e.payload.fileName === 'app-cancel.blend' && e.payload.status === 'rendering' && e.payload.download.filesDone > 0,
+      240_000,
+    );
+    const jobId = during.payload.id;
+    await h.value('jobs.cancel', { jobId });
+    const ended = await h.waitFor((e): e is JobUpdated => isJobUpdated(e) && e.payload.id === jobId && e.payload.status === 'canceled' && e.payload.download.state !== 'downloading', 60_000);
+    const onDisk = (await readdir(during.payload.download.dir!)).filter((f) => f.endsWith('.png'));
+    expect(ended.payload.download).toMatchObject({ state: 'done', dir: during.payload.download.dir, filesDone: onDisk.length });
+    expect(onDisk.length).toBeGreaterThan(0);
+    expect(onDisk.length).toBeLessThan(FRAMES);
+  });
 });
