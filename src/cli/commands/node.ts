@@ -129,6 +129,7 @@ async function serveNode(opts: ServeOptions, deps: CliDeps): Promise<void> {
     log.warn({ host }, 'binding a non-loopback address: anyone who can reach it and holds a key can use this node');
     stderr.write(`warning: ${host} is reachable from other machines; keep your API keys private.\n`);
   }
+  if (opts.tags && opts.redis) stderr.write('note: --tags gives the node\'s own Blender tags; with --redis the workers render, each with its own --tags.\n');
   if (opts.trustPython) stderr.write("warning: --trust-python: Blender runs each scene's own Python on this node; only accept scenes from people you trust.\n");
   const node = await withRedisNamed(createRenderNode({ ...(await serveNodeOptions(opts, deps)), logger: log }));
   const url = await node.listen(host, opts.port);
