@@ -167,6 +167,13 @@ describe('submission lines', () => {
       'shot.blend  rendering    [==========>         ]  2/4 frames  job abc',
     );
   });
+
+  it('say how many frames are already in the folder while the job renders', () => {
+    const onDisk = { jobId: 'abc', onDisk: 1, totalFrames: 4 };
+    expect(formatSubmissionLine({ ...base, phase: 'rendering', status: 'rendering', jobId: 'abc', frames: { completedFrames: 2, totalFrames: 4 }, onDisk }, { nameWidth: 10, bar: false })).toBe(
+      'shot.blend  rendering    2/4 frames  1 of 4 frames on disk  job abc',
+    );
+  });
 });
 
 describe('live display', () => {
