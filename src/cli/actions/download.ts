@@ -3,7 +3,7 @@ import { downloadJobOutputs, jobFolderName } from '../../core/download';
 import { AbortError, isAbort } from '../../core/errors';
 import { effectiveDownloadDir } from '../../core/settings';
 import { countOf, formatBytes } from '../../shared/text';
-import { isTerminalStatus } from '../../shared/api';
+import { isTerminalStatus, type Job, needsReview } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 import { endedEarlyNote, formatDownload, LiveDisplay, shortId } from '../output';
 import { safeText } from '../terminal';
@@ -26,6 +26,7 @@ export async function download(ctx: CliContext, typed: string, opts: { dir?: str
     if (!isTerminalStatus(job.status) && !opts.follow) {
       throw new CommandFailedError(`Job ${jobId} is ${job.status}; its outputs can be downloaded once it has finished. Add --follow to get its frames as they render.`);
     }
+    if (needsReview(job.status)) throw waitsForStart(job);
     const journal = await ctx.journal();
     const record = (await journal.list()).filter((r) => r.jobId === jobId && r.baseUrl === client.baseUrl).at(-1) ?? null;
     const dir = opts.dir !== undefined ? join(resolve(opts.dir), jobFolderName(job)) : (record?.download.dir ?? join(record?.download.root ?? effectiveDownloadDir(ctx.settings().get()), jobFolderName(job)));
@@ -34,6 +35,7 @@ export async function download(ctx: CliContext, typed: string, opts: { dir?: str
         if (isAbort(error)) throw new AbortError(`Stopped following job ${jobId}; the frames on disk stay. Run \`renderdrop download --follow ${jobId}\` again to go on.`);
         throw error;
       });
+      if (needsReview(job.status)) throw waitsForStart(job);
     }
     const result = await downloadJobOutputs({
       client,
@@ -64,4 +66,9 @@ export async function download(ctx: CliContext, typed: string, opts: { dir?: str
     display.close();
     interrupt.dispose();
   }
+}
+
+/** A job followed for its frames that waits for someone to start its render. */
+function waitsForStart(job: Job): CommandFailedError {
+  return new CommandFailedError(`Job ${job.id} waits for its render to be started (it is ${job.status}); start it where it was submitted (the app, or \`renderdrop resume\`), then follow it again.`);
 }

@@ -3,7 +3,7 @@ import { FrameFollower, LiveFrameFollow } from '../../core/download';
 import { errorReason } from '../../core/errors';
 import { trackerWaiter } from '../../core/lifecycle';
 import { type FrameProgress, JobTracker } from '../../core/tracking';
-import { isTerminalStatus, type Job } from '../../shared/api';
+import { isTerminalStatus, type Job, needsReview } from '../../shared/api';
 import { formatFrameProgress, formatFramesOnDisk, type LiveDisplay, shortId } from '../output';
 
 /** What following a rendering job needs. */
@@ -18,7 +18,8 @@ export interface FollowFramesOptions {
 /**
  * Follows a rendering job to its end (one progress call per tick), bringing each frame into `dir` as
  * the node finishes it, on one line: `12 of 240 frames on disk`. A farm without the frames route
- * renders on, and everything is downloaded when the job ends. Returns the ended job.
+ * renders on, and everything is downloaded when the job ends. Returns the job once it ended, or once it
+ * waits for its render to be started.
  */
 export async function followRenderingJob(o: FollowFramesOptions): Promise<Job> {
   const jobId = o.job.id;
@@ -51,7 +52,7 @@ export async function followRenderingJob(o: FollowFramesOptions): Promise<Job> {
   const tracker = new JobTracker({ client: o.client });
   show();
   try {
-    return await trackerWaiter(tracker)(jobId, (job) => isTerminalStatus(job.status), {
+    return await trackerWaiter(tracker)(jobId, (job) => isTerminalStatus(job.status) || needsReview(job.status), {
       signal: o.signal,
       onJob: (job) => {
         const changed = job.status !== status;
