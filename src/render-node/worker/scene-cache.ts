@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { type ChunkData, isPlainName } from '../distributed';
@@ -38,7 +38,9 @@ export class SceneCache {
     await utimes(ready, now, now).catch(() => {});
     await this.prune(scene.sha256);
     const sceneRoot = join(root, 'scene');
-    return { path: join(sceneRoot, scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path)), root: sceneRoot };
+    const path = join(sceneRoot, scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path));
+    if (scene.kind !== 'zip' && !existsSync(path)) await sameSceneUnder(sceneRoot, path);
+    return { path, root: sceneRoot };
   }
 
   private async fetch(scene: ChunkData['scene'], root: string, fetch: Fetch): Promise<void> {
@@ -100,6 +102,15 @@ async function place(stage: string, root: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
   await rename(stage, root).catch((err: unknown) => {
     if (!existsSync(join(root, READY))) throw err;
+  });
+}
+
+/** A .blend cached from an upload of the same bytes under another name: the same file, under the name this job gave it. */
+async function sameSceneUnder(sceneRoot: string, path: string): Promise<void> {
+  const cached = (await readdir(sceneRoot)).find((name) => name.toLowerCase().endsWith('.blend'));
+  if (cached === undefined) throw new Error(`The cached scene in ${sceneRoot} holds no .blend; remove that folder and the scene is fetched again.`);
+  await link(join(sceneRoot, cached), path).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') await copyFile(join(sceneRoot, cached), path);
   });
 }
 

@@ -81,9 +81,10 @@ describe.skipIf(!blenderPath || !redisServer)('priorities on render workers (rea
   it('hands a later job of a higher priority to the worker before the waiting chunks of earlier jobs, and reorders them when a priority changes', async () => {
     expect(worker, 'the worker of the first test').not.toBeNull();
     await queue.pause();
-    const early = await startRenderJob(t, 'shot.blend', scene, {});
-    const middle = await startRenderJob(t, 'shot.blend', scene, { priority: 50 });
-    const urgent = await startRenderJob(t, 'shot.blend', scene, { priority: 90 });
+    // The same scene under three names (a worker's cache keeps it once, and hands it over under each name).
+    const early = await startRenderJob(t, 'early.blend', scene, {});
+    const middle = await startRenderJob(t, 'middle.blend', scene, { priority: 50 });
+    const urgent = await startRenderJob(t, 'urgent.blend', scene, { priority: 90 });
     const deadline = Date.now() + 30_000;
     while ((await takeOrder()).length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await takeOrder()).toEqual([urgent, urgent, early, early, middle, middle]);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, type Transform } from 'node:stream';
@@ -54,6 +54,23 @@ describe('SceneCache', () => {
     expect(cached.path.startsWith(cached.root)).toBe(true);
     const depth = path.split('/').length - 1;
     expect(await storedLibraries(cached.path)).toEqual([`//${'../'.repeat(depth)}.renderdrop-not-uploaded/0/secret.blend`, '//near.blend']);
+  });
+
+  it('hands the same .blend uploaded again under another name to Blender under that name', async () => {
+    const bytes = linkingOutside().build();
+    const cache = new SceneCache(join(dir, 'cache'));
+    const first = await cache.scene(served(bytes, 'blend', 'shot.blend').scene, served(bytes, 'blend', 'shot.blend').fetch);
+    let fetchedAgain = false;
+    const again = served(bytes, 'blend', 'shot_v2.blend');
+    const second = await cache.scene(again.scene, (target, check) => {
+      fetchedAgain = true;
+      return again.fetch(target, check);
+    });
+    expect(fetchedAgain).toBe(false);
+    expect(second.root).toBe(first.root);
+    expect(second.path).toBe(join(first.root, 'shot_v2.blend'));
+    expect(await readFile(second.path)).toEqual(await readFile(first.path));
+    expect(await storedLibraries(second.path)).toEqual(['//.renderdrop-not-uploaded/0/secret.blend', '//near.blend']);
   });
 
   it('refuses a scene the reader cannot read, in one line, and keeps nothing of it', async () => {
