@@ -58,9 +58,9 @@ export function reviewSheetOf(
  */
 export function studioChoiceOf(view: NodeWorkers | null): StudioChoiceView | null {
   if (view === null) return null;
-  if (view.mode === 'embedded') return view.tags !== undefined ? { workerTags: [...view.tags].sort() } : null;
+  if (view.mode === 'embedded') return view.tags !== undefined ? { workerTags: [...view.tags].sort(), renders: 'node' } : null;
   if (view.blocks === undefined) return null;
-  return { workerTags: [...new Set(view.workers.filter((w) => w.state !== 'offline').flatMap((w) => w.tags ?? []))].sort() };
+  return { workerTags: [...new Set(view.workers.filter((w) => w.state !== 'offline').flatMap((w) => w.tags ?? []))].sort(), renders: 'workers' };
 }
 
 /** The settings without a remembered priority or required tags on a farm that takes none. */

@@ -151,6 +151,8 @@ export interface ReviewSheet {
 export interface StudioChoiceView {
   /** The tags its render workers (or the node itself) carry now, to pick from; a job may require others and wait for them. */
   workerTags: string[];
+  /** Who renders there: render workers, or the node with its own Blender (then the tags are the node's). */
+  renders?: 'workers' | 'node';
 }
 
 /** The Blender versions of the farm an artist may render a scene with. */

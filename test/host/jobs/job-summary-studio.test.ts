@@ -31,9 +31,9 @@ describe('what the review offers on a Renderdrop node', () => {
   it('offers priority and the tags of the workers connected, on a node that knows them', () => {
     const base = { mode: 'distributed' as const, redis: 'redis://h:6379', chunks: { waiting: 0, active: 0, delayed: 0 } };
     const w = (name: string, tags: string[], state: 'idle' | 'offline' = 'idle') => ({ id: name, name, host: name, blenderVersion: '4.3.2', devices: ['CPU'], threads: null, tags, state, current: null, startedAt: '', lastSeenAt: '', framesRendered: 0 });
-    expect(studioChoiceOf({ ...base, workers: [w('a', ['gpu']), w('b', ['big-ram', 'gpu']), w('c', ['old'], 'offline')], blocks: [] })).toEqual({ workerTags: ['big-ram', 'gpu'] });
+    expect(studioChoiceOf({ ...base, workers: [w('a', ['gpu']), w('b', ['big-ram', 'gpu']), w('c', ['old'], 'offline')], blocks: [] })).toEqual({ workerTags: ['big-ram', 'gpu'], renders: 'workers' });
     expect(studioChoiceOf({ ...base, workers: [w('a', ['gpu'])] })).toBeNull();
-    expect(studioChoiceOf({ mode: 'embedded', tags: [] })).toEqual({ workerTags: [] });
+    expect(studioChoiceOf({ mode: 'embedded', tags: [] })).toEqual({ workerTags: [], renders: 'node' });
     expect(studioChoiceOf({ mode: 'embedded' })).toBeNull();
     expect(studioChoiceOf(null)).toBeNull();
   });

@@ -3,10 +3,17 @@ import type { ReviewForm } from '../../lib';
 import { PriorityInput } from '../common/priority-field';
 import { FormField } from './form-field';
 
+/** Which tags the farm's renderers carry now, in words. */
+function carriedWords(studio: StudioChoiceView): string {
+  const tags = studio.workerTags.join(', ');
+  if (studio.renders === 'node') return tags ? `This node carries: ${tags}.` : 'This node renders itself and carries no tags: a job that needs tags waits.';
+  return tags ? `Workers carry: ${tags}.` : 'No worker carries tags now.';
+}
+
 /** A Renderdrop node's own fields of the review: the job's priority and the worker tags it needs. */
 export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void; errors: Partial<Record<keyof ReviewForm, string>> }) {
   const { studio, form, set, errors } = props;
-  const carried = studio.workerTags.length > 0 ? `Workers carry: ${studio.workerTags.join(', ')}.` : 'No worker carries tags now.';
+  const carried = carriedWords(studio);
   return (
     <>
       <FormField label="Priority" error={errors.priority}>
