@@ -79,3 +79,16 @@ export function shouldYield(
   const mine = counts.get(render.userId) ?? 0;
   return waiting.some((w) => w.priority === render.priority && w.userId !== render.userId && (counts.get(w.userId) ?? 0) < mine);
 }
+
+/**
+ * How many renders the node coordinates at once on render workers: `slots`, and when they are all held,
+ * enough more for every waiting render of a higher priority than the lowest one holding a slot (up to
+ * twice `slots` in all). There a slot only means the node coordinates the render, and workers take
+ * chunks by priority, so an urgent job's chunks join the queue at once instead of after a render ends.
+ */
+export function slotsOnWorkers(waiting: readonly QueuedRender[], running: readonly QueuedRender[], slots: number): number {
+  if (running.length < slots || running.length === 0) return slots;
+  const lowest = Math.min(...running.map((r) => r.priority));
+  const urgent = waiting.filter((w) => w.priority > lowest).length;
+  return running.length + Math.max(0, Math.min(urgent, 2 * slots - running.length));
+}

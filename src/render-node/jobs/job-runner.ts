@@ -5,7 +5,7 @@ import { type FailedReason, PRIORITY } from '../../shared/api';
 import { type JobRecord, RENDER_STATUSES, RUNNER_STATUSES } from '../store';
 import { isBlenderProcessAlive, killProcessTree, withTempDir } from '../blender';
 import { isDiskFullError } from '../disk';
-import { pickRenders, shouldYield, type RunningRender } from './fair-queue';
+import { pickRenders, shouldYield, slotsOnWorkers, type RunningRender } from './fair-queue';
 import { WaitingLine, type WaitingPlace } from './waiting-line';
 import { DEFAULT_RENDER_LIMITS, farmChanges, nodeTagsNote, type RenderedBy, type Renderer, type RenderLimits } from '../plan';
 import { DEFAULT_HEADROOM_BYTES, DEFAULT_RENDER_TURN_MS, type JobRunnerOptions } from './job-runner-options';
@@ -194,7 +194,9 @@ export class JobRunner {
     const renders = this.o.jobs.inStatus(RENDER_STATUSES);
     const waiting = renders.filter((job) => idle(job) && this.fitsNode(job));
     const byId = new Map(waiting.map((j) => [j.id, j]));
-    for (const next of pickRenders(waiting, this.runningRenders(renders), this.o.concurrency.renders, this.lastStarted)) {
+    const running = this.runningRenders(renders);
+    const slots = this.executor.mode === 'distributed' ? slotsOnWorkers(waiting, running, this.o.concurrency.renders) : this.o.concurrency.renders;
+    for (const next of pickRenders(waiting, running, slots, this.lastStarted)) {
       this.launch(byId.get(next.id)!, 'render');
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickRenders, shouldYield } from '../../../src/render-node/jobs/fair-queue';
+import { pickRenders, shouldYield, slotsOnWorkers } from '../../../src/render-node/jobs/fair-queue';
 
 const job = (id: string, userId: string, priority = 50) => ({ id, userId, priority });
 const run = (id: string, userId: string, startedAt: number, priority = 50) => ({ id, userId, priority, startedAt });
@@ -92,5 +92,27 @@ describe('shouldYield', () => {
 
   it('keeps the slot while a free slot is there for the higher priority', () => {
     expect(shouldYield(running, [job('h1', 'B', 90)], [running], 1_000, 60_000, 2)).toBe(false);
+  });
+});
+
+describe('slotsOnWorkers', () => {
+  const held = [job('a', 'A', 50), job('b', 'B', 20), job('c', 'C', 70)];
+
+  it('keeps the limit while a slot is free, or nothing waiting outranks the lowest render holding one', () => {
+    expect(slotsOnWorkers([job('u', 'U', 90)], held.slice(0, 2), 3)).toBe(3);
+    expect(slotsOnWorkers([job('w', 'W', 20), job('x', 'X', 10)], held, 3)).toBe(3);
+  });
+
+  it('makes room for every waiting render of a higher priority than the lowest holding a slot, arriving together or one after another', () => {
+    expect(slotsOnWorkers([job('u', 'U', 90), job('v', 'V', 30), job('w', 'W', 20)], held, 3)).toBe(5);
+    const withFirst = [...held, job('u', 'U', 90)];
+    expect(slotsOnWorkers([job('v', 'V', 95)], withFirst, 3)).toBe(5);
+    expect(slotsOnWorkers([], withFirst, 3)).toBe(4);
+  });
+
+  it('never goes past twice the limit', () => {
+    const urgent = Array.from({ length: 10 }, (_, i) => job(`u${i}`, 'U', 99));
+    expect(slotsOnWorkers(urgent, held, 3)).toBe(6);
+    expect(slotsOnWorkers(urgent, [...held, ...urgent.slice(0, 3)], 3)).toBe(6);
   });
 });

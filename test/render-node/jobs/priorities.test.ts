@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import { FakeExecutor } from '../helpers/fake-executor';
 import { startRunner, until, type RunnerHarness } from '../helpers/runner-harness';
 
 let h: RunnerHarness | null = null;
@@ -63,4 +64,22 @@ it('keeps the slot when a waiting render of the same priority arrives within its
   await render.complete();
   await until(() => t.completed.length === 2, 'both jobs completed');
   expect(t.completed).toEqual([long.id, other.id]);
+});
+
+it('on render workers, hands a render of a higher priority to the workers at once when every slot is held, and no other', async () => {
+  const t = (h = await startRunner({ executor: new FakeExecutor('distributed'), renders: 1 }));
+  const first = t.queueRender('alice', '1', { kind: 'manual' });
+  const render = await t.executor.whenRunning(first.id);
+  const same = t.queueRender('bob', '1', { kind: 'manual' });
+  const urgent = t.queueRender('carol', '1', { kind: 'manual' });
+  t.jobs.patch(urgent.id, { priority: 90 });
+  await t.runner.settingsChanged(t.jobs.get(urgent.id)!);
+  await t.executor.whenRunning(urgent.id);
+  expect(t.executor.runningJobs().sort()).toEqual([first.id, urgent.id].sort());
+  expect(render.aborted).toBe(false);
+  await render.complete();
+  await (await t.executor.whenRunning(urgent.id)).complete();
+  await (await t.executor.whenRunning(same.id)).complete();
+  await until(() => t.completed.length === 3, 'every job completed');
+  expect(t.executor.started).toEqual([first.id, urgent.id, same.id]);
 });
