@@ -51,10 +51,13 @@ export interface FrameFollowerOptions {
 }
 
 /**
- * A frame on disk whose modification time is this much older than the node's file is an older render
- * of it (file systems such as FAT keep times to 2 s).
+ * How much older than the node's file a frame on disk may look and still be the same render: nothing
+ * (1 ms of rounding) where the file system keeps fractions of a second, 2 s where it keeps whole
+ * seconds or two (HFS+, FAT), read from the frame's own time.
  */
-const MTIME_SLACK_MS = 2_000;
+function mtimeSlackMs(localMtimeMs: number): number {
+  return Math.round(localMtimeMs) % 1000 === 0 ? 2_000 : 1;
+}
 
 /** Sources that answered 404 for the frames route: a farm without it (asked again by none of its followers). */
 const WITHOUT_ROUTE = new WeakSet<FramesSource>();
@@ -114,7 +117,7 @@ export class FrameFollower {
       const local = await stat(resolveInside(o.dir, relativePath)).catch(() => null);
       const modifiedMs = frame.modifiedAt ? Date.parse(frame.modifiedAt) : Number.NaN;
       const versioned = typeof frame.size === 'number' && Number.isFinite(modifiedMs);
-      if (local && versioned && local.size === frame.size && local.mtimeMs >= modifiedMs - MTIME_SLACK_MS) {
+      if (local && versioned && local.size === frame.size && local.mtimeMs >= modifiedMs - mtimeSlackMs(local.mtimeMs)) {
         check.current.set(relativePath, local.size);
         check.onDisk++;
       } else if (local && !versioned && !this.#gone.has(relativePath)) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Downloads, JobFrames } from '../../../src/shared/api';
@@ -107,6 +107,18 @@ describe('FrameFollower', () => {
     expect((await readFile(join(dir, name(2)))).equals(again)).toBe(true);
     expect(frameGets()).toBe(3);
     expect((await readdir(dir)).filter((f) => f.includes('.part'))).toEqual([]);
+  });
+
+  it('takes a frame as current on a file system that keeps whole seconds, and as older once the node wrote it again later', async () => {
+    render(1, randomBytes(20_000), Date.parse('2026-11-29T03:00:00.700Z'));
+    await follower().pass();
+    await utimes(join(dir, name(1)), new Date(), new Date(Date.parse('2026-11-29T03:00:00Z')));
+    await follower().pass();
+    expect(frameGets()).toBe(1);
+    const again = render(1, randomBytes(20_000), Date.parse('2026-11-29T03:00:05.300Z'));
+    await follower().pass();
+    expect(frameGets()).toBe(2);
+    expect((await readFile(join(dir, name(1)))).equals(again)).toBe(true);
   });
 
   it('resumes a frame cut mid-way from its .part file', async () => {
