@@ -10,6 +10,8 @@ export interface AppOnWorkers {
   app: AppUnderTest;
   redis: TestRedis;
   workers: WorkerProcess[];
+  /** The address of the app's local node, for more workers. */
+  nodeUrl: string;
   /** Closes the app, stops the workers and Redis. */
   close(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export async function openAppOnWorkers(browser: Browser, tools: { blender: strin
       const tags = tools.tags?.[name];
       workers.push(await startWorkerProcess({ redis: redis.url, node: `http://127.0.0.1:${port}`, name, cacheDir: join(caches, name), blender, threads: 1, ...(tags ? { tags } : {}) }));
     }
-    return { app, redis, workers, close };
+    return { app, redis, workers, nodeUrl: `http://127.0.0.1:${port}`, close };
   } catch (error) {
     await close();
     throw error;

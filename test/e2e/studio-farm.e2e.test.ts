@@ -5,6 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { requireRedis } from '../helpers/redis';
 import { tempDir } from '../helpers/scene-files';
+import { startWorkerProcess, stopWorker } from '../helpers/workers';
 import { seriousAxeProblems } from './axe-audit';
 import { openAppOnWorkers, type AppOnWorkers } from './app-on-workers';
 import { dropFiles } from './app-under-test';
@@ -114,7 +115,16 @@ describe.skipIf(!ready)("the app on a studio's farm: This computer's node on Red
     await row.getByRole('button', { name: /^Details of/ }).click();
     const details = page.getByRole('complementary', { name: 'Job details' });
     await details.getByTestId('detail-priority').getByText('100 (urgent)').waitFor({ timeout: 15_000 });
-    await host.handlers['jobs.cancel']({ jobId });
+    await details.getByRole('button', { name: 'Close the details' }).click();
+
+    // A worker with the tag connects: the job renders there, and neither the words nor a mark stay on its row.
+    const tagged = await startWorkerProcess({ redis: onWorkers!.redis.url, node: onWorkers!.nodeUrl, name: 'render-03', cacheDir: join(await tempDir('rd-e2e-gpu-'), 'cache'), blender: blender!, threads: 1, tags: ['gpu'] });
+    onWorkers!.workers.push(tagged);
+    await expect.poll(async () => (await host.handlers['jobs.get']({ jobId })).summary.status, { timeout: 120_000 }).toBe('completed');
+    await row.getByTestId('row-waiting').waitFor({ state: 'detached', timeout: 15_000 });
+    expect(await row.locator('.warning-mark').count()).toBe(0);
+    expect((await host.handlers['jobs.frames']({ jobId })).renderedBy).toBe('render-03 frames 1-2');
+    await stopWorker(tagged);
   }, 300_000);
 
   it('says when a waiting job starts, from the work ahead of it on the one worker that can take it, and who rendered which frames', async () => {
