@@ -36,6 +36,8 @@ import { ChunkIntake } from './distributed/chunk-intake';
 import { registerChunkRoutes } from './distributed/chunk-routes';
 import { loadNodeWorkerSecret } from './worker-access/worker-secret';
 import { JobLogs } from './logs/job-logs';
+import { ChunkStore, DEFAULT_CHUNK_STORE_MAX_BYTES } from './chunk-store';
+import { join } from 'node:path';
 
 /** How to run a render node. */
 export interface RenderNodeOptions {
@@ -57,6 +59,8 @@ export interface RenderNodeOptions {
   limits?: Partial<RenderLimits>;
   /** Disk space kept free beyond what a step is expected to write (default 16 MiB). */
   headroomBytes?: number;
+  /** Size limit of the store of chunked uploads' chunks (default 20 GiB); 0 turns chunked uploads off. */
+  chunkStoreMaxBytes?: number;
   /** How long a render keeps its slot before giving way to another key's (default 60 s). */
   renderTurnMs?: number;
   /** Size of the file given up to record failures when the disk is full (default 4 MiB). */
@@ -150,6 +154,7 @@ interface NodeParts {
   headroomBytes: number;
   downloadUrlTtlMs: number;
   logs: JobLogs;
+  chunkStore: ChunkStore | null;
 }
 
 /** What every part of a node is built from. */
@@ -209,7 +214,9 @@ function buildParts(basis: NodeBasis): NodeParts {
     ? new DistributedExecutor(options.distributed, { workspaceId: ws, jobs, chunks, signer, uploadPath: (slug) => storage.uploadPath(slug), log, now })
     : null;
   const logs = new JobLogs(storage);
-  const partsSoFar = { workspaceId: ws, jobs, uploads, chunks, signer, webhooks, distributed, limits, headroomBytes, downloadUrlTtlMs, logs };
+  const chunkStoreMax = options.chunkStoreMaxBytes ?? DEFAULT_CHUNK_STORE_MAX_BYTES;
+  const chunkStore = chunkStoreMax > 0 ? new ChunkStore({ dir: join(storage.dataDir, 'chunks'), maxBytes: chunkStoreMax, now }) : null;
+  const partsSoFar = { workspaceId: ws, jobs, uploads, chunks, signer, webhooks, distributed, limits, headroomBytes, downloadUrlTtlMs, logs, chunkStore };
   return { ...partsSoFar, runner: createJobRunner(basis, partsSoFar) };
 }
 
@@ -290,6 +297,7 @@ function nodeContext(basis: NodeBasis, parts: NodeParts, stopping: AbortSignal):
     logs: parts.logs,
     stopping,
     ffmpeg: basis.ffmpeg,
+    chunkStore: parts.chunkStore,
   };
 }
 
@@ -322,6 +330,7 @@ function nodeLifecycle(app: FastifyInstance, basis: NodeBasis, parts: NodeParts,
     await Promise.all([parts.webhooks.stop(), parts.runner.stop(), requests]);
     parts.logs.close();
     await app.close();
+    parts.chunkStore?.close();
     data.db.close();
     data.lock.release();
   };

@@ -31,6 +31,11 @@ export interface WriteBundleOptions {
   progressIntervalMs?: number;
   /** Hash the zip's bytes with SHA-256 as they are written (no second read of the bundle). */
   sha256?: boolean;
+  /**
+   * Store every entry as it is, never deflated: an unchanged file then keeps identical bytes in the
+   * zip, and a changed one differs only where it changed (what a chunked upload needs to send little).
+   */
+  storeOnly?: boolean;
 }
 
 /** The bundle written. */
@@ -103,14 +108,14 @@ async function writeEntry(zip: ZipWriter, plan: BundlePlan, entry: BundleEntry, 
   try {
     let method: ZipMethod;
     if (entry.blend === null) {
-      method = await entryMethod(entry.source);
+      method = options.storeOnly ? 'store' : await entryMethod(entry.source);
       data = openedOnRead(() => createReadStream(entry.source, { highWaterMark: READ_CHUNK }));
     } else {
       const blend = plan.blends[entry.blend]!;
       const source = await openByteSource(entry.source, options.tempDir ? { tempDir: options.tempDir } : {});
       close.push(() => source.close());
       if (source.size !== blend.sourceSize) throw changed(entry);
-      method = await entryMethod(entry.source, { size: source.size, read: (offset, length) => source.read(offset, length), replaced: blend.patches });
+      method = options.storeOnly ? 'store' : await entryMethod(entry.source, { size: source.size, read: (offset, length) => source.read(offset, length), replaced: blend.patches });
       data = openedOnRead(() => pipedThrough(source.stream(), new PatchStream(blend.patches)));
     }
     let seen = 0;

@@ -73,6 +73,8 @@ export const submissionRecordSchema = z.object({
   /** The slug of the latest upload target; after `uploaded` the slug holding the bytes. */
   slug: z.string().nullable(),
   uploadExpiresAt: z.string().nullable(),
+  /** What a chunked upload sent and what the farm already had (absent: the whole file was PUT). */
+  uploadSent: z.object({ bytesSent: z.number(), bytesReused: z.number() }).optional(),
   /** When the job creation was attempted (set with `creating-job`), for recovery by creation time. */
   jobIntentAt: z.string().nullable(),
   jobId: z.string().nullable(),

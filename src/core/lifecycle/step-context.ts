@@ -38,6 +38,8 @@ export interface StepContext {
   /** Root under which `<scene>-<short id>/` is created when the record names no folder. */
   readonly downloadRoot: string | undefined;
   readonly downloadConcurrency: number | undefined;
+  /** Whether a farm that takes chunked uploads is sent only the chunks it lacks (else the whole file). */
+  readonly chunked: boolean;
   readonly upload: (options: UploadOptions) => Promise<UploadResult>;
   readonly download: (options: DownloadJobOptions) => Promise<DownloadJobResult>;
   /** The record as last saved. */

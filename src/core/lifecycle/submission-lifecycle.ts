@@ -24,6 +24,8 @@ export interface LifecycleOptions {
   downloadRoot?: string;
   downloadConcurrency?: number;
   clock?: Clock;
+  /** Send a Renderdrop node only the chunks of a scene it lacks (default true); false always sends the whole file. */
+  chunked?: boolean;
   /** Replaceable transfer functions (tests, benchmarks). */
   upload?: (options: UploadOptions) => Promise<UploadResult>;
   download?: (options: DownloadJobOptions) => Promise<DownloadJobResult>;
@@ -197,6 +199,7 @@ export class ClaimedSubmission extends TypedEmitter<SubmissionEvents> {
       renderConfig: options.renderConfig,
       downloadRoot: o.downloadRoot,
       downloadConcurrency: o.downloadConcurrency,
+      chunked: o.chunked ?? true,
       upload: o.upload ?? uploadFile,
       download: o.download ?? downloadJobOutputs,
       record: () => this.#record,

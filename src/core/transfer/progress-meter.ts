@@ -11,6 +11,8 @@ export interface TransferProgress {
   etaSeconds: number | null;
   /** True on the last event of a transfer. */
   done: boolean;
+  /** Bytes of the file already on the farm, not sent (a chunked upload); `total` counts only the bytes to send. */
+  reused?: number;
 }
 
 /**

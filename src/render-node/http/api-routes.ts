@@ -8,6 +8,7 @@ import { registerJobRoutes } from './job-routes';
 import { registerJobActionRoutes } from './job-action-routes';
 import { registerWorkerRoutes } from './worker-routes';
 import { registerLogRoutes } from './log-routes';
+import { registerChunkedUploadRoutes } from './chunked/chunked-upload-routes';
 
 /**
  * The Render Job External API, under /api/external/v1. Every node key works in the node's one
@@ -24,6 +25,7 @@ export function registerApiRoutes(app: FastifyInstance, ctx: NodeContext, limite
       registerJobActionRoutes(api, ctx);
       registerWorkerRoutes(api, ctx);
       registerLogRoutes(api, ctx);
+      if (ctx.chunkStore) registerChunkedUploadRoutes(api, ctx, ctx.chunkStore);
     },
     { prefix: '/api/external/v1' },
   );

@@ -8,6 +8,7 @@ import type { NodeCapabilities, RenderLimits } from '../plan';
 import type { NodeWorkers } from '../../shared/api';
 import type { JobLogs } from '../logs';
 import type { FfmpegLookup } from '../video';
+import type { ChunkStore } from '../chunk-store';
 
 /** Everything the routes share. */
 export interface NodeContext {
@@ -39,6 +40,8 @@ export interface NodeContext {
   logs: JobLogs;
   /** Aborted when the node stops and requests still running must give up. */
   stopping: AbortSignal;
+  /** The chunks of chunked uploads (null: the node does not take them). */
+  chunkStore: ChunkStore | null;
   /** The node's FFmpeg (null: it makes no videos), looked for when first needed. */
   ffmpeg: FfmpegLookup;
 }

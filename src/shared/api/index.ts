@@ -7,6 +7,7 @@ export * from './analysis';
 export * from './workers';
 export * from './job-frames';
 export * from './job-log';
+export * from './chunked-upload';
 export { adjustmentsOf, analysisSceneOf, currentRunOf, lastRequeueOf, progressOf, sceneFileNameOf, sceneNameOf, statusMessageOf, timelineOf } from './job-extras';
 export { isActiveStatus, isPastValidation, isTerminalStatus, isWorkingStatus, JOB_STATUS_TABLE, JOB_STATUSES, type JobStatus, jobStatusSchema, needsReview } from './job-status';
 export { blenderErrorLineOf, blenderErrorsMessage, isNote, jobWarningsOf } from './job-warnings';

@@ -6,6 +6,7 @@ import { PackingError } from '../../errors';
 import type { SubmissionRecord } from '../../journal';
 import { BUNDLE_TOO_LARGE_ADVICE, bundleOverLimit, folderBoundary, type HeldPlan, holdPrivateFiles, summarizePlan } from '../../packing';
 import { takeChangedFile } from './changed-file';
+import { chunkedFarm } from './chunked-farm';
 import type { StepContext } from '../step-context';
 
 /**
@@ -38,7 +39,8 @@ export async function traceStep(ctx: StepContext): Promise<void> {
  * before a byte is written; from `packing` (a run stopped while writing) the scene must trace to that
  * same fingerprint, so the bundle written again is the same bytes, or the submission stops: it never
  * sends other bytes than the ones it started packing. The bundle goes to the journal's bundle folder,
- * never beside the artist's files, and `packed` records its SHA-256.
+ * never beside the artist's files, and `packed` records its SHA-256. For a farm that takes chunked
+ * uploads every entry is stored undeflated, so the files that did not change keep the same bytes.
  */
 export async function packStep(ctx: StepContext): Promise<void> {
   const record = ctx.record();
@@ -114,6 +116,7 @@ async function write(ctx: StepContext, plan: BundlePlan): Promise<NonNullable<Su
   try {
     const written = await writeBundle(plan, path, {
       sha256: true,
+      storeOnly: (await chunkedFarm(ctx)) !== null,
       tempDir: ctx.journal.bundleDir,
       onProgress: (progress) => ctx.emit('pack', progress),
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -1,4 +1,6 @@
+import { uploadChunked } from '../../upload';
 import { takeChangedFile } from './changed-file';
+import { chunkedFarm } from './chunked-farm';
 import { ensureBundle } from './pack-step';
 import { sentFile } from './sent-file';
 import type { StepContext } from '../step-context';
@@ -7,13 +9,20 @@ import type { StepContext } from '../step-context';
  * `packed` / `upload-target` -> `uploaded`: asks for an upload target (recorded before the bytes go)
  * and streams the bundle to it, or the file itself when there is none (checked again first when it
  * changed since it was added); a fresh target when the URL expired. Records the slug that holds the
- * bytes.
+ * bytes. A Renderdrop node that takes chunked uploads is sent only the chunks it lacks from this key
+ * (uploadChunked), and its rebuilt file's slug is recorded the same way.
  */
 export async function uploadStep(ctx: StepContext): Promise<void> {
   if (ctx.record().bundle === null) await takeChangedFile(ctx);
   else await ensureBundle(ctx);
   const sent = sentFile(ctx.record());
   const request = { fileName: sent.name, fileType: sent.fileType };
+  const api = await chunkedFarm(ctx);
+  if (api) {
+    const result = await uploadChunked({ api, filePath: sent.path, fileName: sent.name, fileType: sent.fileType, size: sent.size, onProgress: (progress) => ctx.emit('upload', progress), clock: ctx.clock, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    await ctx.save({ step: 'uploaded', slug: result.slug, uploadExpiresAt: null, uploadSent: { bytesSent: result.bytesSent, bytesReused: result.bytesReused } });
+    return;
+  }
   const target = await ctx.client.createUpload(request, ctx.call);
   await ctx.save({ step: 'upload-target', slug: target.slug, uploadExpiresAt: target.expiresAt });
   const result = await ctx.upload({

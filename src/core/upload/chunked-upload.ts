@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { MAX_CHUNK_BATCH_BYTES, type FileType } from '../../shared/api';
+import { type ApiClient, API_PREFIX, completeChunkedUpload, createChunkedUpload } from '../api';
+import { describeFile, frameChunk, type LocalChunk } from '../chunking';
+import { TransferError } from '../errors';
+import { ProgressMeter, type TransferProgress } from '../transfer';
+import { type Clock, systemClock, throwIfAborted } from '../util';
+import { sendChunkBatch } from './send-chunk-batch';
+
+/** A file to send in content-defined chunks to a Renderdrop node. */
+export interface ChunkedUploadOptions {
+  api: ApiClient;
+  filePath: string;
+  fileName: string;
+  fileType: FileType;
+  /** Exact size in bytes (from preflight or packing). */
+  size: number;
+  onProgress?: (progress: TransferProgress) => void;
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** Largest batch body (default and most: MAX_CHUNK_BATCH_BYTES). */
+  batchBytes?: number;
+  progressIntervalMs?: number;
+}
+
+/** A finished chunked upload: the slug of the upload the node rebuilt, and what travelled. */
+export interface ChunkedUploadResult {
+  slug: string;
+  size: number;
+  /** Bytes that left for the node (compressed chunks and their framing). */
+  bytesSent: number;
+  /** Bytes of the file the node already had from this key and that were not sent. */
+  bytesReused: number;
+  durationMs: number;
+}
+
+/** Rounds of "complete, send what is still missing" before giving up (a chunk damaged on the node is asked for again). */
+const MAX_ROUNDS = 4;
+
+/**
+ * Sends a file to a Renderdrop node as content-defined chunks: cuts and hashes it while reading it
+ * once, asks the node which chunks it lacks from this key, sends only those (zstd-compressed when
+ * that pays, in batches, the next batch prepared while the last one travels), and asks the node to
+ * rebuild and check the file. A node that finds a chunk missing or damaged then answers which ones,
+ * and those are sent again. Stopped half-way, a later call sends only what the node does not have yet.
+ */
+export async function uploadChunked(options: ChunkedUploadOptions): Promise<ChunkedUploadResult> {
+  const clock = options.clock ?? systemClock;
+  const started = clock.now();
+  const call = options.signal ? { signal: options.signal } : {};
+  const described = await describeFile(options.filePath, options.signal ? { signal: options.signal } : {});
+  if (described.size !== options.size) throw fileChanged();
+  const created = await createChunkedUpload(
+    options.api,
+    { fileName: options.fileName, fileType: options.fileType, manifest: { size: described.size, sha256: described.sha256, chunks: described.chunks.map(({ hash, size }) => ({ hash, size })) } },
+    call,
+  );
+  const byHash = new Map<string, LocalChunk>();
+  for (const chunk of described.chunks) if (!byHash.has(chunk.hash)) byHash.set(chunk.hash, chunk);
+  const toSend = (hashes: readonly string[]) => hashes.map((hash) => byHash.get(hash) ?? unknownChunk(hash));
+  let missing = toSend(created.missing);
+  const total = missing.reduce((sum, c) => sum + c.size, 0);
+  const reused = described.size - total;
+  const meter = new ProgressMeter({ clock, total, intervalMs: options.progressIntervalMs ?? 250 });
+  const report = (event: TransferProgress | null) => {
+    if (event) options.onProgress?.({ ...event, reused });
+  };
+  report(meter.add(0));
+  let bytesSent = 0;
+  const url = `${options.api.baseUrl}${API_PREFIX}node/chunked-uploads/${encodeURIComponent(created.id)}/chunks`;
+  const target = { url, headers: options.api.authorizedHeaders(), ...(options.signal ? { signal: options.signal } : {}), onSent: (n: number) => (bytesSent += n) };
+  for (let round = 1; ; round++) {
+    await sendChunks(options.filePath, missing, options.batchBytes ?? MAX_CHUNK_BATCH_BYTES, (body, rawBytes) => sendChunkBatch(body, target).then(() => report(meter.add(rawBytes))), options.signal);
+    const completion = await completeChunkedUpload(options.api, created.id, call);
+    if ('slug' in completion) {
+      if (completion.sha256 !== described.sha256 || completion.size !== described.size) {
+        throw new TransferError('The render node rebuilt a different file than the one sent. Submit the file again; if it persists, check the node.', { code: 'rebuilt-mismatch' });
+      }
+      report(meter.finish());
+      return { slug: completion.slug, size: described.size, bytesSent, bytesReused: reused, durationMs: clock.now() - started };
+    }
+    if (round >= MAX_ROUNDS) {
+      throw new TransferError(`The render node still lacked ${completion.missing.length} parts of the file after ${round} rounds of sending them. Submit the file again; if it persists, check the node's disk.`, { code: 'chunks-missing' });
+    }
+    missing = toSend(completion.missing);
+    meter.setTotal(total + missing.reduce((sum, c) => sum + c.size, 0));
+  }
+}
+
+/** Reads the chunks from the file in order, checks each against its hash, frames them and hands batches to `send` (one in flight while the next is built). */
+async function sendChunks(filePath: string, chunks: readonly LocalChunk[], batchBytes: number, send: (body: Buffer, rawBytes: number) => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (chunks.length === 0) return;
+  const file = await open(filePath, 'r');
+  let inFlight: Promise<void> = Promise.resolve();
+  try {
+    let frames: Buffer[] = [];
+    let framed = 0;
+    let raw = 0;
+    const flush = async () => {
+      const body = Buffer.concat(frames);
+      const rawBytes = raw;
+      frames = [];
+      framed = raw = 0;
+      await inFlight;
+      inFlight = send(body, rawBytes);
+      inFlight.catch(() => undefined);
+    };
+    for (const chunk of chunks) {
+      throwIfAborted(signal);
+      const bytes = Buffer.allocUnsafe(chunk.size);
+      const { bytesRead } = await file.read(bytes, 0, chunk.size, chunk.offset);
+      if (bytesRead !== chunk.size || createHash('sha256').update(bytes).digest('hex') !== chunk.hash) throw fileChanged();
+      const frame = frameChunk(chunk.hash, bytes);
+      if (framed > 0 && framed + frame.length > batchBytes) await flush();
+      frames.push(frame);
+      framed += frame.length;
+      raw += chunk.size;
+    }
+    if (framed > 0) await flush();
+    await inFlight;
+  } finally {
+    await inFlight.catch(() => undefined);
+    await file.close();
+  }
+}
+
+function fileChanged(): TransferError {
+  return new TransferError('The file changed during the upload. Save it, then submit it again.', { code: 'file-changed' });
+}
+
+function unknownChunk(hash: string): never {
+  throw new TransferError(`The render node asked for a part of the file that is not in it (${hash.slice(0, 12)}…). Submit the file again; if it persists, check the node.`, { code: 'unknown-chunk' });
+}
