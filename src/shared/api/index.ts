@@ -16,3 +16,4 @@ export type { Job } from './job';
 export { type RenderConfig, renderConfigSchema } from './render-config';
 export type { NodeWorkers } from './workers';
 export { jobSettingsPatchSchema, MAX_TAGS, MAX_WORKER_FAILURES, parseTags, PRIORITY, prioritySchema, requeueRequestSchema, studioOf, tagListSchema, workerBlockRequestSchema, workerBlockSchema, workerTagSchema, type JobSettingsPatch, type JobStudio, type RequeueRequest, type WorkerBlock, type WorkerBlockRequest } from './studio';
+export { estimateOf, FRAME_ORDERS, jobEstimateSchema, type FrameOrder, type JobEstimate } from './job-estimate';

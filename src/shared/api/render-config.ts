@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS } from '../api-values';
 import { prioritySchema, tagListSchema } from './studio';
+import { FRAME_ORDERS } from './job-estimate';
 
 export { COLOR_MANAGEMENT_PRESETS, OUTPUT_FORMATS };
 
@@ -54,6 +55,8 @@ export const renderConfigSchema = z
      * series ("4.3") or an exact version ("4.3.2") the node has; absent: the farm's choice.
      */
     blenderVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/, { error: 'blenderVersion is a Blender version such as "4.3" or "4.3.2".' }).optional(),
+    /** A Renderdrop-node extension: the order frames render in, `spread` (the default: across the shot first) or `sequential`. */
+    frameOrder: z.enum(FRAME_ORDERS).optional(),
     /** A Renderdrop-node extension: the job's priority, 0-100 (default 50); the node orders work by it first. */
     priority: prioritySchema.optional(),
     /** A Renderdrop-node extension: worker tags the job needs (`["big-ram"]`); only workers with all of them render it. */

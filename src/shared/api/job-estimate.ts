@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { Job } from './job';
+
+/**
+ * A Renderdrop node's estimate of a job's render time on that farm (the job's `estimate`, a node
+ * extension): before Start from a short sample render of the scene, once it renders from the frames
+ * already done. `seconds` is the expected render time, `low`..`high` the likely range; all in seconds
+ * of render time on that farm (for a job that renders, the time left).
+ */
+export const jobEstimateSchema = z.object({
+  seconds: z.number().nonnegative(),
+  low: z.number().nonnegative(),
+  high: z.number().nonnegative(),
+  /** `sample`: measured by a sample render before Start; `frames`: from the frames rendered so far (time left). */
+  basis: z.enum(['sample', 'frames']),
+});
+export type JobEstimate = z.infer<typeof jobEstimateSchema>;
+
+/** The order a job's frames render in: `spread` covers the shot early (first, last, middle, then the gaps' midpoints); `sequential` in frame order. */
+export const FRAME_ORDERS = ['spread', 'sequential'] as const;
+export type FrameOrder = (typeof FRAME_ORDERS)[number];
+
+/** The node's estimate carried by a job payload, or null when it has none (or another server's shape). */
+export function estimateOf(job: Pick<Job, 'estimate'> | Job): JobEstimate | null {
+  const parsed = jobEstimateSchema.safeParse((job as Job).estimate);
+  return parsed.success ? parsed.data : null;
+}
