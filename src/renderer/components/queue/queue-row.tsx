@@ -97,8 +97,8 @@ export const QueueRow = memo(function QueueRow(props: {
       </div>
       <div className="row-actions">
         {primary ? (
-          <button type="button" className="row-primary" onClick={primary.run} aria-label={primary.accessibleName ?? `${primary.label} ${job.fileName}`}>
-            {primary.label}
+          <button type="button" className="row-primary" onClick={primary.run} aria-label={primary.accessibleName ?? `${primary.label} ${job.fileName}`} title={primary.shortLabel ? primary.label : undefined}>
+            {primary.shortLabel ?? primary.label}
           </button>
         ) : (
           <span className="row-primary" />
@@ -236,7 +236,7 @@ function jobActions(job: JobSummary, submission: SubmissionView | null): { prima
     all.push({ id: 'download', label: job.download.state === 'none' ? 'Download' : 'Download again', run: () => void command('jobs.download', { jobId: job.id }, { what: 'download the outputs' }) });
   }
   if (job.status === 'failed' && job.totalFrames > 0) {
-    all.push({ id: 'retry', label: 'Retry failed frames', accessibleName: `Retry the failed frames of ${job.fileName}`, run: () => void renderFramesAgain(job, { failed: true }) });
+    all.push({ id: 'retry', label: 'Retry failed frames', shortLabel: 'Retry', accessibleName: `Retry failed frames of ${job.fileName}`, run: () => void renderFramesAgain(job, { failed: true }) });
   }
   if (job.canSubmitAgain && !active && !needsReview(job.status)) all.push({ id: 'again', label: 'Submit again', run: () => void submitAgain(job) });
   if (typeof job.priority === 'number' && active && !needsReview(job.status)) {

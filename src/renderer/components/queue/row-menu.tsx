@@ -6,6 +6,8 @@ export interface RowAction {
   label: string;
   /** What a screen reader says for the action when the row's name must be part of it ("Submit shot.blend again"); else the label and the name. */
   accessibleName?: string;
+  /** The words on the row's button when this is its main action and the label is too long for it ("Retry"); the menu shows the label. */
+  shortLabel?: string;
   run(): void;
 }
 
