@@ -47,6 +47,7 @@ interface ServeOptions {
   maxSamples?: number;
   jobTimeLimit?: number;
   maxExtracted?: number;
+  chunkStoreMax?: number;
   renderTurn?: number;
   webhookUrl?: string;
   webhookSecret?: string;
@@ -102,6 +103,7 @@ function registerServeCommand(node: Command, deps: CliDeps): void {
     .option('--job-time-limit <duration>', 'render time per job, e.g. 90m, 7d; past it the job fails (default: 24h)', limitOption((v) => parseDuration(v, '--job-time-limit')))
     .option('--max-extracted <size>', 'bytes a zip may expand to, e.g. 512M (default: 20G)', limitOption((v) => parseByteSize(v, '--max-extracted')))
     .option('--render-turn <duration>', "time a render keeps its slot before giving way, after a frame, to another key's waiting render (default: 60s)", limitOption((v) => parseDuration(v, '--render-turn')))
+    .option('--chunk-store-max <size>', "disk the chunks of scenes sent in parts may take, e.g. 50G; the ones used longest ago go first; 0 turns sending in parts off (default: 20G)", limitOption((v) => (v.trim() === '0' ? 0 : parseByteSize(v, '--chunk-store-max'))))
     .option('--webhook-url <url>', 'POST onRenderComplete events here')
     .option('--webhook-secret <secret>', 'HMAC secret for webhook signatures (or RENDERDROP_WEBHOOK_SECRET)')
     .option('--redis <url>', 'render on workers (renderdrop node worker) through Redis: redis://host:6379', parseRedisUrl)
@@ -174,6 +176,7 @@ async function serveNodeOptions(opts: ServeOptions, deps: CliDeps): Promise<Rend
       maxExtractedBytes: opts.maxExtracted,
     }),
     renderTurnMs: opts.renderTurn,
+    ...(opts.chunkStoreMax !== undefined ? { chunkStoreMaxBytes: opts.chunkStoreMax } : {}),
     webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret! } : null,
     distributed,
     ...(opts.tags ? { tags: opts.tags } : {}),
