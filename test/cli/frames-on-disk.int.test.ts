@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream';
@@ -151,6 +152,36 @@ describe.skipIf(!blenderPath)('frames on disk as they render (real node, real Bl
     expect(again.code, again.stderr).toBe(EXIT.ok);
     const plain = json(again.stdout);
     expect(plain.files.filter((f: { skipped: boolean }) => f.skipped)).toHaveLength(FRAMES);
+  });
+
+  it('after frame 2 is rendered again in the same job (a requeue), download --follow replaces it, even over a stale copy of the same size, and fetches nothing else', { timeout: 300_000 }, async () => {
+    const cli = await cliSetup(t.url, t.key);
+    const scene = await makeSampleScene(work, { frames: 4, missingTexture: false, name: 'requeued.blend' });
+    const out = join(work, 'requeue-out');
+    const submitted = await runCli(['submit', scene, '--yes', '--samples', '2', '--download', out, '--json'], { env: cli.env, timeoutMs: 180_000 });
+    expect(submitted.code, submitted.stderr).toBe(EXIT.ok);
+    const [result] = parseSubmissions(submitted.stdout);
+    const folder: string = result.downloadedTo;
+    const four = names.slice(0, 4);
+    expect(await filesUnder(folder)).toEqual(four);
+    const second = join(folder, four[1]!);
+    const { mtime } = await stat(second);
+    await writeFile(second, randomBytes((await stat(second)).size));
+    await utimes(second, new Date(), mtime);
+    const timesBefore = await Promise.all(four.map(async (n) => (await stat(join(folder, n))).mtimeMs));
+
+    const requeued = await t.call('POST', `/node/jobs/${result.jobId}/requeue`, { frames: ['2'] });
+    expect(requeued.status, JSON.stringify(requeued.json)).toBe(200);
+    const followed = await runCli(['download', result.jobId, '--follow', '--json'], { env: cli.env, timeoutMs: 180_000 });
+    expect(followed.code, followed.stderr).toBe(EXIT.ok);
+    expect(json(followed.stdout)).toMatchObject({ status: 'completed', dir: folder });
+    const onNode = await readFile(join(t.node.ctx.storage.framesDir(result.jobId), four[1]!));
+    expect((await readFile(second)).equals(onNode), 'frame 2 is the render of the requeue').toBe(true);
+    const timesAfter = await Promise.all(four.map(async (n) => (await stat(join(folder, n))).mtimeMs));
+    expect(timesAfter[1]).toBeGreaterThan(timesBefore[1]!);
+    expect([timesAfter[0], timesAfter[2], timesAfter[3]], 'the other frames were not fetched again').toEqual([timesBefore[0], timesBefore[2], timesBefore[3]]);
+    const verified = await runCli(['verify', result.jobId, '--json'], { env: cli.env });
+    expect(verified.code, verified.stderr).toBe(EXIT.ok);
   });
 
   it('on a farm without the frames route, submit --download renders with an empty folder and downloads everything at the end', { timeout: 300_000 }, async () => {
