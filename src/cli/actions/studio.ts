@@ -8,7 +8,7 @@ import { type CliContext, resolveJobId, studioFarmWorkers } from '../context';
 import { blockWords, formatWorkers } from '../output';
 import { safeText } from '../terminal';
 
-/** A 404 from a studio call: the job (or worker) is unknown, or the farm has no such extension; asked once to tell which. */
+/** A 404 from a studio call: the job is unknown, or the farm has no such extension; asked once to tell which. */
 async function explainNotFound(client: ApiClient, error: unknown, doing: string, signal: AbortSignal): Promise<never> {
   if (error instanceof NotFoundError) await studioFarmWorkers(client, doing, { signal });
   throw error;
@@ -56,9 +56,14 @@ export async function changeWorkerBlock(ctx: CliContext, block: boolean, worker:
   try {
     const call = { signal: interrupt.signal };
     const jobId = opts.job !== undefined ? await resolveJobId(client, opts.job, call) : undefined;
-    const view = await setWorkerBlock(client, block, { worker, ...(jobId !== undefined ? { jobId } : {}) }, call).catch((error: unknown) =>
-      explainNotFound(client, error, `${block ? 'block' : 'unblock'} render workers`, interrupt.signal),
-    );
+    const view = await setWorkerBlock(client, block, { worker, ...(jobId !== undefined ? { jobId } : {}) }, call).catch(async (error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      const list = await studioFarmWorkers(client, `${block ? 'block' : 'unblock'} render workers`, call);
+      const names = list.mode === 'distributed' ? list.workers.map((w) => w.name) : [];
+      if (names.includes(worker)) throw error;
+      const known = names.length > 0 ? ` Its workers: ${names.map(safeText).join(', ')}.` : ' It has no render worker now.';
+      throw new CommandFailedError(`This node has no render worker named "${safeText(worker)}" (none reported in the last day).${known}`);
+    });
     const blocks = view.mode === 'distributed' ? (view.blocks ?? []) : [];
     const what = jobId === undefined ? 'every job' : `job ${jobId.slice(0, 8)}`;
     const name = safeText(worker);
