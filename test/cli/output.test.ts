@@ -41,6 +41,12 @@ describe('progress pieces', () => {
     expect(formatTransfer({ bytes: 24 * MB, total: 24 * MB, rate: 3 * MB, etaSeconds: 0, done: true }, { bar: false })).toBe('100%  24.0 MB of 24.0 MB  3.0 MB/s');
   });
 
+  it('says how much of a scene the farm already has', () => {
+    expect(formatTransfer({ bytes: 19 * MB, total: 38 * MB, rate: 2 * MB, etaSeconds: 10, done: false, reused: 2062 * MB }, { bar: false })).toBe(
+      ' 50%  19.0 MB of 38.0 MB  2.0 MB/s  10 s left  Sending 38.0 MB of 2.1 GB (the rest is already on the farm)',
+    );
+  });
+
   it('describe frames and downloads', () => {
     expect(formatFrameProgress(3, 30, { bar: false })).toBe('3/30 frames');
     expect(formatFrameProgress(15, 30)).toBe('[==========>         ]  15/30 frames');

@@ -2,7 +2,7 @@ import type { PackProgress } from '../../blend/pack';
 import type { DownloadProgress } from '../../core/download';
 import type { TransferProgress } from '../../core/transfer';
 import { RateLimitedError, serializeError } from '../../core/errors';
-import { formatBytes, formatDuration, formatRate, percent } from '../../shared/text';
+import { formatBytes, formatDuration, formatRate, percent, reusedWords } from '../../shared/text';
 
 /** A text progress bar of `width` cells inside brackets, e.g. `[=======>    ]`. */
 export function progressBar(fraction: number, width = 20): string {
@@ -22,6 +22,7 @@ export function formatTransfer(progress: TransferProgress, options: { bar?: bool
   parts.push(total ? `${formatBytes(progress.bytes)} of ${formatBytes(total)}` : formatBytes(progress.bytes));
   if (progress.rate > 0) parts.push(formatRate(progress.rate));
   if (!progress.done && progress.etaSeconds !== null) parts.push(`${formatDuration(progress.etaSeconds)} left`);
+  parts.push(reusedWords(total, progress.reused) ?? '');
   return parts.filter((p) => p !== '').join('  ');
 }
 

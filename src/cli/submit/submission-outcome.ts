@@ -41,6 +41,8 @@ export interface SubmissionOutcome {
    * render's log...; notes have code `python-runs`): the one list every surface shows. Empty without a job.
    */
   warnings: JobWarning[];
+  /** A scene sent in chunks to a Renderdrop node: the bytes that travelled and those the farm already had (absent: sent whole). */
+  upload?: { bytesSent: number; bytesReused: number };
 }
 
 /** The exit code an outcome contributes. */
@@ -82,6 +84,7 @@ export function outcomeOfRecord(record: SubmissionRecord, extra: { jobStatus: Jo
     error: record.error,
     privateFiles: record.packing?.privateFiles ?? [],
     warnings: extra.warnings ?? [],
+    ...(record.uploadSent ? { upload: record.uploadSent } : {}),
   };
 }
 

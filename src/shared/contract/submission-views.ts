@@ -114,6 +114,8 @@ export interface TransferView {
   rate: number;
   etaSeconds: number | null;
   done: boolean;
+  /** Bytes of the file the farm already had, not sent (`total` then counts only the bytes to send). */
+  reused?: number;
 }
 
 /** What validation found, and the settings the render will start from. */

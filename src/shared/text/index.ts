@@ -7,3 +7,4 @@ export { countOf } from './plural';
 export { asSentence } from './sentence';
 export { timeAgo } from './time-ago';
 export { PRIORITY_PRESETS, priorityWords } from './priority-words';
+export { reusedWords } from './reused-words';

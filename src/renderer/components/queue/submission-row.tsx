@@ -1,6 +1,6 @@
 import type { SubmissionView } from '../../../shared/contract';
 import { command } from '../../lib';
-import { formatBytes, formatDuration, formatRate, percent } from '../../../shared/text';
+import { formatBytes, formatDuration, formatRate, percent, reusedWords } from '../../../shared/text';
 import { type DroppedFile, useSubmissionsStore, useTransfersStore } from '../../stores';
 import { MiddleEllipsis } from '../common/middle-ellipsis';
 import { MissingFilesChoice, PackingLine } from '../review/packing-summary';
@@ -112,7 +112,7 @@ export function SubmissionRow(props: { submission: SubmissionView; place: RowPla
     bar = { value: pack?.total ? percent(pack.bytes, pack.total) : 0, label: `Packing of ${s.fileName}`, text: pack?.total ? `${formatBytes(pack.bytes)} of ${formatBytes(pack.total)}` : 'Reading which files the scene uses' };
   } else if (s.phase === 'uploading') {
     const total = upload?.total ?? s.size;
-    bar = { value: upload ? percent(upload.bytes, total) : 0, label: `Upload of ${s.fileName}`, text: upload ? `${formatBytes(upload.bytes)} of ${formatBytes(total)} · ${formatRate(upload.rate)}` : 'Preparing the upload' };
+    bar = { value: upload ? percent(upload.bytes, total) : 0, label: `Upload of ${s.fileName}`, text: upload ? `${reusedWords(total, upload.reused) ?? ''}${upload.reused ? ' · ' : ''}${formatBytes(upload.bytes)} of ${formatBytes(total)} · ${formatRate(upload.rate)}` : 'Preparing the upload' };
   } else if (s.phase === 'validating') {
     bar = { value: 0, label: `Check of ${s.fileName}`, text: 'The farm is reading the scene' };
   }
