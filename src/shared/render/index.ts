@@ -7,3 +7,4 @@ export { renderShapeFrom } from './render-shape';
 export { clockSummaryOf, framesSeenAfter, type ClockSummary } from './clock-summary';
 export { requeueDetail, requeueRequestOf, selectRequeueFrames, type RequeueSelection } from './requeue-frames';
 export { renderedByText } from './rendered-by';
+export { framesInOrder, spreadOrder } from './spread-order';
