@@ -206,7 +206,7 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await form.getByLabel('Blender threads per render').selectOption('1');
     await form.getByRole('button', { name: 'Save render settings' }).click();
     await form.getByText(/Saved: 2 renders at once, Blender on 1 thread/).waitFor();
-    expect(await app.host.handlers['app.renderWorkers']({})).toEqual({ mode: 'embedded', renders: 2, threads: 1, blenderVersions: [expect.stringMatching(/^\d+\.\d+/)] });
+    expect(await app.host.handlers['app.renderWorkers']({})).toEqual({ mode: 'embedded', renders: 2, threads: 1, tags: [], blenderVersions: [expect.stringMatching(/^\d+\.\d+/)] });
     expect((await app.host.handlers['settings.get']({})).thisComputer).toMatchObject({ renders: 2, threads: 1 });
     await form.getByLabel('Renders at once').fill('0');
     expect(await form.getByRole('button', { name: 'Save render settings' }).isDisabled()).toBe(true);
@@ -214,7 +214,7 @@ describe.skipIf(!ready)('review, dialogs and settings in Chromium (browser mode,
     await form.getByLabel('Blender threads per render').selectOption('all');
     await form.getByRole('button', { name: 'Save render settings' }).click();
     await form.getByText(/Saved: 1 render at once/).waitFor();
-    expect(await app.host.handlers['app.renderWorkers']({})).toEqual({ mode: 'embedded', renders: 1, threads: null, blenderVersions: [expect.stringMatching(/^\d+\.\d+/)] });
+    expect(await app.host.handlers['app.renderWorkers']({})).toEqual({ mode: 'embedded', renders: 1, threads: null, tags: [], blenderVersions: [expect.stringMatching(/^\d+\.\d+/)] });
   });
 
   it('refuses a key the server rejected, and clears a stale test result when the key changes', async () => {

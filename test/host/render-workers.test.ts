@@ -17,7 +17,7 @@ afterEach(async () => {
 describe('host: the render workers of "This computer"', () => {
   it('says the app\'s node renders with its own Blender when no Redis is set', async () => {
     const h = await host();
-    expect(await h.value('app.renderWorkers', {})).toEqual({ mode: 'embedded', renders: 1, threads: null });
+    expect(await h.value('app.renderWorkers', {})).toEqual({ mode: 'embedded', renders: 1, threads: null, tags: [] });
   });
 
   it('has none to list when the app runs no node', async () => {

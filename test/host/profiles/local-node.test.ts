@@ -60,9 +60,9 @@ describe('the render node of "This computer"', () => {
     const node = await startLocalNode({ dataDir, secrets: new MemorySecretStore(), blender: null, port: await freePort(), logger: pino({ level: 'silent' }), renders: 2, threads: 3 });
     open.push(node);
     const workers = async () => (await fetch(`${node.url}/api/external/v1/node/workers`, { headers: { authorization: `Bearer ${node.apiKey}` } })).json();
-    expect(await workers()).toEqual({ mode: 'embedded', renders: 2, threads: 3 });
+    expect(await workers()).toEqual({ mode: 'embedded', renders: 2, threads: 3, tags: [] });
     node.configure({ renders: 1, threads: null });
-    expect(await workers()).toEqual({ mode: 'embedded', renders: 1, threads: null });
+    expect(await workers()).toEqual({ mode: 'embedded', renders: 1, threads: null, tags: [] });
   });
 });
 
