@@ -44,7 +44,9 @@ describe.skipIf(!blenderPath)('renderdrop submit packs a scene with the files it
     await renderInPlace(blenderPath!, scene, join(work, 'inplace', 'frame_'), 1, 2);
     inPlace = await Promise.all([1, 2].map(async (n) => decodePng(await readFile(join(work, 'inplace', `frame_000${n}.png`)))));
     for (const key of ['grid', 'stamp']) expect(hasColour(inPlace[0]!, made.colours[key]!), `Blender in place shows ${key}`).toBe(true);
-    t = await startTestNode({ blender: await probeBlender(blenderPath!, { timeoutMs: 60_000 }) });
+    // A node without chunked uploads: these tests are about the zip itself, PUT whole as to any farm
+    // (for a node that takes chunks the bundle is stored undeflated; see cli-chunked-upload.int.test.ts).
+    t = await startTestNode({ blender: await probeBlender(blenderPath!, { timeoutMs: 60_000 }), chunkStoreMaxBytes: 0 });
     cli = await cliSetup(t.url, t.key);
   });
   afterAll(async () => {
