@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeBlender, type BlenderInfo } from '../../src/render-node/blender/probe';
@@ -43,12 +43,16 @@ describe.skipIf(!blenderPath)('host: jobs.requeue against the local node and rea
 
   it('renders picked frames again inside the job on the local node, and refuses a request of neither kind', { timeout: 300_000 }, async () => {
     const jobId = await rendered('host-requeue.blend');
+    const folder = (await h.value('jobs.verifyFolder', { jobId })).folder;
+    const before = await stat(join(folder, 'sample_0002.png'));
     const answer = await h.value('jobs.requeue', { jobId, frames: [3, 2] });
     expect(answer).toMatchObject({ inJob: true, frames: '2-3', job: { id: jobId, status: 'booting' } });
     await expect.poll(async () => (await h.value('jobs.get', { jobId })).summary.status, { timeout: 120_000, interval: 250 }).toBe('completed');
     const detail = await h.value('jobs.get', { jobId });
     expect(detail.timeline.find((e) => e.detail)).toMatchObject({ status: 'booting', detail: 'requeued frames 2-3' });
     expect(detail.summary.completedFrames).toBe(3);
+    await expect.poll(async () => (await stat(join(folder, 'sample_0002.png'))).mtimeMs, { timeout: 60_000, interval: 250 }).toBeGreaterThan(before.mtimeMs);
+    expect(await h.value('jobs.verifyFolder', { jobId })).toMatchObject({ present: 3, missing: [], broken: [] });
 
     const neither = await h.call('jobs.requeue', { jobId });
     expect(neither.ok).toBe(false);

@@ -164,7 +164,8 @@ export class ProfileSession {
     const outcome = await requeueOrResend({ client: this.#deps.client!, journal: this.#deps.journal, jobId, request });
     if (outcome.kind === 'resend') return { inJob: false, frames: describeFrames(outcome.frames), sent: submissions.startRecorded(outcome.record) };
     const job = jobs.put(outcome.job);
-    void this.#tracker?.refresh(jobId);
+    // Followed again like any job at work, so it is downloaded again when it completes.
+    this.#tracker?.watch(jobId, outcome.job);
     return { inJob: true, frames: outcome.said.replace(/^requeued frames? /, ''), job };
   }
 
