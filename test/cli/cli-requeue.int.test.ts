@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,22 +29,28 @@ describe.skipIf(!blenderPath)('renderdrop requeue (real node, real Blender)', ()
   });
 
   /** Submit a 3-frame scene through `url` and wait until it is downloaded; its job id. */
-  async function submitted(url: string, name: string): Promise<{ jobId: string; env: NodeJS.ProcessEnv }> {
+  async function submitted(url: string, name: string): Promise<{ jobId: string; env: NodeJS.ProcessEnv; folder: string }> {
     const cli = await cliSetup(url, t.key);
     const scene = await makeSampleScene(work, { frames: 3, name });
     const run = await runCli(['submit', scene, '--yes', '--samples', '2', '--download', join(work, `out-${name}`), '--json'], { env: cli.env, timeoutMs: 180_000 });
     expect(run.code, run.stderr).toBe(EXIT.ok);
-    return { jobId: parseSubmissions(run.stdout)[0].jobId, env: cli.env };
+    const [result] = parseSubmissions(run.stdout);
+    return { jobId: result.jobId, env: cli.env, folder: result.downloadedTo };
   }
 
   it('renders frame 2 again inside the job, says so, and refuses what it cannot do in one line', async () => {
-    const { jobId, env } = await submitted(t.url, 'requeue-shot.blend');
+    const { jobId, env, folder } = await submitted(t.url, 'requeue-shot.blend');
+    const before = await stat(join(folder, 'sample_0002.png'));
     const run = await runCli(['requeue', jobId.slice(0, 8), '--frames', '2'], { env });
     expect(run.code, run.stderr).toBe(EXIT.ok);
-    expect(run.stdout).toBe(`Rendering frame 2 of job ${jobId} again inside the job; its other frames stay. Follow it with \`renderdrop watch ${jobId}\`.\n`);
+    expect(run.stdout).toBe(`Rendering frame 2 of job ${jobId} again inside the job; its other frames stay. Bring the new frames into its folder with \`renderdrop download ${jobId} --follow\`.\n`);
     const done = await waitForJob(t, jobId, (j) => ended(j) && j.timeline.length > 7, 180_000);
     expect(done.status).toBe('completed');
     expect(done.timeline.find((e: { detail?: string }) => e.detail)).toMatchObject({ status: 'booting', detail: 'requeued frame 2' });
+    const fetched = await runCli(['download', jobId, '--follow'], { env, timeoutMs: 120_000 });
+    expect(fetched.code, fetched.stderr).toBe(EXIT.ok);
+    expect((await stat(join(folder, 'sample_0002.png'))).mtimeMs, 'the frame rendered again is in the folder').toBeGreaterThan(before.mtimeMs);
+    expect((await stat(join(folder, 'sample_0001.png'))).mtimeMs).toBeLessThanOrEqual(before.mtimeMs + 1000);
 
     const nothing = await runCli(['requeue', jobId, '--failed', '--json'], { env });
     expect(nothing.code).toBe(EXIT.failure);

@@ -43,7 +43,7 @@ export async function requeue(ctx: CliContext, typed: string, opts: RequeueOptio
     const outcome = await requeueOrResend({ client, journal, jobId, request, options: { signal: interrupt.signal } });
     if (outcome.kind === 'requeued') {
       const what = outcome.said.replace(/^requeued /, '');
-      say(`Rendering ${what} of job ${jobId} again inside the job; its other frames stay. Follow it with \`renderdrop watch ${jobId}\`.`);
+      say(`Rendering ${what} of job ${jobId} again inside the job; its other frames stay. Bring the new frames into its folder with \`renderdrop download ${jobId} --follow\`.`);
       if (opts.json) ctx.io.stdout.write(`${JSON.stringify({ jobId, requeued: true, frames: what.replace(/^frames? /, ''), job: outcome.job }, null, 2)}\n`);
       return EXIT.ok;
     }
