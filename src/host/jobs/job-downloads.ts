@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiClient } from '../../core/api';
-import { downloadJobOutputs, type DownloadProgress, type FramesOnDisk, jobFolderName } from '../../core/download';
+import { downloadJobOutputs, type DownloadProgress, FrameFollower, type FramesOnDisk, jobFolderName, LiveFrameFollow } from '../../core/download';
 import { serializeError } from '../../core/errors';
+import { isFinished } from '../../core/journal';
 import type { HostEvents } from '../environment';
 import type { ProfileJobs } from './profile-jobs';
 import type { SubmittedJobs } from './submitted-jobs';
@@ -25,6 +26,7 @@ export interface JobDownloadsDeps {
 export class JobDownloads {
   readonly #deps: JobDownloadsDeps;
   readonly #running = new Map<string, AbortController>();
+  readonly #follows = new Map<string, { live: LiveFrameFollow; abort: AbortController }>();
 
   constructor(deps: JobDownloadsDeps) {
     this.#deps = deps;
@@ -50,8 +52,35 @@ export class JobDownloads {
     return dir;
   }
 
+  /**
+   * Brings the frames of a rendering job into its folder as they are rendered (the automatic download
+   * of a job no unfinished submission follows: one sent from elsewhere, or rendered again after its
+   * submission ended); one pass per call, never two at once. Its download at the end completes the folder.
+   */
+  followRendering(jobId: string): void {
+    const record = this.#deps.submitted.get(jobId);
+    if (record && !isFinished(record)) return;
+    let follow = this.#follows.get(jobId);
+    if (!follow) {
+      const dir = this.jobDir(jobId);
+      const abort = new AbortController();
+      const follower = new FrameFollower({ source: this.#deps.client, jobId, dir, signal: abort.signal, onFrames: (p) => this.framesOnDisk(p, dir) });
+      follow = { live: new LiveFrameFollow(follower), abort };
+      this.#follows.set(jobId, follow);
+    }
+    follow.live.poke();
+  }
+
+  /** Stops bringing a job's frames in (it ended), once the pass under way is done. */
+  async stopFollowing(jobId: string): Promise<void> {
+    const follow = this.#follows.get(jobId);
+    this.#follows.delete(jobId);
+    await follow?.live.settle();
+  }
+
   /** Downloads every output of a job into its folder (again), reporting progress. */
   async download(jobId: string) {
+    await this.stopFollowing(jobId);
     const { client, jobs } = this.#deps;
     if (!jobs.queue.get(jobId)) jobs.put(await client.getJob(jobId));
     if (this.#running.has(jobId)) return jobs.queue.get(jobId)!;
@@ -125,5 +154,7 @@ export class JobDownloads {
   /** Stops every download (partial files stay and resume). */
   close(): void {
     for (const abort of this.#running.values()) abort.abort();
+    for (const follow of this.#follows.values()) follow.abort.abort();
+    this.#follows.clear();
   }
 }

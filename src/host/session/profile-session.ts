@@ -198,6 +198,8 @@ export class ProfileSession {
     tracker.on('job', ({ job }) => this.#services?.jobs.put(job));
     tracker.on('progress', ({ jobId, completedFrames, totalFrames }) => {
       this.#services?.jobs.queue.patch(jobId, (s) => withFrameCounts(s, { completedFrames, totalFrames }, this.#deps.clock.now()));
+      const services = this.#services;
+      if (services && completedFrames > 0 && this.#deps.autoDownload() && !services.submissions.isDriving(jobId)) services.downloads.followRendering(jobId);
     });
     tracker.on('completed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);
@@ -205,6 +207,8 @@ export class ProfileSession {
       const services = this.#services;
       if (services && !services.submissions.isDriving(job.id) && this.#deps.autoDownload()) void services.downloads.download(job.id).catch(() => undefined);
     });
+    tracker.on('failed', ({ job }) => this.#frameFollowEnded(job.id));
+    tracker.on('canceled', ({ job }) => this.#frameFollowEnded(job.id));
     tracker.on('failed', ({ job }) => {
       const summary = this.#services?.jobs.queue.get(job.id);
       this.#notify('error', failedStepTitle(summary?.failedStep ?? 'render'), `${summary?.fileName ?? job.id}: ${summary?.failure ?? 'The farm gave no reason.'}`, job.id);
@@ -213,5 +217,11 @@ export class ProfileSession {
       if (jobId === undefined) connection.failed(error, retryInMs);
     });
     return tracker;
+  }
+
+  /** A job whose frames the automatic download brought in ended without completing: they are what it keeps. */
+  #frameFollowEnded(jobId: string): void {
+    const downloads = this.#services?.downloads;
+    if (downloads) void downloads.stopFollowing(jobId).then(() => downloads.followEnded(jobId));
   }
 }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localNodeDataDir } from '../../../src/core/secrets/local-node-key';
 import { probeBlender, type BlenderInfo } from '../../../src/render-node/blender/probe';
+import { Storage } from '../../../src/render-node/disk/storage';
 import type { AppEvent } from '../../../src/shared/contract/events';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { decodePng } from '../../helpers/png-pixels';
@@ -53,6 +55,29 @@ describe.skipIf(!blenderPath)("the app's automatic download brings frames in whi
     expect((await readdir(download.dir!)).sort()).toEqual(names);
     for (const name of names) expect(decodePng(await readFile(join(download.dir!, name))).width).toBe(128);
     expect(await h.value('jobs.verifyFolder', { jobId })).toMatchObject({ folder: download.dir, expected: FRAMES, present: FRAMES, missing: [], broken: [] });
+  });
+
+  it('frames rendered again in the same job (Render again) come into the folder while the job renders again', { timeout: 300_000 }, async () => {
+    const scene = await makeSampleScene(work, { frames: FRAMES, missingTexture: false, everySample: true, name: 'app-again.blend' });
+    const [submitted] = await h.value('submissions.submit', { files: [{ path: scene }], renderConfig: { colorManagementPreset: 'default', sampleCount: 1024, resolutionPercentage: 200, outputFormat: 'PNG' } });
+    if (!submitted?.ok) throw new Error(JSON.stringify(submitted));
+    const first = await h.waitFor((e): e is JobUpdated => isJobUpdated(e) && e.payload.fileName === 'app-again.blend' && e.payload.download.state === 'done', 240_000);
+    const { id: jobId, download } = first.payload;
+    const third = join(download.dir!, 'sample_0003.png');
+    const before = (await stat(third)).mtimeMs;
+    const seen = h.events.length;
+    const again = await h.value('jobs.requeue', { jobId, frames: [3, 4, 5, 6, 7, 8] });
+    expect(again.inJob).toBe(true);
+    const during = await h.waitFor(
+      (e): e is JobUpdated => h.events.indexOf(e) >= seen && isJobUpdated(e) && e.payload.id === jobId && e.payload.status === 'rendering' && e.payload.download.state === 'downloading' && e.payload.download.filesDone >= 3,
+      240_000,
+    );
+    expect(during.payload.completedFrames).toBeLessThan(FRAMES);
+    expect((await stat(third)).mtimeMs, 'frame 3 was fetched again while the job rendered again').toBeGreaterThan(before);
+    await h.waitFor((e): e is JobUpdated => h.events.indexOf(e) >= seen && isJobUpdated(e) && e.payload.id === jobId && e.payload.status === 'completed' && e.payload.download.state === 'done', 240_000);
+    const onNode = join(new Storage(localNodeDataDir(h.dir)).framesDir(jobId), 'sample_0008.png');
+    expect((await readFile(join(download.dir!, 'sample_0008.png'))).equals(await readFile(onNode))).toBe(true);
+    expect(Math.floor((await stat(join(download.dir!, 'sample_0008.png'))).mtimeMs)).toBe(Math.floor((await stat(onNode)).mtimeMs));
   });
 
   it('a job canceled while its frames came in keeps them, and its row says they are downloaded', { timeout: 300_000 }, async () => {
