@@ -12,8 +12,11 @@ import { makePackingScene, renderInPlace } from '../helpers/pack-corpus';
 import { decodePng, type Pixels } from '../helpers/png-pixels';
 import { expectSameFrames } from '../helpers/same-frames';
 import { cliSetup, parseSubmissions, type CliSetup } from './helpers/cli-setup';
+import { spawnCli, until } from './helpers/spawn-cli';
+import { startThrottleProxy } from './helpers/throttle-proxy';
 
 const blenderPath = requireBlender();
+const MiB = 1024 * 1024;
 
 /** An OpenEXR header saying "no compression", then random bytes: a large texture that travels stored. */
 function bigTexture(size: number): Buffer {
@@ -88,5 +91,32 @@ describe.skipIf(!blenderPath)('a scene sent in chunks to a Renderdrop node (real
     expect(again.upload.bytesReused + again.upload.bytesSent).toBeGreaterThan(bundle * 0.9);
     expect(again.upload.bytesSent).toBeLessThanOrEqual(bundle * 0.05);
     await expectSameFrames(record.downloadedTo!, ['shot_0001.png', 'shot_0002.png'], inPlace);
+  });
+
+  it('killed mid-upload, the same submit goes on and sends only what had not arrived', async () => {
+    await writeFile(join(work, 'proj', 'textures', 'big.exr'), bigTexture(24 * MiB));
+    const proxy = await startThrottleProxy(chunked.url);
+    try {
+      const setup = await cliSetup(proxy.url, chunked.key);
+      proxy.setUploadRate(4 * MiB);
+      const start = proxy.uploadedBytes();
+      const child = spawnCli(['submit', scene, '--yes', '--project', work, '--frames', '1'], setup.env);
+      await until('three batches to pass', () => proxy.uploadedBytes() - start > 10 * MiB);
+      child.child.kill('SIGKILL');
+      await child.exited;
+      proxy.setUploadRate(null);
+      const [killed] = await setup.journal();
+      expect(killed).toMatchObject({ step: 'upload-target', ending: null, jobId: null });
+
+      const again = await runCli(['submit', scene, '--yes', '--project', work, '--frames', '1', '--json'], { env: setup.env, timeoutMs: 170_000 });
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      const [result] = parseSubmissions(again.stdout);
+      expect(result.submissionId).toBe(killed!.id);
+      const bundle = (await setup.journal())[0]!.bundle!.size;
+      expect(result.upload.bytesReused).toBeGreaterThanOrEqual(8 * MiB);
+      expect(result.upload.bytesSent).toBeLessThan(bundle - 8 * MiB);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -19,7 +19,7 @@ export interface ChunkedUploadOptions {
   onProgress?: (progress: TransferProgress) => void;
   signal?: AbortSignal;
   clock?: Clock;
-  /** Largest batch body (default and most: MAX_CHUNK_BATCH_BYTES). */
+  /** Largest batch body (default 4 MiB; at most MAX_CHUNK_BATCH_BYTES): what a stop half-way loses at most. */
   batchBytes?: number;
   progressIntervalMs?: number;
 }
@@ -34,6 +34,12 @@ export interface ChunkedUploadResult {
   bytesReused: number;
   durationMs: number;
 }
+
+/**
+ * Batch size: large enough that a request's overhead is nothing next to its bytes, small enough that a
+ * stop half-way loses little (the node keeps every batch that arrived whole).
+ */
+const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** Rounds of "complete, send what is still missing" before giving up (a chunk damaged on the node is asked for again). */
 const MAX_ROUNDS = 4;
@@ -71,7 +77,7 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
   const url = `${options.api.baseUrl}${API_PREFIX}node/chunked-uploads/${encodeURIComponent(created.id)}/chunks`;
   const target = { url, headers: options.api.authorizedHeaders(), ...(options.signal ? { signal: options.signal } : {}), onSent: (n: number) => (bytesSent += n) };
   for (let round = 1; ; round++) {
-    await sendChunks(options.filePath, missing, options.batchBytes ?? MAX_CHUNK_BATCH_BYTES, (body, rawBytes) => sendChunkBatch(body, target).then(() => report(meter.add(rawBytes))), options.signal);
+    await sendChunks(options.filePath, missing, Math.min(options.batchBytes ?? DEFAULT_BATCH_BYTES, MAX_CHUNK_BATCH_BYTES), (body, rawBytes) => sendChunkBatch(body, target).then(() => report(meter.add(rawBytes))), options.signal);
     const completion = await completeChunkedUpload(options.api, created.id, call);
     if ('slug' in completion) {
       if (completion.sha256 !== described.sha256 || completion.size !== described.size) {
