@@ -10,8 +10,9 @@ before anything renders. Each frame is
 written to <outputDir>/<fileNamePattern with # replaced by the zero-padded frame>.<ext>: rendered into
 <outputDir>/.partial/ and moved into place when Blender has finished with it. Blender reports a frame
 saved even when the disk filled up while writing it, so the node checks each reported file before it
-counts and removes incomplete ones before a render resumes. Frames whose file already exists and is
-not empty are skipped, so a render can resume.
+counts and removes incomplete ones before a render resumes. Frames render in the order the plan lists
+them (the node lists them spread across the shot, or in frame order); frames whose file already exists
+and is not empty are skipped, so a render resumes with the frames left, in that order.
 When the plan names a `previewDir`, a small PNG of each frame rendered is saved there as
 <frame file name without extension>.png (through a scene of its own, so the render's settings stay as
 they are); a preview that cannot be made is a warning, never a failed frame.
@@ -332,7 +333,7 @@ def main():
     if preview and frames and not non_empty(preview):
         render.filepath = os.path.join(out_dir, pattern)
         try:
-            width, height = write_preview(render.frame_path(frame=frames[-1]), preview, int(plan.get("previewMaxSize") or 512))
+            width, height = write_preview(render.frame_path(frame=max(frames)), preview, int(plan.get("previewMaxSize") or 512))
             os.replace(preview + ".part.png", preview)
             emit("preview", path=preview, width=width, height=height)
         except Exception as err:

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneFrames, spreadOrder } from '../../src/shared/render';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { requireRedis } from '../helpers/redis';
 import { tempDir } from '../helpers/scene-files';
@@ -62,7 +63,8 @@ async function gridWhileRendering(app: AppUnderTest, name: string, shots: string
   const pictures = grid.locator('img');
   await expect.poll(() => pictures.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   for (const i of [0, 1]) await expect.poll(() => naturalWidth(pictures.nth(i)), { timeout: 30_000 }).toBe(64);
-  await grid.getByRole('img', { name: `Frame ${FRAMES}, not available yet` }).waitFor();
+  // Frames render across the shot first: the last one to come is the last of the spread order.
+  await grid.getByRole('img', { name: `Frame ${spreadOrder(sceneFrames(1, FRAMES, 1)).at(-1)}, not available yet` }).waitFor();
   const count = (await detail.locator('.frames-count').textContent()) ?? '';
   expect(count).toMatch(new RegExp(`^\\d+ of ${FRAMES} frames to view, more as they render\\.$`));
   expect((await detail.textContent()) ?? '').not.toContain('shown above');

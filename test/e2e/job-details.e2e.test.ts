@@ -119,7 +119,8 @@ describe.skipIf(!ready)('job details: frames, viewer and settings in words (brow
     const done = Number(/\((\d+) of 8 done\)/.exec(caption ?? '')?.[1]);
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(8);
-    await detail.getByRole('img', { name: 'Frame 8, not available yet' }).waitFor();
+    // Frames render across the shot first (1, 8, 4, 2, 6, 3, 5, 7): frame 7 comes last.
+    await detail.getByRole('img', { name: 'Frame 7, not available yet' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'details-rendering.png') });
   });
 

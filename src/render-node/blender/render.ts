@@ -29,6 +29,7 @@ export interface PlanOutputSettings {
  * The node's plan of a job (`RenderPlan` in render-node/plan) is a complete one.
  */
 export interface BlenderRenderPlan {
+  /** The frames to render, in the order Blender renders them. */
   frames: number[];
   outputDir: string;
   /**
@@ -55,7 +56,7 @@ export interface BlenderRenderPlan {
   /** Every compositor File Output node writes to `<compositeOutputDir>/<node name>/` instead. */
   compositeOutputDir?: string | null;
   threads?: number | null;
-  /** Where a PNG preview of the last frame is written once all frames are done. */
+  /** Where a PNG preview of the shot's last frame (the highest-numbered) is written once all frames are done. */
   previewPath?: string | null;
   /** Run the scene's own Python (`-y`: drivers' expressions, registered text blocks); otherwise Blender runs with `-Y`. */
   scenePython?: boolean | null;

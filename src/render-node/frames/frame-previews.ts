@@ -31,8 +31,8 @@ export function framePreviews(storage: Storage, jobId: string, frames: readonly 
 }
 
 /**
- * The relative path of the preview of one of a job's latest frames (the last of them that has one);
- * null when there is none.
+ * The relative path of the preview of one of a job's latest frames (`frames` in the order they were
+ * written; the last of them that has one); null when there is none.
  */
 export function latestFramePreview(storage: Storage, jobId: string, frames: readonly { frame: number; filePath: string }[]): string | null {
   const dir = storage.previewsDir(jobId);

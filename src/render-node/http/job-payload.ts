@@ -1,4 +1,4 @@
-import type { Job } from '../../shared/api';
+import type { Job, JobEstimate } from '../../shared/api';
 import type { JobRecord, JobsRepo } from '../store';
 import type { UrlSigner } from './signing';
 import type { Storage } from '../disk';
@@ -13,15 +13,17 @@ export function signedJobFileUrl(signer: UrlSigner, base: string, jobId: string,
 /**
  * The API form of a job: every required field, `null` for absent optional ones, plus `timeline`
  * (status changes), `progress`, `statusMessage` (why a render waits, or null), `waiting` (the renders
- * ahead of a render that has not started, and in how many seconds it starts; or null), and the job's
+ * ahead of a render that has not started, and in how many seconds it starts; or null), `estimate` (the
+ * node's render time of it, when known: before Start from a sample render, while it renders the time
+ * left from its frames), and the job's
  * `priority` and `requires` (the worker tags it needs) as extras. `previewUrl` shows the latest frame rendered while the
  * job renders, and the packaged preview (the last frame) once it has one.
  */
 export function toApiJob(
   job: JobRecord,
-  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null; waiting?: { jobsAhead: number; startsInSeconds: number | null } | null },
+  ctx: { workspaceId: string; signer: UrlSigner; base: string; downloadExpiresAt: Date; jobs: JobsRepo; storage: Storage; keyId: string; statusMessage?: string | null; waiting?: { jobsAhead: number; startsInSeconds: number | null } | null; estimate?: JobEstimate | null },
 ): Job {
-  const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id)) : null;
+  const preview = job.previewPath ? 'package/preview.png' : job.completedFrames > 0 ? latestFramePreview(ctx.storage, job.id, ctx.jobs.frames(job.id, 'written')) : null;
   return {
     id: job.id,
     status: job.status,
@@ -45,6 +47,7 @@ export function toApiJob(
     waiting: ctx.waiting ?? null,
     priority: job.priority,
     requires: job.requires,
+    ...(ctx.estimate ? { estimate: ctx.estimate } : {}),
     timeline: ctx.jobs.events(job.id).map((e) => (e.detail?.startsWith('requeued ') ? { status: e.status, at: e.at, detail: e.detail } : { status: e.status, at: e.at })),
   };
 }

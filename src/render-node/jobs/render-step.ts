@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { FailedReason } from '../../shared/api';
 import { formatDuration } from '../../shared/text';
 import type { JobRecord, JobsRepo } from '../store';
-import { estimateRenderBytes, type RenderPlan } from '../plan';
+import { estimateRenderBytes, renderOrderOf, type RenderPlan } from '../plan';
 import type { ExecutorOutcome, RenderExecutor } from './render-executor';
 import { withoutDirectories } from '../blender';
 import { acceptFrame, acceptWrittenFrames, expectedFrameNames, removeIncompleteFrames } from '../frames';
@@ -114,7 +114,7 @@ export async function runRenderStep(deps: RenderStepDeps, job: JobRecord, signal
   try {
     outcome = await deps.executor.render({
       job,
-      plan: deps.runsScenePython === true ? { ...plan, scenePython: true } : plan,
+      plan: { ...plan, frames: renderOrderOf(plan), ...(deps.runsScenePython === true ? { scenePython: true } : {}) },
       scenePath,
       sceneRoot: deps.sceneRoot,
       signal: stop.signal,

@@ -6,5 +6,5 @@ export type { NodeCapabilities } from './node-capabilities';
 export { estimateRenderBytes } from './output-estimate';
 export { admitRender } from './render-admission';
 export { DEFAULT_RENDER_LIMITS } from './render-limits';
-export { planRender, type RenderPlan, renderPlanSchema } from './render-plan';
+export { planRender, type RenderPlan, renderOrderOf, renderPlanSchema } from './render-plan';
 export { missingTags, nodeTagsNote, tagsInWords } from './worker-tags';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RenderConfig, SceneAnalysis } from '../../shared/api';
+import { FRAME_ORDERS, type RenderConfig, type SceneAnalysis } from '../../shared/api';
+import { framesInOrder } from '../../shared/render';
 import type { Adjustment } from './adjustment';
 import { adjustCompositorDevice, adjustDenoising, adjustDevice, adjustEngine, adjustGpuCount, checkMemory, type DenoiseChoice } from './device-adjusters';
 import type { NodeCapabilities } from './node-capabilities';
@@ -13,7 +14,10 @@ import { videoPlanSchema, type VideoPlan } from '../video';
  * as its BlenderRenderPlan (resources/blender/render.py applies it before rendering).
  */
 export const renderPlanSchema = z.object({
+  /** The job's frames in frame order (see {@link renderOrderOf} for the order they render in). */
   frames: z.array(z.number().int()),
+  /** The order the frames render in: `spread` across the shot first, or `sequential`; absent (plans of older nodes): sequential. */
+  frameOrder: z.enum(FRAME_ORDERS).nullish(),
   outputDir: z.string(),
   fileNamePattern: z.string(),
   outputFormat: z.string(),
@@ -54,6 +58,11 @@ export const renderPlanSchema = z.object({
   blender: z.string().nullish(),
 });
 export type RenderPlan = z.infer<typeof renderPlanSchema>;
+
+/** The frames of a plan in the order they render: spread across the shot, or in frame order (plans without an order). */
+export function renderOrderOf(plan: Pick<RenderPlan, 'frames' | 'frameOrder'>): number[] {
+  return framesInOrder(plan.frames, plan.frameOrder ?? 'sequential');
+}
 
 /**
  * The configuration a render used (`finalConfig`): the requested one completed from the analysis,
@@ -188,6 +197,7 @@ function finalConfigOf(requested: RenderConfig, analysis: SceneAnalysis, chosen:
 function renderPlanOf(analysis: SceneAnalysis, chosen: ChosenSettings, requested: RenderConfig, dirs: PlanDirs): RenderPlan {
   return {
     frames: chosen.frames,
+    frameOrder: requested.frameOrder ?? 'spread',
     outputDir: dirs.outputDir,
     fileNamePattern: fileNamePatternFrom(analysis.outputPath),
     outputFormat: chosen.outputFormat,

@@ -292,10 +292,10 @@ export class JobsRepo {
     })();
   }
 
-  /** Frames written for a job, in frame order. */
-  frames(id: string): { frame: number; filePath: string; seconds: number; worker: string | null }[] {
+  /** Frames written for a job, in frame order, or in the order the node counted them (`written`). */
+  frames(id: string, order: 'frame' | 'written' = 'frame'): { frame: number; filePath: string; seconds: number; worker: string | null }[] {
     return this.db
-      .prepare('SELECT frame, file_path AS filePath, seconds, worker FROM frames WHERE job_id = ? ORDER BY frame')
+      .prepare(`SELECT frame, file_path AS filePath, seconds, worker FROM frames WHERE job_id = ? ORDER BY ${order === 'written' ? 'written_at, rowid' : 'frame'}`)
       .all(id)
       .map((row) => parseRow('frames', frameRowSchema, row));
   }

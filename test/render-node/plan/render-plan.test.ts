@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderConfig, SceneAnalysis } from '../../../src/shared/api';
-import { planRender, type PlanResult } from '../../../src/render-node/plan/render-plan';
+import { planRender, renderOrderOf, type PlanResult } from '../../../src/render-node/plan/render-plan';
 import type { NodeCapabilities } from '../../../src/render-node/plan/node-capabilities';
 import { fileNamePatternFrom } from '../../../src/render-node/plan/output-adjusters';
 
@@ -100,6 +100,7 @@ describe('planRender: values taken from the scene', () => {
     });
     expect(p).toEqual({
       frames: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      frameOrder: 'spread',
       outputDir: dirs.outputDir,
       fileNamePattern: 'shot_####',
       outputFormat: 'PNG',
@@ -122,6 +123,14 @@ describe('planRender: values taken from the scene', () => {
       previewMaxSize: 512,
       video: null,
     });
+  });
+
+  it('renders the frames spread across the shot by default, in frame order when asked; the plan keeps them in frame order', () => {
+    const spread = planRender({ colorManagementPreset: 'default' }, analysis(), caps(), dirs);
+    expect(spread.ok && [spread.plan.frames, spread.plan.frameOrder, renderOrderOf(spread.plan)]).toEqual([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 'spread', [1, 10, 5, 3, 7, 2, 4, 6, 8, 9]]);
+    const inOrder = planRender({ colorManagementPreset: 'default', frameOrder: 'sequential' }, analysis(), caps(), dirs);
+    expect(inOrder.ok && [inOrder.plan.frameOrder, renderOrderOf(inOrder.plan)]).toEqual(['sequential', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]);
+    expect(renderOrderOf({ frames: [1, 2, 3], frameOrder: undefined })).toEqual([1, 2, 3]);
   });
 
   it('names the folders for the previews when the node gives them', () => {

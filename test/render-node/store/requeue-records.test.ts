@@ -38,6 +38,15 @@ describe('the records of a requeue', () => {
     expect(jobs.events(id).at(-1)).toMatchObject({ status: 'booting', detail: 'requeued frames 2, 4' });
   });
 
+  it('lists a job\'s frames in frame order, or in the order they were written, a requeued frame last', () => {
+    const id = completedJob([1, 9, 5, 3, 7]);
+    expect(jobs.frames(id).map((f) => f.frame)).toEqual([1, 3, 5, 7, 9]);
+    expect(jobs.frames(id, 'written').map((f) => f.frame)).toEqual([1, 9, 5, 3, 7]);
+    jobs.requeue(id, ['completed'], 'booting', [9], {}, 'requeued frame 9');
+    jobs.recordFrame(id, 9, '/frames/a_9.png', 1);
+    expect(jobs.frames(id, 'written').map((f) => f.frame)).toEqual([1, 5, 3, 7, 9]);
+  });
+
   it('changes nothing when the job is no longer where the requeue found it', () => {
     const id = completedJob([1, 2]);
     putJobInStatus({ db, jobs }, id, 'booting');
