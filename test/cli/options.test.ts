@@ -8,6 +8,7 @@ import {
   parseCameraOption,
   parseFormatOption,
   parseFramesOption,
+  parseOrderOption,
   parsePage,
   parsePageSize,
   parsePercentage,
@@ -105,6 +106,14 @@ describe('render overrides', () => {
 
   it('refuse values the render configuration does not allow', () => {
     expect(() => renderConfigFrom({ preset: 'default', samples: 0 })).toThrow(UsageError);
+  });
+
+  it('send the frame order only when it is in frame order (--order sequential): spread is the node\'s default', () => {
+    expect(parseOrderOption(' Spread ')).toBe('spread');
+    expect(parseOrderOption('sequential')).toBe('sequential');
+    expect(() => parseOrderOption('binary')).toThrow(/spread \(across the shot first\) or sequential/);
+    expect(renderConfigFrom({ preset: 'default', order: 'spread' })).toEqual({ colorManagementPreset: 'default' });
+    expect(renderConfigFrom({ preset: 'default', order: 'sequential' })).toEqual({ colorManagementPreset: 'default', frameOrder: 'sequential' });
   });
 
   it('name the Blender version to render with (--blender-version), a series or an exact one', () => {

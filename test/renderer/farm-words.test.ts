@@ -5,6 +5,7 @@ import type { WorkerInfo } from '../../src/shared/api/workers';
 import { blocksOf, blockText, jobName, workerStateText } from '../../src/renderer/lib/farm/worker-words';
 import { priorityError, tagsError, typedTags } from '../../src/renderer/lib/farm/studio-fields';
 import { configFromForm, formFromConfig, reviewErrors } from '../../src/renderer/lib/review-form';
+import { StudioFields } from '../../src/renderer/components/review/studio-fields';
 import { formatWhen } from '../../src/renderer/lib/job-times';
 import { QueueRow, type RowPlacement } from '../../src/renderer/components/queue/queue-row';
 import { jobSummary } from '../fixtures/job-summary';
@@ -69,6 +70,26 @@ describe('priority and worker tags as typed', () => {
     expect(configFromForm({ ...form, requires: 'big-ram, GPU' }, base)).toEqual({ ...base, priority: 75, requires: ['big-ram', 'gpu'] });
     expect(configFromForm({ ...form, priority: '', requires: '' }, { ...base, priority: 75, requires: ['x'] })).toEqual(base);
     expect(reviewErrors({ ...form, priority: '200', requires: 'a b!' }, null)).toMatchObject({ priority: expect.any(String), requires: expect.stringMatching(/is not a tag/) });
+  });
+});
+
+describe('the frame order of the review', () => {
+  it('shows across the shot first unless the settings say in order, and sends only in order (across the shot is the node\'s default)', () => {
+    const base = { colorManagementPreset: 'default' as const };
+    expect(formFromConfig(base).frameOrder).toBe('spread');
+    const inOrder = formFromConfig({ ...base, frameOrder: 'sequential' });
+    expect(inOrder.frameOrder).toBe('sequential');
+    expect(configFromForm(inOrder, base)).toEqual({ ...base, frameOrder: 'sequential' });
+    expect(configFromForm({ ...inOrder, frameOrder: 'spread' }, { ...base, frameOrder: 'sequential' })).toEqual(base);
+  });
+
+  it('is offered on a Renderdrop node\'s review, worded for artists', () => {
+    const form = formFromConfig({ colorManagementPreset: 'default' });
+    const html = renderToStaticMarkup(createElement(StudioFields, { studio: { workerTags: [], renders: 'node' }, form, set: () => {}, errors: {} }));
+    expect(html).toContain('>Frame order</label>');
+    expect(html).toContain('<option value="spread" selected="">Across the shot first</option>');
+    expect(html).toContain('<option value="sequential">In order</option>');
+    expect(html).toContain('you see the whole shot early');
   });
 });
 

@@ -6,7 +6,7 @@ import { type Connection, effectiveDownloadDir } from '../../core/settings';
 import { UsageError } from '../cli-errors';
 import { combineExitCodes, type ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import { checkStudioAsks, type CliContext, renderConfigFrom, type RenderOverrides } from '../context';
+import { checkFrameOrder, checkStudioAsks, type CliContext, renderConfigFrom, type RenderOverrides } from '../context';
 import { projectFor, projectLine } from '../packing';
 import { formatTable, formatTimestamp, LiveDisplay } from '../output';
 import { type Interrupt, safeText } from '../terminal';
@@ -59,6 +59,7 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
     ...(opts.blenderVersion !== undefined ? { blenderVersion: opts.blenderVersion } : {}),
     ...(opts.priority !== undefined ? { priority: opts.priority } : {}),
     ...(opts.requires !== undefined ? { requires: opts.requires } : {}),
+    ...(opts.order !== undefined ? { order: opts.order } : {}),
   });
   const canPrompt = Boolean(ctx.io.stdin.isTTY);
   const validateOnly = Boolean(opts.validateOnly);
@@ -67,7 +68,9 @@ export async function submit(ctx: CliContext, files: string[], opts: SubmitOptio
   }
   const { client, connection } = await connect(ctx, Boolean(opts.json));
   const studioNote = await checkStudioAsks(client, { ...(renderConfig.priority !== undefined ? { priority: renderConfig.priority } : {}), ...(renderConfig.requires ? { requires: renderConfig.requires } : {}) });
-  if (studioNote !== null) (opts.json ? ctx.io.stderr : ctx.io.stdout).write(`${studioNote}\n`);
+  const orderNote = await checkFrameOrder(client, opts.order);
+  if (orderNote !== null) delete renderConfig.frameOrder;
+  for (const note of [studioNote, orderNote]) if (note !== null) (opts.json ? ctx.io.stderr : ctx.io.stdout).write(`${note}\n`);
   const journal = await ctx.journal();
   const downloadRoot = opts.download !== undefined ? resolve(opts.download) : null;
   const follow = Boolean(opts.wait) || downloadRoot !== null;

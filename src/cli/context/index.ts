@@ -2,4 +2,4 @@
 export { CliContext } from './cli-context';
 export { resolveJobId } from './resolve-job-id';
 export { renderConfigFrom, type RenderOverrides } from './render-overrides';
-export { checkStudioAsks, studioFarmWorkers } from './studio-farm';
+export { checkFrameOrder, checkStudioAsks, studioFarmWorkers } from './studio-farm';

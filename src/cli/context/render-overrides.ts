@@ -1,4 +1,4 @@
-import { parseTags, renderConfigSchema, type RenderConfig } from '../../shared/api';
+import { parseTags, renderConfigSchema, type FrameOrder, type RenderConfig } from '../../shared/api';
 import { UsageError } from '../cli-errors';
 import type { ColorPreset, OutputFormat } from '../options';
 
@@ -17,6 +17,8 @@ export interface RenderOverrides {
   priority?: number;
   /** The worker tags the job needs, as typed (`big-ram,gpu`). */
   requires?: string;
+  /** The order a Renderdrop node renders the frames in; spread (its default) is not sent. */
+  order?: FrameOrder;
 }
 
 /** The `requestedRenderConfig` for the overrides; anything not given keeps the scene's own value. */
@@ -30,6 +32,7 @@ export function renderConfigFrom(overrides: RenderOverrides): RenderConfig {
   if (overrides.format !== undefined) config.outputFormat = overrides.format;
   if (overrides.blenderVersion !== undefined) config.blenderVersion = overrides.blenderVersion;
   if (overrides.priority !== undefined) config.priority = overrides.priority;
+  if (overrides.order === 'sequential') config.frameOrder = 'sequential';
   if (overrides.requires !== undefined) {
     const tags = parseTags(overrides.requires);
     if (!tags.ok) throw new UsageError(`--requires: ${tags.error}`);

@@ -1,6 +1,6 @@
 import type { ApiClient, CallOptions } from '../../core/api';
 import { NotFoundError } from '../../core/errors';
-import type { NodeWorkers } from '../../shared/api';
+import type { FrameOrder, NodeWorkers } from '../../shared/api';
 import { CommandFailedError } from '../cli-errors';
 
 /**
@@ -30,4 +30,19 @@ export async function checkStudioAsks(client: Pick<ApiClient, 'getNodeWorkers' |
   if (carriers.some((tags) => needed.every((t) => tags.includes(t)))) return null;
   const where = view.mode === 'embedded' ? 'This node renders with its own Blender and does not carry' : 'No render worker of this farm carries';
   return `${where} ${needed.join(' and ')}: the job will wait until a worker with ${needed.length === 1 ? 'that tag' : 'those tags'} connects.`;
+}
+
+/**
+ * Before a job sent with `--order`: null when the farm is a Renderdrop node (it renders in that order),
+ * else the line to show; the order is then not sent, since such a farm chooses its own.
+ */
+export async function checkFrameOrder(client: Pick<ApiClient, 'getNodeWorkers' | 'baseUrl'>, order: FrameOrder | undefined, options: CallOptions = {}): Promise<string | null> {
+  if (order === undefined) return null;
+  try {
+    await client.getNodeWorkers(options);
+    return null;
+  } catch (error) {
+    if (error instanceof NotFoundError) return `${client.baseUrl} is not a Renderdrop node (or an older one): it renders the frames in the order it chooses, so --order ${order} is left out.`;
+    throw error;
+  }
 }

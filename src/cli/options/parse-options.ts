@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { COLOR_MANAGEMENT_PRESETS, JOB_STATUSES, OUTPUT_FORMATS, type JobStatusValue as JobStatus } from '../../shared/api-values';
 import { parseFrameRanges } from '../../shared/frame-ranges';
+import { FRAME_ORDERS, type FrameOrder } from '../../shared/api';
 
 /** An output format of a render configuration. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -109,3 +110,10 @@ export function parseBaseUrlOption(value: string): string {
 
 /** `--priority <n>`: a job's priority on a Renderdrop node, 0 (lowest) to 100 (highest; the node's default is 50). */
 export const parsePriorityOption = wholeNumber('--priority', 0, 100);
+
+/** `--order spread|sequential`: the order a Renderdrop node renders the frames in. */
+export function parseOrderOption(value: string): FrameOrder {
+  const order = FRAME_ORDERS.find((o) => o === value.trim().toLowerCase());
+  if (!order) throw new InvalidArgumentError(`"${value}" is not a frame order. Use spread (across the shot first) or sequential (in frame order).`);
+  return order;
+}

@@ -53,7 +53,7 @@ export function reviewSheetOf(
 }
 
 /**
- * What a Renderdrop node offers the review (a priority, worker tags) when its worker list shows it
+ * What a Renderdrop node offers the review (a priority, worker tags, the frame order) when its worker list shows it
  * knows them (the node's own tags, or its list of blocks); null for an older node.
  */
 export function studioChoiceOf(view: NodeWorkers | null): StudioChoiceView | null {
@@ -63,12 +63,13 @@ export function studioChoiceOf(view: NodeWorkers | null): StudioChoiceView | nul
   return { workerTags: [...new Set(view.workers.filter((w) => w.state !== 'offline').flatMap((w) => w.tags ?? []))].sort(), renders: 'workers' };
 }
 
-/** The settings without a remembered priority or required tags on a farm that takes none. */
+/** The settings without a remembered priority, required tags or frame order on a farm that takes none. */
 function withStudioOf(config: RenderConfig, studio: StudioChoiceView | null): RenderConfig {
-  if (studio !== null || (config.priority === undefined && config.requires === undefined)) return config;
+  if (studio !== null || (config.priority === undefined && config.requires === undefined && config.frameOrder === undefined)) return config;
   const rest = { ...config };
   delete rest.priority;
   delete rest.requires;
+  delete rest.frameOrder;
   return rest;
 }
 

@@ -1,4 +1,4 @@
-import type { SceneAnalysis, RenderConfig } from '../../shared/api';
+import type { FrameOrder, SceneAnalysis, RenderConfig } from '../../shared/api';
 import { checkFrameRangeText } from './frame-range-check';
 import { priorityError, tagsError, typedTags } from './farm';
 
@@ -17,6 +17,8 @@ export interface ReviewForm {
   priority?: string;
   /** The worker tags the job needs on a Renderdrop node, as typed (`big-ram, gpu`); empty: any worker. */
   requires?: string;
+  /** The order a Renderdrop node renders the frames in; absent: across the shot first (its default). */
+  frameOrder?: FrameOrder;
 }
 
 /** The scene's own range as an expression, from the analysis. */
@@ -39,6 +41,7 @@ export function formFromConfig(config: RenderConfig): ReviewForm {
     blender: config.blenderVersion ?? '',
     priority: config.priority !== undefined ? String(config.priority) : '',
     requires: (config.requires ?? []).join(', '),
+    frameOrder: config.frameOrder ?? 'spread',
   };
 }
 
@@ -71,6 +74,7 @@ export function configFromForm(form: ReviewForm, base: RenderConfig): RenderConf
   setOrDrop(config, 'priority', (form.priority ?? '').trim() === '' ? undefined : Number(form.priority));
   const requires = typedTags(form.requires ?? '');
   setOrDrop(config, 'requires', requires.length > 0 ? requires : undefined);
+  setOrDrop(config, 'frameOrder', form.frameOrder === 'sequential' ? 'sequential' : undefined);
   return config;
 }
 

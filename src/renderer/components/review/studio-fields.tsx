@@ -10,7 +10,7 @@ function carriedWords(studio: StudioChoiceView): string {
   return tags ? `Workers carry: ${tags}.` : 'No worker carries tags now.';
 }
 
-/** A Renderdrop node's own fields of the review: the job's priority and the worker tags it needs. */
+/** A Renderdrop node's own fields of the review: the job's priority, the worker tags it needs and the order its frames render in. */
 export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void; errors: Partial<Record<keyof ReviewForm, string>> }) {
   const { studio, form, set, errors } = props;
   const carried = carriedWords(studio);
@@ -34,6 +34,24 @@ export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm
             />
             <p id={`${id}-carried`} className="hint">
               {carried} Only workers with every tag render it; empty: any worker.
+            </p>
+          </>
+        )}
+      </FormField>
+      <FormField label="Frame order">
+        {(id, describedBy) => (
+          <>
+            <select
+              id={id}
+              value={form.frameOrder ?? 'spread'}
+              aria-describedby={[describedBy, `${id}-order`].filter(Boolean).join(' ')}
+              onChange={(e) => set({ frameOrder: e.target.value === 'sequential' ? 'sequential' : 'spread' })}
+            >
+              <option value="spread">Across the shot first</option>
+              <option value="sequential">In order</option>
+            </select>
+            <p id={`${id}-order`} className="hint">
+              {form.frameOrder === 'sequential' ? 'Frames render one after the other, from the first.' : 'The first, last and middle frames render first, then the gaps fill in, so you see the whole shot early.'}
             </p>
           </>
         )}
