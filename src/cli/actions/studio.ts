@@ -61,7 +61,7 @@ export async function changeWorkerBlock(ctx: CliContext, block: boolean, worker:
       const list = await studioFarmWorkers(client, `${block ? 'block' : 'unblock'} render workers`, call);
       const names = list.mode === 'distributed' ? list.workers.map((w) => w.name) : [];
       if (names.includes(worker)) throw error;
-      const known = names.length > 0 ? ` Its workers: ${names.map(safeText).join(', ')}.` : ' It has no render worker now.';
+      const known = names.length > 0 ? ` Its workers: ${names.map((n) => safeText(n)).join(', ')}.` : ' It has no render worker now.';
       throw new CommandFailedError(`This node has no render worker named "${safeText(worker)}" (none reported in the last day).${known}`);
     });
     const blocks = view.mode === 'distributed' ? (view.blocks ?? []) : [];

@@ -13,8 +13,8 @@ export interface JobWarning {
  * the submission that sent it is known; each with its code and message (a path the message does not
  * name is added to it).
  */
-export function artistJobWarnings(job: Pick<Job, 'status' | 'analysis'>, packing: PackSummary | null): JobWarning[] {
-  const warnings: AnalysisWarning[] = jobWarningsOf({ status: job.status, analysis: analysisForArtist(job.analysis, packing, 'disk') });
+export function artistJobWarnings(job: Pick<Job, 'status' | 'analysis'> & { waiting?: unknown }, packing: PackSummary | null): JobWarning[] {
+  const warnings: AnalysisWarning[] = jobWarningsOf({ status: job.status, analysis: analysisForArtist(job.analysis, packing, 'disk'), waiting: job.waiting });
   return warnings.map((w) => ({ code: w.code, message: w.path !== undefined && !w.message.includes(w.path) ? `${w.message} (${w.path})` : w.message }));
 }
 

@@ -38,7 +38,7 @@ export class JobDetails {
     const analysis = readAnalysis(this.#artistAnalysis(jobId, job.analysis));
     return {
       summary,
-      analysis: analysis && { ...analysis, warnings: jobWarningsOf({ status: job.status, analysis }) },
+      analysis: analysis && { ...analysis, warnings: jobWarningsOf({ status: job.status, analysis, waiting: job.waiting }) },
       requestedConfig: requested,
       finalConfig: final,
       differences: diffConfigs(requested, final),

@@ -3,7 +3,7 @@ import { type FailedReason, type Job, progressOf, sceneFileNameOf, studioOf, tim
 import type { DownloadState, FailedStep, JobSummary } from '../../shared/contract';
 import { framesSeenAfter, renderTimingOf, type FramesSeen, type RenderEstimate } from '../../shared/render';
 import { asSentence } from '../../shared/text';
-import { blenderErrorLineIn, NO_WORKER_WORDS, warningWordsOf } from './job-warnings';
+import { blenderErrorLineIn, warningWordsOf } from './job-warnings';
 
 /** A download state with nothing downloaded. */
 export const NO_DOWNLOAD: DownloadState = { state: 'none', dir: null, filesDone: 0, filesTotal: 0, bytes: 0, error: null };
@@ -88,7 +88,7 @@ export function toJobSummary(
     canSubmitAgain: extra.canSubmitAgain ?? previous?.canSubmitAgain ?? false,
     hasPreview,
     previewKey: hasPreview ? `${job.status}:${completedFrames}:${job.updatedAt}` : null,
-    warnings: withoutPassed(warningWordsOf(job.analysis, extra.packing ?? null, job.status), job),
+    warnings: warningWordsOf(job.analysis, extra.packing ?? null, job.status, job.waiting),
     errorLine: job.status === 'completed' ? blenderErrorLineIn(job.analysis, job.status) : null,
     estimate: extra.estimate ?? null,
     ...studioFields(job),
@@ -101,15 +101,6 @@ function studioFields(job: Job): Pick<JobSummary, 'priority' | 'requires'> {
   return studio.priority === null && studio.requires.length === 0 ? {} : { priority: studio.priority, requires: studio.requires };
 }
 
-/**
- * The warnings of a job without the one about no render worker once the farm says where the job
- * stands in line (`waiting`, a node extra: it then says when it starts or why it cannot, each read),
- * so a passing condition's mark does not stay while workers render.
- */
-function withoutPassed(words: string[], job: Job): string[] {
-  if (job.status !== 'booting' || job.waiting === undefined) return words;
-  return words.filter((w) => w !== NO_WORKER_WORDS);
-}
 
 function framesSeenBy(previous: JobSummary, completedFrames: number, now: number): FramesSeen | null {
   return framesSeenAfter(previous.framesSeen, previous.completedFrames, completedFrames, now);

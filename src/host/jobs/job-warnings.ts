@@ -1,9 +1,6 @@
 import { analysisForArtist, type PackSummary } from '../../core/packing';
 import { blenderErrorLineOf, isNote, jobWarningsOf, type JobStatus } from '../../shared/api';
 
-/** The few words of the warning that no render worker was connected when the farm read the scene. */
-export const NO_WORKER_WORDS = 'no render worker connected';
-
 const WORDS: Record<string, string> = {
   'missing-dependency': 'files missing',
   'newer-blender': 'saved with a newer Blender',
@@ -17,7 +14,7 @@ const WORDS: Record<string, string> = {
   'python-driver': 'scene Python not run',
   'python-module': 'scene Python not run',
   'blender-errors': 'Blender reported errors',
-  'no-render-workers': NO_WORKER_WORDS,
+  'no-render-workers': 'no render worker connected',
   'different-blender': 'rendered with another Blender version',
 };
 
@@ -27,8 +24,8 @@ const WORDS: Record<string, string> = {
  * the pack summary of the submission that sent it, files that travelled in the bundle are not counted
  * missing. Empty when the analysis has no warnings or cannot be read.
  */
-export function warningWordsOf(analysis: unknown, packing: PackSummary | null = null, status: JobStatus = 'validated'): string[] {
-  const warnings = jobWarningsOf({ status, analysis: analysisForArtist(analysis, packing, 'disk') });
+export function warningWordsOf(analysis: unknown, packing: PackSummary | null = null, status: JobStatus = 'validated', waiting?: unknown): string[] {
+  const warnings = jobWarningsOf({ status, analysis: analysisForArtist(analysis, packing, 'disk'), waiting });
   return [...new Set(warnings.filter((w) => !isNote(w)).map((w) => WORDS[w.code] ?? 'a warning from the farm'))];
 }
 

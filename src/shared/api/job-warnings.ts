@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { analysisWarningSchema, type AnalysisWarning } from './analysis';
 import type { Job } from './job';
-import { JOB_STATUS_TABLE, type JobStatus } from './job-status';
+import { JOB_STATUS_TABLE } from './job-status';
 
 /**
  * Codes of entries that need nothing done, said so the artist knows (the farm runs the scene's
@@ -10,12 +10,17 @@ import { JOB_STATUS_TABLE, type JobStatus } from './job-status';
 const NOTE_CODES: ReadonlySet<string> = new Set(['python-runs', 'farm-delivery']);
 
 /**
- * Warnings about a condition that passes, with the statuses while it may still hold: "no render
- * worker is connected, the render will wait" stops being true once the render has started.
+ * Warnings about a condition that passes, with when it may still hold: "no render worker is connected,
+ * the render will wait" stops being true once the render has started, and while the render waits a
+ * farm that says where it stands in line (`waiting`, a Renderdrop node's extra) says why in its
+ * `statusMessage`, read afresh each time, in place of what was true when the scene was read.
  */
-const PASSING: Readonly<Record<string, (status: JobStatus) => boolean>> = {
-  'no-render-workers': (status) => JOB_STATUS_TABLE[status].stage === 'validation' || JOB_STATUS_TABLE[status].stage === 'review' || status === 'booting',
+const PASSING: Readonly<Record<string, (job: WarnedJob) => boolean>> = {
+  'no-render-workers': ({ status, waiting }) => JOB_STATUS_TABLE[status].stage === 'validation' || JOB_STATUS_TABLE[status].stage === 'review' || (status === 'booting' && waiting === undefined),
 };
+
+/** What a job's warnings are read from: its status, its analysis and, from a Renderdrop node, where it waits in line. */
+type WarnedJob = Pick<Job, 'status' | 'analysis'> & { waiting?: unknown };
 
 /** Whether an entry of a job's warnings is a note (nothing to act on) rather than a warning. */
 export function isNote(warning: Pick<AnalysisWarning, 'code'>): boolean {
@@ -33,7 +38,7 @@ const looseWarningSchema = z.looseObject({ code: z.string(), message: z.string()
  * status. Notes ({@link isNote}) are in it too. An entry without a message (another server's) reads as
  * its code. Empty when the job has none or no readable analysis.
  */
-export function jobWarningsOf(job: Pick<Job, 'status' | 'analysis'>): AnalysisWarning[] {
+export function jobWarningsOf(job: WarnedJob): AnalysisWarning[] {
   const analysis = job.analysis;
   if (analysis === null || typeof analysis !== 'object' || !('warnings' in analysis) || !Array.isArray(analysis.warnings)) return [];
   const warnings: AnalysisWarning[] = [];
@@ -41,7 +46,7 @@ export function jobWarningsOf(job: Pick<Job, 'status' | 'analysis'>): AnalysisWa
     const exact = analysisWarningSchema.safeParse(entry);
     const loose = exact.success ? null : looseWarningSchema.safeParse(entry);
     const warning = exact.success ? exact.data : loose?.success ? { code: loose.data.code, message: loose.data.message ?? loose.data.code, ...(loose.data.path !== undefined ? { path: loose.data.path } : {}) } : null;
-    if (warning && (PASSING[warning.code]?.(job.status) ?? true)) warnings.push(warning);
+    if (warning && (PASSING[warning.code]?.(job) ?? true)) warnings.push(warning);
   }
   return warnings;
 }

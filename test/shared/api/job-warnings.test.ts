@@ -11,6 +11,13 @@ describe("a job's one list of warnings", () => {
     for (const status of ['rendering', 'finalizing', 'completed', 'failed', 'canceled'] as const) expect(jobWarningsOf({ status, analysis }), status).toEqual([driver]);
   });
 
+  it("leaves a waiting render's words to a node that says where it stands in line, read afresh each time", () => {
+    const analysis = { warnings: [noWorker, driver] };
+    expect(jobWarningsOf({ status: 'booting', analysis, waiting: { jobsAhead: 0, startsInSeconds: null } })).toEqual([driver]);
+    expect(jobWarningsOf({ status: 'booting', analysis, waiting: null })).toEqual([driver]);
+    expect(jobWarningsOf({ status: 'validated', analysis, waiting: null })).toEqual([noWorker, driver]);
+  });
+
   it('reads another server\'s entries defensively: a code is enough, anything else is left out', () => {
     expect(jobWarningsOf({ status: 'validated', analysis: { warnings: [{ code: 'odd' }, 'text', { message: 'no code' }, { code: 'x', message: 'y', path: '//a.png' }] } })).toEqual([
       { code: 'odd', message: 'odd' },
