@@ -16,6 +16,7 @@ import { keyIdOfUser } from './store/keys';
 import { createLogger } from './logger';
 import { registerApiRoutes } from './http/api-routes';
 import { registerStorageRoutes } from './http/storage-routes';
+import { registerChunkStorageRoute } from './http/chunked/chunk-storage-route';
 import { createHttpApp } from './http/http-app';
 import { installRequestDrain, type RequestDrain } from './http/request-drain';
 import { lazyFfmpeg, type FfmpegLookup } from './video';
@@ -306,6 +307,7 @@ async function registerRoutes(app: FastifyInstance, ctx: NodeContext, basis: Nod
   app.get('/healthz', async () => ({ ok: true, blender: blender?.version ?? null }));
   registerApiRoutes(app, ctx, await createRequestLimiter(app, options.rateLimit ?? DEFAULT_RATE_LIMIT));
   registerStorageRoutes(app, ctx);
+  if (ctx.chunkStore) registerChunkStorageRoute(app, ctx, ctx.chunkStore);
   if (parts.distributed) {
     const intake = new ChunkIntake({ executor: parts.distributed, jobs: parts.jobs, chunks: parts.chunks, storage: data.storage, uploadPath: (slug) => data.storage.uploadPath(slug), headroomBytes: parts.headroomBytes });
     registerChunkRoutes(app, { signer: parts.signer, keys: parts.distributed.workerKeys, intake, now, logs: parts.logs });

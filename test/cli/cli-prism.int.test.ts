@@ -71,7 +71,8 @@ describe.skipIf(!blenderPath || !prismReady)('renderdrop through Prism validatin
     expect(watched.stdout).toContain(`"jobId":"${other.jobId}","status":"canceled"`);
 
     const log = prism.log();
-    for (const operation of ['post /api/external/v1/uploads', 'post /api/external/v1/jobs', 'get /api/external/v1/jobs/progress', 'get /api/external/v1/jobs', `post /api/external/v1/jobs/${other.jobId}/cancel`]) {
+    // The node takes chunked uploads, so the scenes travel in chunks (their batches go to signed /storage URLs, past Prism).
+    for (const operation of ['get /api/external/v1/node/chunked-uploads', 'post /api/external/v1/node/chunked-uploads', 'post /api/external/v1/jobs', 'get /api/external/v1/jobs/progress', 'get /api/external/v1/jobs', `post /api/external/v1/jobs/${other.jobId}/cancel`]) {
       expect(log, `Prism saw ${operation}`).toContain(`[HTTP SERVER] ${operation} `);
     }
     expect(log).toMatch(new RegExp(`post /api/external/v1/jobs/${result.jobId}/validate `));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -149,6 +150,28 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     const requeued = (await send('POST', `/node/jobs/${validated.id}/requeue`, { body: json({ failed: true }) })).body;
     expect(requeued.status).toBe('booting');
     expect(requeued.timeline.at(-1)).toMatchObject({ status: 'booting', detail: 'requeued frame 2' });
+
+    // chunked uploads (a node extension): the file's chunks, a batch, a refusal, the rebuilt upload
+    expect((await send('GET', '/node/chunked-uploads')).body).toMatchObject({ encodings: ['raw', 'zstd'] });
+    const chunk = Buffer.from('BLENDER-v304 in chunks');
+    const hash = createHash('sha256').update(chunk).digest('hex');
+    const manifest = { size: chunk.length, sha256: hash, chunks: [{ hash, size: chunk.length }] };
+    const chunked = (await send('POST', '/node/chunked-uploads', { body: json({ fileName: 'c.blend', fileType: 'blend', manifest }) })).body;
+    expect(chunked.missing).toEqual([hash]);
+    expect((await send('POST', '/node/chunked-uploads', { body: json({ fileName: 'c.zip', fileType: 'blend', manifest }) })).status).toBe(400);
+    expect((await send('POST', `/node/chunked-uploads/${chunked.id}/complete`, { body: json({}) })).body).toEqual({ missing: [hash] });
+    const frame = Buffer.alloc(37);
+    frame.write(hash, 0, 32, 'hex');
+    frame.writeUInt32BE(chunk.length, 33);
+    const batch = { key: null, headers: { 'content-type': 'application/octet-stream' } };
+    expect((await send('PUT', chunked.chunksUrl, { ...batch, body: Buffer.concat([frame, Buffer.from('something else entirely')]) })).status).toBe(400);
+    expect((await send('PUT', tampered(chunked.chunksUrl), { ...batch, body: Buffer.concat([frame, chunk]) })).status).toBe(403);
+    expect((await send('PUT', chunked.chunksUrl, { ...batch, body: Buffer.concat([frame, chunk]) })).body).toEqual({ stored: 1 });
+    const rebuilt = (await send('POST', `/node/chunked-uploads/${chunked.id}/complete`, { body: json({}) })).body;
+    expect(rebuilt).toMatchObject({ slug: expect.any(String), size: chunk.length, sha256: hash });
+    expect((await send('PUT', chunked.chunksUrl, { ...batch, body: Buffer.concat([frame, chunk]) })).status).toBe(409);
+    expect((await send('POST', '/node/chunked-uploads/c-unknown/complete', { body: json({}) })).status).toBe(404);
+    expect((await send('POST', '/jobs', { body: json({ slug: rebuilt.slug }) })).body.status).toBe('created');
 
     expect(problems).toEqual([]);
     const coveredOperations = new Set([...checker.covered].map((c) => c.split(' ').slice(0, 2).join(' ')));

@@ -271,11 +271,6 @@ export class ApiClient {
     return this.#call(op, options).then((r) => r.value);
   }
 
-  /** The headers that authorise a request to this server's API, for the few requests that send raw bytes. */
-  authorizedHeaders(): Record<string, string> {
-    return { authorization: `Bearer ${this.#apiKey}`, 'user-agent': USER_AGENT };
-  }
-
   async #call<S extends z.ZodType>(op: Operation<S>, options: CallOptions): Promise<{ value: z.infer<S>; headers: RawResponse['headers'] }> {
     const policy = { ...this.#policy, ...options.retry };
     const signal = options.signal;

@@ -4,5 +4,4 @@ export { type RetryInfo } from './retry-policy';
 export { readJobLog, type JobLogAnswer } from './job-log-reader';
 export type { RenderResponse } from './api-client';
 export { requeueJob, setWorkerBlock, updateJobSettings } from './studio-client';
-export { API_PREFIX } from './api-client';
 export { chunkedUploadsInfo, type ChunkedCompletion, completeChunkedUpload, createChunkedUpload } from './chunked-upload-client';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { MAX_CHUNK_BATCH_BYTES, type FileType } from '../../shared/api';
-import { type ApiClient, API_PREFIX, completeChunkedUpload, createChunkedUpload } from '../api';
+import { type ApiClient, completeChunkedUpload, createChunkedUpload } from '../api';
 import { describeFile, frameChunk, type LocalChunk } from '../chunking';
 import { TransferError } from '../errors';
-import { ProgressMeter, type TransferProgress } from '../transfer';
+import { ProgressMeter, STORAGE_HEADERS, type TransferProgress } from '../transfer';
 import { type Clock, systemClock, throwIfAborted } from '../util';
 import { sendChunkBatch } from './send-chunk-batch';
 
@@ -74,8 +74,7 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
   };
   report(meter.add(0));
   let bytesSent = 0;
-  const url = `${options.api.baseUrl}${API_PREFIX}node/chunked-uploads/${encodeURIComponent(created.id)}/chunks`;
-  const target = { url, headers: options.api.authorizedHeaders(), ...(options.signal ? { signal: options.signal } : {}), onSent: (n: number) => (bytesSent += n) };
+  const target = { url: created.chunksUrl, headers: { ...STORAGE_HEADERS }, ...(options.signal ? { signal: options.signal } : {}), onSent: (n: number) => (bytesSent += n) };
   for (let round = 1; ; round++) {
     await sendChunks(options.filePath, missing, Math.min(options.batchBytes ?? DEFAULT_BATCH_BYTES, MAX_CHUNK_BATCH_BYTES), (body, rawBytes) => sendChunkBatch(body, target).then(() => report(meter.add(rawBytes))), options.signal);
     const completion = await completeChunkedUpload(options.api, created.id, call);

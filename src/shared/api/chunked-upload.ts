@@ -20,8 +20,8 @@ export const MAX_CHUNK_BATCH_BYTES = 16 * 1024 * 1024;
 /** Encodings of one chunk inside a batch: its bytes as they are, or zstd-compressed. */
 export const CHUNK_ENCODINGS = { raw: 0, zstd: 1 } as const;
 
-/** Content-Type of a batch of chunks. */
-export const CHUNK_BATCH_CONTENT_TYPE = 'application/vnd.renderdrop.chunks';
+/** Content-Type of a batch of chunks (plain bytes, so proxies in between pass them untouched). */
+export const CHUNK_BATCH_CONTENT_TYPE = 'application/octet-stream';
 
 /**
  * Bytes before each chunk of a batch: its SHA-256 (32 bytes), its encoding (1 byte), the length of
@@ -58,6 +58,8 @@ export const chunkedUploadSchema = z.object({
   missing: z.array(hashSchema),
   /** Bytes of the file already on the node for this key. */
   bytesReused: z.number().int().min(0),
+  /** Where batches of chunks are PUT: a signed URL, used as it is and without the API key (like a presigned upload URL). */
+  chunksUrl: z.string(),
   expiresAt: z.string(),
 });
 export type ChunkedUpload = z.infer<typeof chunkedUploadSchema>;

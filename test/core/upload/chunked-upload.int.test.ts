@@ -115,9 +115,9 @@ describe('chunked uploads to a real node', () => {
     const head = Buffer.alloc(37);
     head.write('a'.repeat(64), 0, 32, 'hex');
     head.writeUInt32BE(5, 33);
-    const put = await fetch(`${t.api}/node/chunked-uploads/${created.json.id}/chunks`, {
+    const put = await fetch(created.json.chunksUrl, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/vnd.renderdrop.chunks' },
+      headers: { 'content-type': 'application/octet-stream' },
       body: Buffer.concat([head, Buffer.from('hello')]),
     });
     expect(put.status).toBe(400);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CHUNK_BATCH_CONTENT_TYPE, CHUNK_ENCODINGS, CHUNKING, chunkedUploadRequestSchema, fileTypeOf, MAX_CHUNK_BATCH_BYTES, type ChunkedUploadRequest } from '../../../shared/api';
+import { CHUNK_ENCODINGS, CHUNKING, chunkedUploadRequestSchema, fileTypeOf, MAX_CHUNK_BATCH_BYTES, type ChunkedUploadRequest } from '../../../shared/api';
 import { formatBytes } from '../../../shared/text';
 import { type ChunkedUploadRecord, type ChunkStore, decodeChunkBatch } from '../../chunk-store';
 import { freeBytes } from '../../disk';
@@ -11,41 +11,35 @@ import type { NodeContext } from '../context';
 import { type ZodFastify, type ZodTypeProvider } from '../zod-route';
 import { rebuildUpload } from './rebuild-upload';
 
-const idParams = z.object({ id: z.string().regex(/^c-[A-Za-z0-9_-]{1,64}$/) });
+/** The path parameters of a chunked upload's routes. */
+export const idParams = z.object({ id: z.string().regex(/^c-[A-Za-z0-9_-]{1,64}$/) });
 
 /**
- * The chunked-upload extension (GET/POST `node/chunked-uploads`, PUT `.../{id}/chunks`, POST
- * `.../{id}/complete`): a file described as content-defined chunks, of which a key sends only those it
+ * The chunked-upload extension (GET/POST `node/chunked-uploads`, POST `.../{id}/complete`; the
+ * batches go to the signed `chunksUrl`, see registerChunkStorageRoute): a file described as content-defined chunks, of which a key sends only those it
  * has not sent before; the node rebuilds it into an upload, as a PUT to a presigned URL would have.
  */
 export function registerChunkedUploadRoutes(api: ZodFastify, ctx: NodeContext, store: ChunkStore): void {
   void api.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.addContentTypeParser(CHUNK_BATCH_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: MAX_CHUNK_BATCH_BYTES + 1024 * 1024 }, (_request, body, done) => done(null, body));
-
     scope.get('/node/chunked-uploads', async () => ({ chunking: CHUNKING, encodings: Object.keys(CHUNK_ENCODINGS), maxBatchBytes: MAX_CHUNK_BATCH_BYTES }));
 
     scope.post('/node/chunked-uploads', { schema: { body: chunkedUploadRequestSchema }, bodyLimit: 48 * 1024 * 1024 }, async (request, reply) => {
-      const created = createChunkedUpload(ctx, store, keyOf(request), request.body);
+      const created = createChunkedUpload(ctx, store, request, request.body);
       reply.code(201);
       return created;
     });
 
-    scope.put('/node/chunked-uploads/:id/chunks', { schema: { params: idParams } }, async (request) => {
-      const upload = openUpload(store, request, request.params.id);
-      if (!Buffer.isBuffer(request.body)) throw new HttpError(415, 'content_type_mismatch', `Send a batch of chunks with Content-Type ${CHUNK_BATCH_CONTENT_TYPE}.`);
-      return receiveBatch(ctx, store, upload, request.body);
-    });
-
     scope.post('/node/chunked-uploads/:id/complete', { schema: { params: idParams } }, async (request) => {
-      const upload = openUpload(store, request, request.params.id);
+      const upload = openUpload(store, keyOf(request).id, request.params.id);
       return rebuildUpload(ctx, store, upload, request.log);
     });
   });
 }
 
 /** Records a chunked upload and answers the chunks this key has not sent yet (distinct, in file order). */
-function createChunkedUpload(ctx: NodeContext, store: ChunkStore, key: { id: string; userId: string }, body: ChunkedUploadRequest) {
+function createChunkedUpload(ctx: NodeContext, store: ChunkStore, request: FastifyRequest, body: ChunkedUploadRequest) {
+  const key = keyOf(request);
   const keyId = key.id;
   if (fileTypeOf(body.fileName) !== body.fileType) {
     throw badRequest('file_type_mismatch', `fileType "${body.fileType}" does not match the extension of "${body.fileName}" (use .blend with "blend", .zip with "zip").`);
@@ -59,13 +53,15 @@ function createChunkedUpload(ctx: NodeContext, store: ChunkStore, key: { id: str
   const expiresAt = new Date(ctx.now().getTime() + Math.max(ctx.uploadUrlTtlMs, 6 * 3600_000)).toISOString();
   store.dropExpired();
   store.createUpload({ id, keyId, userId: key.userId, fileName: body.fileName, fileType: body.fileType, size: manifest.size, sha256: manifest.sha256, chunks: manifest.chunks, expiresAt });
-  return { id, missing: distinct.filter((hash) => !owned.has(hash)), bytesReused, expiresAt };
+  const path = `/storage/chunked-uploads/${id}/chunks`;
+  const chunksUrl = `${ctx.baseUrl(request)}${path}?${ctx.signer.sign('PUT', path, new Date(expiresAt), keyId)}`;
+  return { id, missing: distinct.filter((hash) => !owned.has(hash)), bytesReused, chunksUrl, expiresAt };
 }
 
-/** The chunked upload `id` of the key that asks, still open; 404 for another key's, 409 once rebuilt, 410 once expired. */
-function openUpload(store: ChunkStore, request: FastifyRequest, id: string): ChunkedUploadRecord {
+/** The chunked upload `id` of the key `keyId`, still open; 404 for another key's, 410 once expired. */
+export function openUpload(store: ChunkStore, keyId: string, id: string): ChunkedUploadRecord {
   const upload = store.getUpload(id);
-  if (!upload || upload.keyId !== keyOf(request).id) throw notFound(`No chunked upload "${id}".`);
+  if (!upload || upload.keyId !== keyId) throw notFound(`No chunked upload "${id}".`);
   if (upload.slug === null && Date.parse(upload.expiresAt) <= Date.now()) {
     throw new HttpError(410, 'upload_expired', `Chunked upload "${id}" expired; start it again (the chunks already sent are not asked for again).`);
   }
@@ -73,7 +69,7 @@ function openUpload(store: ChunkStore, request: FastifyRequest, id: string): Chu
 }
 
 /** Stores the chunks of a batch that belong to the upload, each checked against its hash; answers how many were stored. */
-async function receiveBatch(ctx: NodeContext, store: ChunkStore, upload: ChunkedUploadRecord, body: Buffer) {
+export async function receiveBatch(ctx: NodeContext, store: ChunkStore, upload: ChunkedUploadRecord, body: Buffer) {
   if (upload.slug !== null) throw new HttpError(409, 'upload_sealed', `This chunked upload already became upload "${upload.slug}"; it takes no more chunks.`);
   const free = await freeBytes(store.dir);
   if (body.length * 2 + ctx.headroomBytes > free) {
