@@ -100,6 +100,31 @@ describe.skipIf(!blenderPath || !redisServer)("the CLI on a studio's farm: a Ren
     expect(ended.code).toBe(1);
     expect(ended.stderr).toBe(`renderdrop: Job ${jobId} is already canceled; a priority only changes the order of work still to do.\n`);
   });
+
+  it('says when a job waiting behind a render on the only worker with its tag starts, in status and --json', async () => {
+    const scenes = join(work, 'ahead');
+    const long = await makeSampleScene(scenes, { frames: 8, missingTexture: false, everySample: true, name: 'long.blend' });
+    const next = await makeSampleScene(scenes, { frames: 2, missingTexture: false, name: 'next.blend' });
+    const submit = async (path: string, samples: string) => {
+      const run = await runCli(['submit', path, '--yes', '--no-pack', '--samples', samples, '--percentage', '200', '--requires', 'cpu-box', '--json'], { env: cli.env, timeoutMs: 170_000 });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))).submissions[0].jobId as string;
+    };
+    const first = await submit(long, '1024');
+    await waitForJob(t, first, (j) => j.progress?.completedFrames > 0, 120_000);
+    const second = await submit(next, '16');
+    const waiting = await waitForJob(t, second, (j) => typeof j.waiting?.startsInSeconds === 'number', 60_000);
+    const status = await runCli(['status', second], { env: cli.env });
+    expect(status.stdout).toMatch(/^Time +Starts in (about \d+ (min|h)|under a minute)/m);
+    const json = JSON.parse((await runCli(['status', second, '--json'], { env: cli.env })).stdout);
+    expect(json.clock).toMatchObject({ state: 'waiting', startsInSeconds: expect.any(Number), waitingReason: null });
+    expect(json.job.waiting.startsInSeconds).toBeGreaterThanOrEqual(0);
+    expect(waiting.requires).toEqual(['cpu-box']);
+    const list = await runCli(['jobs'], { env: cli.env });
+    expect(list.stdout).toMatch(new RegExp(`^${second} +booting +0/2 +Starts in (about \\d+ (min|h)|under a minute)`, 'm'));
+    await t.call('POST', `/jobs/${second}/cancel`);
+    await t.call('POST', `/jobs/${first}/cancel`);
+  }, 300_000);
 });
 
 describe('the CLI on a farm that is not a Renderdrop node', () => {
