@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { workspaceId } from './store/db';
 import { loadSigningSecret } from './store/signing-secret';
 import { JobsRepo, type JobRecord } from './store/jobs-repo';
+import { EstimatesRepo } from './store';
 import { UploadsRepo } from './store/uploads-repo';
 import { UrlSigner } from './http/signing';
 import { JobRunner } from './jobs/job-runner';
@@ -253,6 +254,7 @@ function createJobRunner(basis: NodeBasis, parts: Omit<NodeParts, 'runner'>): Jo
     env: options.env,
     uploadPath: (slug) => data.storage.uploadPath(slug),
     logs: parts.logs,
+    estimates: new EstimatesRepo(data.db),
     onCompleted: (job) => announceCompletion(basis, parts, job),
   });
 }

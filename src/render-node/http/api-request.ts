@@ -30,6 +30,7 @@ export function apiJobFor(ctx: NodeContext, request: FastifyRequest, job: JobRec
     keyId: keyOf(request).id,
     statusMessage: ctx.runner.statusMessage(job.id),
     waiting: ctx.runner.waitingFor(job),
+    estimate: ctx.runner.estimates?.of(job) ?? null,
   });
 }
 

@@ -43,6 +43,7 @@ export function registerJobActionRoutes(api: ZodFastify, ctx: NodeContext): void
       throw badRequest('invalid_state', `Job ${job.id} is already ${loadJob(ctx, job.id).status}; only unfinished jobs can be canceled.`);
     }
     if (isActiveStatus(job.status)) await ctx.runner.abort(job.id);
+    else await ctx.runner.estimates?.cancel(job.id);
     request.log.info({ jobId: job.id }, 'job canceled');
     return apiJobFor(ctx, request, loadJob(ctx, job.id));
   });

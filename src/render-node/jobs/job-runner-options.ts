@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { JobRecord, JobsRepo } from '../store';
+import type { EstimatesRepo, JobRecord, JobsRepo } from '../store';
 import type { DiskReserve, Storage } from '../disk';
 import type { NodeCapabilities, RenderLimits } from '../plan';
 import type { RenderExecutor } from './render-executor';
@@ -42,6 +42,8 @@ export interface JobRunnerOptions {
   capabilities?: NodeCapabilities;
   /** FFmpeg, which makes a job's video from its frames when its plan has one (looked for when first needed). */
   ffmpeg?: FfmpegLookup;
+  /** Where the node keeps its render estimates; without it there are no sample renders or estimates. */
+  estimates?: EstimatesRepo;
 }
 
 /** Disk space kept free beyond what a step is expected to write, unless the node says otherwise. */

@@ -17,6 +17,7 @@ import type { RenderExecutor } from './render-executor';
 import { EmbeddedExecutor } from './embedded-executor';
 import type { BlenderRuntime } from './blender-runtime';
 import { withRenderErrors } from '../logs';
+import { JobEstimates } from '../estimate';
 
 type Work = { kind: 'validate' | 'render' | 'finalize'; abort: AbortController; pid: number | null; task: Promise<void> | null; userId: string; startedAt: number };
 
@@ -43,12 +44,15 @@ export class JobRunner {
   private readonly now: () => number;
   private readonly executor: RenderExecutor;
   private readonly line: WaitingLine;
+  /** The node's render estimates (sample renders of validated jobs, what each job was estimated and took); null without a place to keep them. */
+  readonly estimates: JobEstimates | null;
 
   constructor(private readonly o: JobRunnerOptions) {
     this.limits = o.limits ?? DEFAULT_RENDER_LIMITS;
     this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
     this.now = o.now ?? Date.now;
     this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir, threads: o.threads ?? null });
+    this.estimates = o.estimates ? new JobEstimates({ ...o, estimates: o.estimates, env: this.env }) : null;
     this.line = new WaitingLine({ jobs: o.jobs, executor: this.executor, running: (id) => this.running.has(id), slots: (job) => (this.fitsNode(job) ? o.concurrency.renders : 0) });
   }
 
@@ -111,7 +115,7 @@ export class JobRunner {
         return w.pid ? killProcessTree(w.pid) : undefined;
       }),
     );
-    await Promise.allSettled(works.map((w) => w.task));
+    await Promise.allSettled([...works.map((w) => w.task), this.estimates?.stop()]);
     await this.executor.stop();
   }
 
@@ -162,6 +166,7 @@ export class JobRunner {
     try {
       this.recordFailures();
       this.o.reserve.ensure();
+      this.estimates?.sweep();
       this.startQueued();
     } catch (err) {
       this.o.log.error({ err }, 'could not start queued work; trying again shortly');
@@ -176,7 +181,7 @@ export class JobRunner {
 
   /** Stop whatever runs for a job whose status has already been set to `canceled`. */
   async abort(jobId: string): Promise<void> {
-    await this.executor.cancel(jobId);
+    await Promise.all([this.executor.cancel(jobId), this.estimates?.cancel(jobId)]);
     const work = this.running.get(jobId);
     if (!work) return;
     work.abort.abort(new Error('canceled'));
@@ -322,10 +327,12 @@ export class JobRunner {
       work.abort.signal,
     );
     if (outcome.kind === 'failed') this.fail(job.id, outcome.reason);
+    else if (outcome.kind === 'validated') this.estimates?.validated(job.id);
   }
 
   private async render(job: JobRecord, work: Work): Promise<void> {
     this.o.logs?.section(job.id, this.executor.mode === 'distributed' ? 'Render on the render workers' : 'Render');
+    this.estimates?.started(job.id);
     const outcome = await runRenderStep(
       {
         jobs: this.o.jobs,
@@ -380,6 +387,7 @@ export class JobRunner {
     );
     if (outcome.kind === 'failed') return this.fail(job.id, outcome.reason);
     if (outcome.kind !== 'completed') return;
+    this.estimates?.finished(job.id);
     try {
       this.o.onCompleted?.(outcome.job);
     } catch (err) {

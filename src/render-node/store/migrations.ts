@@ -113,4 +113,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN requires TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE frames ADD COLUMN worker TEXT;
   `,
+  // The node's render estimates: the sample render's measures of a job, the estimate it gave before
+  // Start and the render time the job took, so the node can say how right its estimates have been.
+  `
+  CREATE TABLE job_estimates (
+    job_id TEXT PRIMARY KEY,
+    sample TEXT,
+    given_seconds REAL,
+    given_low REAL,
+    given_high REAL,
+    took_seconds REAL,
+    finished_at TEXT
+  );
+  `,
 ];

@@ -1,0 +1,179 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { JobEstimate } from '../../shared/api';
+import { sceneFrames } from '../../shared/render';
+import type { EstimatesRepo, JobRecord, JobsRepo } from '../store';
+import type { Storage } from '../disk';
+import { estimateFromSample, sampleMeasureSchema, type RenderTarget, type SampleMeasure } from './sample-model';
+import { runSampleRender } from './sample-render';
+import { timeLeftFromFrames } from './time-left';
+
+/** What the node's estimates need from it. */
+export interface JobEstimatesDeps {
+  jobs: JobsRepo;
+  estimates: EstimatesRepo;
+  storage: Storage;
+  log: Logger;
+  /** The node's own Blender; without one there is no sample render. */
+  blender: { path: string; runsScenePython?: boolean } | null;
+  /** The environment Blender runs in (its scratch folder set). */
+  env: NodeJS.ProcessEnv;
+  threads?: number | null;
+  now?: () => number;
+}
+
+/** The sample renders' scratch folder in the node's, which also marks their Blender's command line. */
+export const SAMPLE_DIR = 'estimate-sample';
+
+type Running = { jobId: string; abort: AbortController; task: Promise<void> };
+
+/** The render a job asks for: its plan once it has one, else the scene's own settings. */
+function targetOf(job: JobRecord): RenderTarget | null {
+  const plan = job.renderPlan;
+  if (plan) {
+    const pct = plan.resolutionPercentage;
+    return { engine: plan.engine, frames: plan.frames, width: Math.floor((plan.resolution[0] * pct) / 100), height: Math.floor((plan.resolution[1] * pct) / 100), samples: plan.samples };
+  }
+  const a = job.analysis;
+  if (!a) return null;
+  const pct = a.resolutionPercentage;
+  return { engine: a.engine, frames: sceneFrames(a.frameStart, a.frameEnd, a.frameStep), width: Math.floor((a.resolution[0] * pct) / 100), height: Math.floor((a.resolution[1] * pct) / 100), samples: a.samples };
+}
+
+/**
+ * The node's render estimates: a sample render of each validated job while the artist reads the review
+ * (one at a time, at the lowest priority, stopped once the job starts rendering or ends), the estimate a
+ * job carries (from the sample before Start, from its frames while it renders), and what each finished
+ * job was estimated and took.
+ */
+export class JobEstimates {
+  private readonly queue: string[] = [];
+  private running: Running | null = null;
+  private stopped = false;
+
+  constructor(private readonly d: JobEstimatesDeps) {}
+
+  /** A job was validated: its sample render is queued. */
+  validated(jobId: string): void {
+    if (!this.d.blender || this.stopped || this.queue.includes(jobId) || this.running?.jobId === jobId) return;
+    this.queue.push(jobId);
+    this.next();
+  }
+
+  /** Stops the sample renders of jobs that are no longer waiting for their review (started, canceled, deleted). */
+  sweep(): void {
+    const waits = (id: string) => this.d.jobs.get(id)?.status === 'validated';
+    for (let i = this.queue.length - 1; i >= 0; i--) if (!waits(this.queue[i]!)) this.queue.splice(i, 1);
+    if (this.running && !waits(this.running.jobId)) this.running.abort.abort();
+  }
+
+  /** Stops a job's sample render, resolving once its Blender has ended. */
+  async cancel(jobId: string): Promise<void> {
+    const at = this.queue.indexOf(jobId);
+    if (at >= 0) this.queue.splice(at, 1);
+    const running = this.running;
+    if (running?.jobId !== jobId) return;
+    running.abort.abort();
+    await running.task;
+  }
+
+  /** Stops every sample render (the node stops). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.queue.length = 0;
+    const running = this.running;
+    running?.abort.abort();
+    await running?.task;
+  }
+
+  /** Whether a sample render of the job runs now. */
+  isSampling(jobId: string): boolean {
+    return this.running?.jobId === jobId;
+  }
+
+  /** A job's render starts: the estimate it carries now is the one it was given. */
+  started(jobId: string): void {
+    const job = this.d.jobs.get(jobId);
+    const given = job && this.d.estimates.get(jobId)?.given == null ? this.fromSample(job) : null;
+    if (given) this.d.estimates.saveGiven(jobId, given);
+  }
+
+  /** A job completed: the render time it took (from its latest start of rendering to its frames done) is kept. */
+  finished(jobId: string): void {
+    const events = this.d.jobs.events(jobId);
+    const since = events.filter((e) => e.status === 'rendering').at(-1)?.at;
+    const until = events.filter((e) => e.status === 'finalizing').at(-1)?.at;
+    if (!since || !until) return;
+    const took = (Date.parse(until) - Date.parse(since)) / 1000;
+    if (Number.isFinite(took) && took >= 0) this.d.estimates.saveTook(jobId, took, until);
+  }
+
+  /** The estimate a job carries: from its frames while it renders, from its sample render before; null otherwise. */
+  of(job: JobRecord): JobEstimate | null {
+    if (job.status === 'rendering' || (job.status === 'booting' && job.completedFrames > 0)) return this.fromFrames(job);
+    if (job.status === 'validated' || job.status === 'booting') {
+      const range = this.fromSample(job);
+      return range ? { ...range, basis: 'sample' } : null;
+    }
+    return null;
+  }
+
+  private fromSample(job: JobRecord): { seconds: number; low: number; high: number } | null {
+    const parsed = sampleMeasureSchema.safeParse(this.d.estimates.get(job.id)?.sample);
+    const target = targetOf(job);
+    return parsed.success && target ? estimateFromSample(parsed.data, target) : null;
+  }
+
+  private fromFrames(job: JobRecord): JobEstimate | null {
+    if (!job.renderPlan) return null;
+    const since = this.d.jobs.events(job.id).filter((e) => e.status === 'rendering').at(-1)?.at;
+    const lastAt = this.d.estimates.latestFrameAt(job.id);
+    const now = this.d.now?.() ?? Date.now();
+    const rendered = since && lastAt ? (Date.parse(lastAt) - Date.parse(since)) / 1000 : null;
+    const left = timeLeftFromFrames(this.d.jobs.frames(job.id), job.renderPlan.frames, { renderedSeconds: rendered, sinceLastFrame: lastAt ? (now - Date.parse(lastAt)) / 1000 : 0 });
+    return left ? { ...left, basis: 'frames' } : null;
+  }
+
+  private next(): void {
+    if (this.running || this.stopped) return;
+    const jobId = this.queue.shift();
+    if (jobId === undefined) return;
+    const abort = new AbortController();
+    const task = this.sample(jobId, abort.signal)
+      .catch((err: unknown) => this.d.log.warn({ jobId, err }, 'the sample render for the estimate failed; the job has no estimate'))
+      .finally(() => {
+        this.running = null;
+        this.next();
+      });
+    this.running = { jobId, abort, task };
+  }
+
+  private async sample(jobId: string, signal: AbortSignal): Promise<void> {
+    const job = this.d.jobs.get(jobId);
+    const blender = this.d.blender;
+    if (!blender || job?.status !== 'validated' || !job.analysis || !job.sceneFile?.scenePath) return;
+    const a = job.analysis;
+    const sceneRoot = this.d.storage.sceneDir(job.id);
+    const measure: SampleMeasure | null = await runSampleRender(
+      {
+        blenderPath: blender.path,
+        scenePath: join(sceneRoot, job.sceneFile.scenePath),
+        sceneRoot,
+        engine: a.engine,
+        frames: sceneFrames(a.frameStart, a.frameEnd, a.frameStep),
+        resolution: a.resolution,
+        resolutionPercentage: a.resolutionPercentage,
+        samples: a.samples,
+        env: this.d.env,
+        tempDir: join(this.d.storage.tempDir, SAMPLE_DIR),
+        threads: this.d.threads ?? null,
+        scenePython: blender.runsScenePython === true,
+      },
+      signal,
+    );
+    if (measure && !signal.aborted && this.d.jobs.get(jobId)) {
+      this.d.estimates.saveSample(jobId, measure);
+      this.d.log.info({ jobId, measure }, 'sample render measured');
+    }
+  }
+}
