@@ -488,3 +488,41 @@ export function checkScheduler(f: SchedulerFigures): string[] {
   if (f.ratio !== undefined) p.positive('per chunk, many jobs / one job', f.ratio, '');
   return p.list;
 }
+
+/** The frame-order benchmark: each render of the same shot, spread or in order, embedded or on workers. */
+export interface FrameOrderFigures {
+  frames: number;
+  runs: readonly {
+    mode: string;
+    order: string;
+    /** From the render request to `completed`. */
+    ms: number;
+    /** From the render request to the last frame written (the job's render time). */
+    renderMs: number;
+    framesRecorded: number;
+    /** Each frame's time after the render request when the node counted it, in ms. */
+    writtenAtMs: readonly number[];
+    /** Frames on disk after an eighth of the render time. */
+    doneAtEighth: number;
+    /** The widest stretch of the shot with no frame on disk then, as a share of the shot (0-1). */
+    widestGapAtEighth: number;
+  }[];
+  ratios?: Readonly<Record<string, number>>;
+}
+
+/** Checks the frame-order figures: every frame once, times inside the render, shares between 0 and 1. */
+export function checkFrameOrder(f: FrameOrderFigures): string[] {
+  const p = new Problems();
+  f.runs.forEach((run, i) => {
+    const what = `run ${i + 1} ${run.mode} ${run.order}`;
+    p.positive(`${what}: wall time`, run.ms, 'ms').positive(`${what}: render time`, run.renderMs, 'ms');
+    p.atMost(`${what}: render time`, run.renderMs, run.ms, 'the wall time', 'ms', CLOCK_SLACK_MS);
+    p.equal(`${what}: frames recorded`, run.framesRecorded, f.frames, 'the frames of the shot');
+    p.equal(`${what}: frame times`, run.writtenAtMs.length, f.frames, 'the frames of the shot');
+    for (const at of run.writtenAtMs) p.nonNegative(`${what}: a frame's time after the request`, at, 'ms', CLOCK_SLACK_MS).atMost(`${what}: a frame's time after the request`, at, run.renderMs, 'the render time', 'ms', CLOCK_SLACK_MS);
+    p.nonNegative(`${what}: frames on disk at an eighth`, run.doneAtEighth, '').atMost(`${what}: frames on disk at an eighth`, run.doneAtEighth, f.frames, 'the frames of the shot', '');
+    p.nonNegative(`${what}: widest gap at an eighth`, run.widestGapAtEighth, '').atMost(`${what}: widest gap at an eighth`, run.widestGapAtEighth, 1, 'the whole shot', '');
+  });
+  for (const [name, ratio] of Object.entries(f.ratios ?? {})) p.positive(name, ratio, '');
+  return p.list;
+}
