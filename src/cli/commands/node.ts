@@ -10,6 +10,7 @@ import type { CliDeps } from '../cli-deps';
 import { EXIT } from '../exit-codes';
 import { parseRedisUrl, redisTarget, registerWorkerCommands, tagsOption, withRedisNamed } from './node-workers';
 import { untilStopped } from './until-stopped';
+import { registerNodeStatsCommand } from './node-stats';
 
 const DEFAULT_DATA = 'renderdrop-node-data';
 
@@ -66,7 +67,7 @@ export function isPublicBind(host: string): boolean {
   return true;
 }
 
-/** `renderdrop node ...`: serve, worker, keys, doctor. */
+/** `renderdrop node ...`: serve, worker, keys, doctor, stats. */
 export function registerNodeCommands(program: Command, deps: CliDeps): void {
   const node = program.command('node').description('Run and manage a local render node (the Render Job API on top of Blender).');
   registerServeCommand(node, deps);
@@ -77,6 +78,7 @@ export function registerNodeCommands(program: Command, deps: CliDeps): void {
   registerKeyListCommand(keys, deps);
   registerKeyRevokeCommand(keys, deps);
   registerDoctorCommand(node, deps);
+  registerNodeStatsCommand(node, deps, DEFAULT_DATA);
 }
 
 const portNumber = (v: string) => {

@@ -108,8 +108,15 @@ export class JobEstimates {
     if (Number.isFinite(took) && took >= 0) this.d.estimates.saveTook(jobId, took, until);
   }
 
-  /** The estimate a job carries: from its frames while it renders, from its sample render before; null otherwise. */
+  /**
+   * The estimate a job carries: from its frames while it renders, from its sample render before, and
+   * once it completed the one it was given at Start (to set against the time it took); null otherwise.
+   */
   of(job: JobRecord): JobEstimate | null {
+    if (job.status === 'completed') {
+      const given = this.d.estimates.get(job.id)?.given;
+      return given ? { ...given, basis: 'sample' } : null;
+    }
     if (job.status === 'rendering' || (job.status === 'booting' && job.completedFrames > 0)) return this.fromFrames(job);
     if (job.status === 'validated' || job.status === 'booting') {
       const range = this.fromSample(job);
