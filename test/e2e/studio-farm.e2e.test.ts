@@ -115,6 +115,15 @@ describe.skipIf(!ready)("the app on a studio's farm: This computer's node on Red
     await row.getByRole('button', { name: /^Details of/ }).click();
     const details = page.getByRole('complementary', { name: 'Job details' });
     await details.getByTestId('detail-priority').getByText('100 (urgent)').waitFor({ timeout: 15_000 });
+    await details.getByLabel('Keep a worker from this job').selectOption('render-02');
+    await details.getByRole('button', { name: 'Block for this job' }).click();
+    await details.getByText('render-02 is kept from this job.').waitFor({ timeout: 10_000 });
+    const kept = await host.handlers['workers.list']({});
+    expect(kept.supported && kept.view.mode === 'distributed' ? kept.view.blocks : null).toEqual([expect.objectContaining({ worker: 'render-02', jobId, by: 'hand' })]);
+    await atEveryWidth(page, 'details-workers', 'aside', details.getByTestId('detail-priority'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await details.getByRole('button', { name: 'Let render-02 render it' }).click();
+    await details.getByText('render-02 is kept from this job.').waitFor({ state: 'detached', timeout: 10_000 });
     await details.getByRole('button', { name: 'Close the details' }).click();
 
     // A worker with the tag connects: the job renders there, and neither the words nor a mark stay on its row.

@@ -3,7 +3,7 @@ import { isPlainRecord } from '../../../shared/plain-record';
 import { command } from '../../lib';
 import { formatDuration } from '../../../shared/text';
 import { clockFact, renderClockOf } from '../../../shared/render';
-import { DetailWorkers } from './detail-workers';
+import { JobWorkerBlocks, StudioFacts } from './detail-workers';
 
 /** What the job delivers: format and depth as rendered (final settings), else as the scene sets them. */
 function outputOf(detail: JobDetail): string | null {
@@ -61,8 +61,9 @@ export function DetailFacts(props: { detail: JobDetail; frames?: FrameStripView 
           </button>
         )}
       </dd>
+      <StudioFacts summary={s} frames={props.frames ?? null} />
     </dl>
-    <DetailWorkers summary={s} frames={props.frames ?? null} />
+    <JobWorkerBlocks summary={s} />
     </>
   );
 }

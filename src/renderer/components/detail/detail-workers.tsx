@@ -5,40 +5,39 @@ import { priorityWords } from '../../../shared/text';
 import { call } from '../../bridge';
 import { command } from '../../lib';
 
-/**
- * A job on a Renderdrop node: its priority and the tags it needs, which worker rendered which frames,
- * and (while it has not ended, on a node with workers) keeping a worker from it or letting it back.
- */
-export function DetailWorkers(props: { summary: JobSummary; frames: FrameStripView | null }) {
+/** A job's facts on a Renderdrop node, inside the details' list of facts: priority, tags it needs, which worker rendered which frames. */
+export function StudioFacts(props: { summary: JobSummary; frames: FrameStripView | null }) {
   const { summary: s } = props;
   const renderedBy = props.frames?.renderedBy ?? null;
-  const studio = typeof s.priority === 'number';
-  if (!studio && renderedBy === null) return null;
   return (
-    <section aria-label="Render workers of this job" className="detail-workers">
-      <dl className="facts">
-        {typeof s.priority === 'number' && (
-          <>
-            <dt>Priority</dt>
-            <dd data-testid="detail-priority">{priorityWords(s.priority)}</dd>
-          </>
-        )}
-        {s.requires && s.requires.length > 0 && (
-          <>
-            <dt>Needs tags</dt>
-            <dd>{s.requires.join(', ')}</dd>
-          </>
-        )}
-        {renderedBy !== null && (
-          <>
-            <dt>Rendered by</dt>
-            <dd data-testid="rendered-by">{renderedBy}</dd>
-          </>
-        )}
-      </dl>
-      {studio && !isTerminalStatus(s.status) && <JobBlocks jobId={s.id} />}
-    </section>
+    <>
+      {typeof s.priority === 'number' && (
+        <>
+          <dt>Priority</dt>
+          <dd data-testid="detail-priority">{priorityWords(s.priority)}</dd>
+        </>
+      )}
+      {s.requires && s.requires.length > 0 && (
+        <>
+          <dt>Needs tags</dt>
+          <dd>{s.requires.join(', ')}</dd>
+        </>
+      )}
+      {renderedBy !== null && (
+        <>
+          <dt>Rendered by</dt>
+          <dd data-testid="rendered-by">{renderedBy}</dd>
+        </>
+      )}
+    </>
   );
+}
+
+/** While a job on a Renderdrop node with render workers has not ended: keep a worker from it, or let one back. */
+export function JobWorkerBlocks(props: { summary: JobSummary }) {
+  const { summary: s } = props;
+  if (typeof s.priority !== 'number' || isTerminalStatus(s.status)) return null;
+  return <JobBlocks jobId={s.id} />;
 }
 
 /** Keep a worker from this job, or let one kept from it render it again. */
@@ -68,7 +67,7 @@ function JobBlocks(props: { jobId: string }) {
     }
   };
   return (
-    <div>
+    <section aria-label="Render workers of this job" className="detail-workers">
       {blocks.map((b) => (
         <p key={b.worker} className="hint">
           {b.worker} is kept from this job{b.by === 'failures' ? ' after failing its frames' : ''}.{' '}
@@ -98,6 +97,6 @@ function JobBlocks(props: { jobId: string }) {
           {failure}
         </p>
       )}
-    </div>
+    </section>
   );
 }
