@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FileType, ManifestChunk } from '../../shared/api';
@@ -55,9 +55,12 @@ export class ChunkStore {
 
   constructor(private readonly options: ChunkStoreOptions) {
     this.#objects = join(options.dir, 'objects');
-    mkdirSync(this.#objects, { recursive: true, mode: 0o700 });
+    for (let i = 0; i < 256; i++) mkdirSync(join(this.#objects, i.toString(16).padStart(2, '0')), { recursive: true, mode: 0o700 });
     this.#db = new Database(join(options.dir, 'index.sqlite'));
     this.#db.pragma('journal_mode = WAL');
+    // The index may lose its last writes in a power cut, never its consistency: a chunk it forgets is
+    // asked for again, and one it lists that is gone or damaged is found so when read.
+    this.#db.pragma('synchronous = NORMAL');
     this.#db.exec(SCHEMA);
   }
 
@@ -77,21 +80,29 @@ export class ChunkStore {
     return owned;
   }
 
+  /** Stores chunks `keyId` sent, in one write of the index; the hash of the first whose bytes do not match it, else null. */
+  putAll(keyId: string, chunks: readonly { hash: string; bytes: Buffer }[]): string | null {
+    let refused: string | null = null;
+    this.#db.transaction(() => {
+      for (const chunk of chunks) {
+        if (!this.put(keyId, chunk.hash, chunk.bytes)) {
+          refused = chunk.hash;
+          return;
+        }
+      }
+    })();
+    return refused;
+  }
+
   /** Stores a chunk `keyId` sent, after checking its bytes against its hash; false when they do not match. */
   put(keyId: string, hash: string, bytes: Buffer): boolean {
     if (createHash('sha256').update(bytes).digest('hex') !== hash) return false;
-    const known = this.#db.prepare('SELECT 1 FROM chunks WHERE hash = ?').pluck().get(hash) !== undefined;
-    if (!known) {
-      const path = this.#pathOf(hash);
-      mkdirSync(join(this.#objects, hash.slice(0, 2)), { recursive: true, mode: 0o700 });
-      const temp = `${path}.part-${randomBytes(4).toString('hex')}`;
-      writeFileSync(temp, bytes, { mode: 0o600 });
-      renameSync(temp, path);
-    }
-    const now = this.options.now().getTime();
+    const s = this.#statements();
+    // Written in place: a chunk cut short by a crash does not have its hash and is asked for again when read.
+    if (s.known.get(hash) === undefined) writeFileSync(this.#pathOf(hash), bytes, { mode: 0o600 });
     this.#db.transaction(() => {
-      this.#db.prepare('INSERT INTO chunks (hash, size, last_used) VALUES (?, ?, ?) ON CONFLICT(hash) DO UPDATE SET last_used = excluded.last_used').run(hash, bytes.length, now);
-      this.#db.prepare('INSERT OR IGNORE INTO owners (hash, key_id) VALUES (?, ?)').run(hash, keyId);
+      s.upsert.run(hash, bytes.length, this.options.now().getTime());
+      s.own.run(hash, keyId);
     })();
     return true;
   }
@@ -197,6 +208,21 @@ export class ChunkStore {
       for (const [hash] of JSON.parse(chunks) as [string, number][]) pinned.add(hash);
     }
     return pinned;
+  }
+
+  #prepared: ReturnType<ChunkStore['prepare']> | null = null;
+
+  #statements() {
+    this.#prepared ??= this.prepare();
+    return this.#prepared;
+  }
+
+  private prepare() {
+    return {
+      known: this.#db.prepare('SELECT 1 FROM chunks WHERE hash = ?').pluck(),
+      upsert: this.#db.prepare('INSERT INTO chunks (hash, size, last_used) VALUES (?, ?, ?) ON CONFLICT(hash) DO UPDATE SET last_used = excluded.last_used'),
+      own: this.#db.prepare('INSERT OR IGNORE INTO owners (hash, key_id) VALUES (?, ?)'),
+    };
   }
 
   #pathOf(hash: string): string {

@@ -82,12 +82,10 @@ export async function receiveBatch(ctx: NodeContext, store: ChunkStore, upload: 
     throw badRequest('invalid_batch', (error as Error).message);
   }
   const wanted = new Set(upload.chunks.map((c) => c.hash));
-  let stored = 0;
-  for (const chunk of chunks) {
-    if (!wanted.has(chunk.hash)) throw badRequest('unknown_chunk', `Chunk ${chunk.hash.slice(0, 12)}… is not part of this upload's file.`);
-    if (!store.put(upload.keyId, chunk.hash, chunk.bytes)) throw badRequest('chunk_hash_mismatch', `The bytes sent for chunk ${chunk.hash.slice(0, 12)}… do not have that hash; send them again.`);
-    stored++;
-  }
+  const unknown = chunks.find((chunk) => !wanted.has(chunk.hash));
+  if (unknown) throw badRequest('unknown_chunk', `Chunk ${unknown.hash.slice(0, 12)}… is not part of this upload's file.`);
+  const refused = store.putAll(upload.keyId, chunks);
+  if (refused !== null) throw badRequest('chunk_hash_mismatch', `The bytes sent for chunk ${refused.slice(0, 12)}… do not have that hash; send them again.`);
   store.collect();
-  return { stored };
+  return { stored: chunks.length };
 }
