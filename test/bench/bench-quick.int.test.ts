@@ -41,6 +41,7 @@ const NEEDS: Record<string, (keyof typeof tools)[]> = {
   trace: ['blender'],
   pack: ['zip', 'blender'],
   'node-flow': ['blender'],
+  'chunked-upload': ['blender'],
   'frame-previews': ['blender'],
   distributed: ['blender', 'redis'],
   scheduler: ['redis'],
