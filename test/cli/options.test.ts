@@ -15,6 +15,8 @@ import {
   parsePresetOption,
   parseSamples,
   parseStatusOption,
+  parsePriorityOption,
+  parseRequiresOption,
 } from '../../src/cli/options/parse-options';
 import { renderConfigFrom } from '../../src/cli/context/render-overrides';
 import { buildProgram } from '../../src/cli/index';
@@ -141,5 +143,16 @@ describe('command line', () => {
     [['profile', 'add', 'x']],
   ])('refuses %j before doing anything', async (args) => {
     await expect(parse(args)).rejects.toMatchObject({ exitCode: expect.any(Number), code: expect.stringMatching(/^commander\./) });
+  });
+});
+
+describe("a studio's farm options", () => {
+  it('reads --priority from 0 to 100 and --requires as tags, in words when they are not', () => {
+    expect(parsePriorityOption('80')).toBe(80);
+    expect(() => parsePriorityOption('101')).toThrow('--priority must be from 0 to 100 (got 101).');
+    expect(parseRequiresOption('Big-RAM, gpu')).toBe('big-ram,gpu');
+    expect(() => parseRequiresOption('big ram!')).toThrow(/^"ram!" is not a tag: a tag is 1 to 32 lowercase letters.* Example: --requires big-ram,gpu\.$/);
+    expect(() => parseRequiresOption(' , ')).toThrow('--requires takes worker tags, for example --requires big-ram,gpu.');
+    expect(renderConfigFrom({ preset: 'default', priority: 75, requires: 'big-ram,gpu' })).toEqual({ colorManagementPreset: 'default', priority: 75, requires: ['big-ram', 'gpu'] });
   });
 });

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NotFoundError } from '../../core/errors';
-import { parseTags } from '../../shared/api';
+import { parseTags } from '../../shared/worker-tags';
 import { checkNodeUrl, checkRedisUrl, parseWorkerSecret, redactRedisUrl, RedisUnavailableError, urlHasPassword, WorkerSecretError, type RedisTarget } from '../../render-node/worker-access';
 import { ensurePrivateFolder, FolderNotPrivateError } from '../../node-common/private-folder';
 import { CommandFailedError } from '../cli-errors';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseBlenderVersionOption, parseCameraOption, parseFormatOption, parseFramesOption, parseOrderOption, parsePercentage, parsePresetOption, parsePriorityOption, parseSamples, parseSceneOption, parseViewLayerOption } from '../options';
+import { parseBlenderVersionOption, parseCameraOption, parseFormatOption, parseFramesOption, parseOrderOption, parsePercentage, parsePresetOption, parsePriorityOption, parseRequiresOption, parseSamples, parseSceneOption, parseViewLayerOption } from '../options';
 import type { CliDeps } from '../cli-deps';
 import { cliAction, lazyBody } from '../session';
 import { collectPath } from './pack';
@@ -21,7 +21,7 @@ export function registerSubmitCommands(program: Command, deps: CliDeps): void {
     .option('--blender-version <version>', 'Blender to render with, a series (4.3) or exact (4.3.2) the farm has, at or above the scene\'s (default: the farm\'s choice, the lowest it has at or above the scene\'s)', parseBlenderVersionOption)
     .option('--order <order>', 'on a Renderdrop node: spread (the default) renders the first, last and middle frames first, then fills the gaps, so the whole shot is seen early; sequential renders in frame order', parseOrderOption)
     .option('--priority <n>', 'on a Renderdrop node: the job\'s priority, 0 (lowest) to 100 (highest); default 50. Higher priorities render first', parsePriorityOption)
-    .option('--requires <tags>', 'on a Renderdrop node: worker tags the job needs, e.g. big-ram or big-ram,gpu; only workers with all of them render it')
+    .option('--requires <tags>', 'on a Renderdrop node: worker tags the job needs, e.g. big-ram or big-ram,gpu; only workers with all of them render it', parseRequiresOption)
     .option('-y, --yes', 'render without asking; continue an unfinished submission of the same file')
     .option('--new', 'start a new submission even when the file has an unfinished one (which is then set aside)')
     .option('--wait', 'follow the jobs to the end, with progress')

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { COLOR_MANAGEMENT_PRESETS, JOB_STATUSES, OUTPUT_FORMATS, type JobStatusValue as JobStatus } from '../../shared/api-values';
 import { parseFrameRanges } from '../../shared/frame-ranges';
+import { parseTags } from '../../shared/worker-tags';
 import { FRAME_ORDERS, type FrameOrder } from '../../shared/api';
 
 /** An output format of a render configuration. */
@@ -116,4 +117,12 @@ export function parseOrderOption(value: string): FrameOrder {
   const order = FRAME_ORDERS.find((o) => o === value.trim().toLowerCase());
   if (!order) throw new InvalidArgumentError(`"${value}" is not a frame order. Use spread (across the shot first) or sequential (in frame order).`);
   return order;
+}
+
+/** `--requires big-ram,gpu`: worker tags, checked and lowercased as typed (`Big-RAM, gpu` becomes `big-ram,gpu`). */
+export function parseRequiresOption(value: string): string {
+  const parsed = parseTags(value);
+  if (!parsed.ok) throw new InvalidArgumentError(`${parsed.error.charAt(0).toUpperCase()}${parsed.error.slice(1)} Example: --requires big-ram,gpu.`);
+  if (parsed.tags.length === 0) throw new InvalidArgumentError('--requires takes worker tags, for example --requires big-ram,gpu.');
+  return parsed.tags.join(',');
 }

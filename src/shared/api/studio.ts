@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Job } from './job';
+import { MAX_TAGS, TAG, TAG_RULE } from '../worker-tags';
 
 /**
  * What a Renderdrop node adds for a studio's farm (extensions of the node, not of the Render Job API):
@@ -17,10 +18,7 @@ export const prioritySchema = z
   .min(PRIORITY.min, { error: `priority is a whole number from ${PRIORITY.min} to ${PRIORITY.max}.` })
   .max(PRIORITY.max, { error: `priority is a whole number from ${PRIORITY.min} to ${PRIORITY.max}.` });
 
-/** The most tags a worker carries, or a job requires. */
-export const MAX_TAGS = 16;
-const TAG = /^[a-z0-9][a-z0-9._-]{0,31}$/;
-const TAG_RULE = 'a tag is 1 to 32 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit (for example gpu or big-ram).';
+export { MAX_TAGS, parseTags } from '../worker-tags';
 
 /** One worker tag: `gpu`, `big-ram`, `studio-b`. */
 export const workerTagSchema = z.string().regex(TAG, { error: TAG_RULE });
@@ -30,18 +28,6 @@ export const tagListSchema = z
   .array(workerTagSchema)
   .max(MAX_TAGS, { error: `at most ${MAX_TAGS} tags.` })
   .refine((tags) => new Set(tags).size === tags.length, { error: 'a tag is listed twice.' });
-
-/**
- * Tags typed by a person (`gpu, Big-RAM`): split on commas and spaces, lowercased, duplicates dropped.
- * Returns the error in words when one is not a tag.
- */
-export function parseTags(text: string): { ok: true; tags: string[] } | { ok: false; error: string } {
-  const tags = [...new Set(text.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
-  const bad = tags.find((t) => !TAG.test(t));
-  if (bad !== undefined) return { ok: false, error: `"${bad}" is not a tag: ${TAG_RULE}` };
-  if (tags.length > MAX_TAGS) return { ok: false, error: `At most ${MAX_TAGS} tags.` };
-  return { ok: true, tags };
-}
 
 /** Body of `PATCH /node/jobs/{id}`: change a job's priority, or the tags it requires, while it has not ended. */
 export const jobSettingsPatchSchema = z
