@@ -172,6 +172,12 @@ describe('docs/openapi.yaml describes the node as it answers', () => {
     expect((await send('PUT', chunked.chunksUrl, { ...batch, body: Buffer.concat([frame, chunk]) })).status).toBe(409);
     expect((await send('POST', '/node/chunked-uploads/c-unknown/complete', { body: json({}) })).status).toBe(404);
     expect((await send('POST', '/jobs', { body: json({ slug: rebuilt.slug }) })).body.status).toBe('created');
+    const other = Buffer.from('BLENDER-v304 sent whole');
+    const otherHash = createHash('sha256').update(other).digest('hex');
+    const whole = (await send('POST', '/node/chunked-uploads', { body: json({ fileName: 'w.blend', fileType: 'blend', manifest: { size: other.length, sha256: otherHash, chunks: [{ hash: otherHash, size: other.length }] } }) })).body;
+    expect((await send('PUT', whole.wholeUrl, { ...batch, body: Buffer.from('BLENDER-v304 sent whole, but longer') })).status).toBe(411);
+    expect((await send('PUT', whole.wholeUrl, { ...batch, body: other })).body).toMatchObject({ size: other.length, sha256: otherHash });
+    expect((await send('PUT', whole.wholeUrl, { ...batch, body: other })).status).toBe(409);
 
     expect(problems).toEqual([]);
     const coveredOperations = new Set([...checker.covered].map((c) => c.split(' ').slice(0, 2).join(' ')));

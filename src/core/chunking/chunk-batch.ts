@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { constants, zstdCompressSync } from 'node:zlib';
 import { CHUNK_ENCODINGS, CHUNK_FRAME_HEAD_BYTES } from '../../shared/api';
 
@@ -11,8 +12,8 @@ const INCOMPRESSIBLE_BITS = 7.6;
 
 const zstd = (bytes: Buffer) => zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: 1, [constants.ZSTD_c_windowLog]: 17 } });
 
-/** Shannon entropy of the first bytes, in bits per byte: near 8 for packed pixels, compressed textures, random data. */
-function entropyOfStart(bytes: Buffer): number {
+/** Shannon entropy of the first 4 KiB, in bits per byte: near 8 for packed pixels, compressed textures, random data. */
+export function entropyOfStart(bytes: Buffer): number {
   const sample = bytes.subarray(0, PROBE_BYTES);
   const counts = new Uint32Array(256);
   for (let i = 0; i < sample.length; i++) counts[sample[i]!]!++;
@@ -39,4 +40,31 @@ export function frameChunk(hash: string, bytes: Buffer): Buffer {
   head.writeUInt8(compressed ? CHUNK_ENCODINGS.zstd : CHUNK_ENCODINGS.raw, 32);
   head.writeUInt32BE(body.length, 33);
   return Buffer.concat([head, body]);
+}
+
+/** Windows sampled to judge how well a whole file compresses. */
+const FILE_SAMPLES = 32;
+
+/**
+ * Whether a file would travel much smaller compressed: the mean entropy of 4 KiB windows spread from
+ * its first byte to its last is under the mark (a project of packed images and compressed textures is
+ * not; a plain .blend is).
+ */
+export async function looksCompressible(path: string, size: number): Promise<boolean> {
+  const file = await open(path, 'r');
+  try {
+    let bits = 0;
+    let samples = 0;
+    const window = Buffer.allocUnsafe(PROBE_BYTES);
+    for (let i = 0; i < FILE_SAMPLES; i++) {
+      const at = Math.floor((i * Math.max(0, size - PROBE_BYTES)) / (FILE_SAMPLES - 1));
+      const { bytesRead } = await file.read(window, 0, PROBE_BYTES, at);
+      if (bytesRead === 0) continue;
+      bits += entropyOfStart(window.subarray(0, bytesRead));
+      samples++;
+    }
+    return samples > 0 && bits / samples < INCOMPRESSIBLE_BITS - 0.6;
+  } finally {
+    await file.close();
+  }
 }

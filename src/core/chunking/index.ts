@@ -1,4 +1,4 @@
 /** What other rooms of core use of core/chunking: the room's public surface. */
-export { frameChunk } from './chunk-batch';
+export { frameChunk, looksCompressible } from './chunk-batch';
 export { describeFile, type DescribeOptions, type FileChunks, type LocalChunk } from './describe-file';
 export { type ChunkerLimits, GearChunker } from './gear-chunker';

@@ -1,11 +1,12 @@
 import { open } from 'node:fs/promises';
-import { MAX_CHUNK_BATCH_BYTES, type FileType } from '../../shared/api';
+import { MAX_CHUNK_BATCH_BYTES, type ChunkedUpload, type FileType } from '../../shared/api';
 import { type ApiClient, completeChunkedUpload, createChunkedUpload } from '../api';
-import { describeFile, frameChunk, type LocalChunk } from '../chunking';
+import { describeFile, frameChunk, looksCompressible, type LocalChunk } from '../chunking';
 import { TransferError } from '../errors';
 import { ProgressMeter, STORAGE_HEADERS, type TransferProgress } from '../transfer';
 import { type Clock, systemClock, throwIfAborted } from '../util';
 import { sendChunkBatch } from './send-chunk-batch';
+import { uploadFile } from './upload';
 
 /** A file to send in content-defined chunks to a Renderdrop node. */
 export interface ChunkedUploadOptions {
@@ -40,6 +41,15 @@ export interface ChunkedUploadResult {
  */
 const DEFAULT_BATCH_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Share of a file the node has nothing of that must be new for it to be sent whole in one PUT rather
+ * than in chunks, when it would not travel much smaller compressed: a first submission of a project
+ * of textures then goes as fast as a presigned PUT, and the node keeps its chunks all the same (of the
+ * part that arrived, when the PUT is cut short: the next try has some and goes on in chunks). A file
+ * that compresses well goes in compressed chunks even the first time.
+ */
+const WHOLE_FILE_SHARE = 0.5;
+
 /** Rounds of "complete, send what is still missing" before giving up (a chunk damaged on the node is asked for again). */
 const MAX_ROUNDS = 4;
 
@@ -71,6 +81,9 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
   const report = (event: TransferProgress | null) => {
     if (event) options.onProgress?.({ ...event, reused });
   };
+  if (created.bytesReused === 0 && total >= described.size * WHOLE_FILE_SHARE && !(await looksCompressible(options.filePath, described.size))) {
+    return sendWhole(options, created, described, clock, started);
+  }
   report(meter.add(0));
   let bytesSent = 0;
   const target = { url: created.chunksUrl, headers: { ...STORAGE_HEADERS }, ...(options.signal ? { signal: options.signal } : {}), onSent: (n: number) => (bytesSent += n) };
@@ -90,6 +103,30 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
     missing = toSend(completion.missing);
     meter.setTotal(total + missing.reduce((sum, c) => sum + c.size, 0));
   }
+}
+
+/**
+ * The whole file in one PUT to the upload's `wholeUrl`, as fast as a presigned PUT (retried, resumed
+ * with a fresh start, with the same progress), then the node's answer of the upload it became. The
+ * node keeps the file's chunks as sent by this key, so the next submission sends only what changed.
+ */
+async function sendWhole(options: ChunkedUploadOptions, created: ChunkedUpload, described: { size: number; sha256: string }, clock: Clock, started: number): Promise<ChunkedUploadResult> {
+  const target = { uploadUrl: created.wholeUrl, slug: created.id, expiresAt: created.expiresAt };
+  await uploadFile({
+    filePath: options.filePath,
+    size: described.size,
+    fileType: options.fileType,
+    target,
+    clock,
+    ...(options.onProgress ? { onProgress: (progress: TransferProgress) => options.onProgress!({ ...progress, reused: 0 }) } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
+  });
+  const completion = await completeChunkedUpload(options.api, created.id, options.signal ? { signal: options.signal } : {});
+  if (!('slug' in completion) || completion.sha256 !== described.sha256) {
+    throw new TransferError('The render node did not keep the file sent. Submit the file again; if it persists, check the node.', { code: 'rebuilt-mismatch' });
+  }
+  return { slug: completion.slug, size: described.size, bytesSent: described.size, bytesReused: 0, durationMs: clock.now() - started };
 }
 
 /**

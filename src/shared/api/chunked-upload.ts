@@ -60,6 +60,8 @@ export const chunkedUploadSchema = z.object({
   bytesReused: z.number().int().min(0),
   /** Where batches of chunks are PUT: a signed URL, used as it is and without the API key (like a presigned upload URL). */
   chunksUrl: z.string(),
+  /** Where the whole file may be PUT instead, in one request (signed like `chunksUrl`): for a file the node has little of. */
+  wholeUrl: z.string(),
   expiresAt: z.string(),
 });
 export type ChunkedUpload = z.infer<typeof chunkedUploadSchema>;

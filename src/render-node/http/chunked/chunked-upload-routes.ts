@@ -54,8 +54,8 @@ function createChunkedUpload(ctx: NodeContext, store: ChunkStore, request: Fasti
   store.dropExpired();
   store.createUpload({ id, keyId, userId: key.userId, fileName: body.fileName, fileType: body.fileType, size: manifest.size, sha256: manifest.sha256, chunks: manifest.chunks, expiresAt });
   const path = `/storage/chunked-uploads/${id}/chunks`;
-  const chunksUrl = `${ctx.baseUrl(request)}${path}?${ctx.signer.sign('PUT', path, new Date(expiresAt), keyId)}`;
-  return { id, missing: distinct.filter((hash) => !owned.has(hash)), bytesReused, chunksUrl, expiresAt };
+  const signed = (at: string) => `${ctx.baseUrl(request)}${at}?${ctx.signer.sign('PUT', at, new Date(expiresAt), keyId)}`;
+  return { id, missing: distinct.filter((hash) => !owned.has(hash)), bytesReused, chunksUrl: signed(path), wholeUrl: signed(`/storage/chunked-uploads/${id}/whole`), expiresAt };
 }
 
 /** The chunked upload `id` of the key `keyId`, still open; 404 for another key's, 410 once expired. */

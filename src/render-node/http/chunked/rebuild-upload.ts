@@ -59,6 +59,17 @@ export async function rebuildUpload(ctx: NodeContext, store: ChunkStore, upload:
     await rm(temp, { force: true });
     throw new HttpError(422, 'rebuilt_mismatch', 'The chunks sent do not make the file the manifest describes (its size or SHA-256 differ). Describe the file again and resend it.');
   }
+  const done = await sealUpload(ctx, store, upload, temp, slug);
+  store.touch(distinct);
+  log.info({ slug, bytes: upload.size, chunks: upload.chunks.length }, 'chunked upload rebuilt');
+  return done;
+}
+
+/**
+ * Makes the checked file at `temp` (in the uploads folder) the upload `slug` of the chunked upload's
+ * key, received, exactly as a presigned PUT leaves one, and records that the chunked upload became it.
+ */
+export async function sealUpload(ctx: NodeContext, store: ChunkStore, upload: ChunkedUploadRecord, temp: string, slug: string) {
   const now = ctx.now();
   ctx.uploads.create({ slug, fileName: upload.fileName, fileType: upload.fileType, userId: upload.userId, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + ctx.uploadUrlTtlMs).toISOString() });
   try {
@@ -68,7 +79,5 @@ export async function rebuildUpload(ctx: NodeContext, store: ChunkStore, upload:
   }
   ctx.uploads.markReceived(slug, upload.size, now.toISOString());
   store.markRebuilt(upload.id, slug);
-  store.touch(distinct);
-  log.info({ slug, bytes: upload.size, chunks: upload.chunks.length }, 'chunked upload rebuilt');
   return { slug, size: upload.size, sha256: upload.sha256 };
 }
