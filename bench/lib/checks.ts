@@ -526,3 +526,34 @@ export function checkFrameOrder(f: FrameOrderFigures): string[] {
   for (const [name, ratio] of Object.entries(f.ratios ?? {})) p.positive(name, ratio, '');
   return p.list;
 }
+
+/** The estimate benchmark: per scene, the node's estimate before Start, the render it took, its sample render and the time left at a quarter. */
+export interface EstimateFigures {
+  scenes: readonly {
+    name: string;
+    /** The estimate given when the render was started, and its range, in s. */
+    estimateSeconds: number;
+    low: number;
+    high: number;
+    /** Render time taken (from the start of rendering to the last frame), in s. */
+    tookSeconds: number;
+    /** Wall time of the sample render (from validated to the estimate), in s. */
+    sampleSeconds: number;
+    /** The time left the node said nearest a quarter of the render, and the time that was really left then, in s; null when not read. */
+    leftAtQuarter: { said: number; real: number; atSeconds: number } | null;
+  }[];
+}
+
+/** Checks the estimate figures: positive times, a range around its estimate, a quarter inside the render. */
+export function checkEstimate(f: EstimateFigures): string[] {
+  const p = new Problems();
+  for (const s of f.scenes) {
+    p.positive(`${s.name}: estimate`, s.estimateSeconds, 's').positive(`${s.name}: render time`, s.tookSeconds, 's').positive(`${s.name}: sample render`, s.sampleSeconds, 's');
+    p.ordered([[`${s.name}: low`, s.low], [`${s.name}: estimate`, s.estimateSeconds], [`${s.name}: high`, s.high]], 's');
+    if (s.leftAtQuarter) {
+      p.nonNegative(`${s.name}: time left said`, s.leftAtQuarter.said, 's').nonNegative(`${s.name}: time really left`, s.leftAtQuarter.real, 's');
+      p.atMost(`${s.name}: time of the reading`, s.leftAtQuarter.atSeconds, s.tookSeconds, 'the render time', 's');
+    }
+  }
+  return p.list;
+}

@@ -1,5 +1,5 @@
 import { InvalidStateError, isAbort } from '../../core/errors';
-import { type ProgressRecord, isTerminalStatus, type JobStatus } from '../../shared/api';
+import { estimateOf, type ProgressRecord, isTerminalStatus, type JobStatus } from '../../shared/api';
 import { clockSummaryOf, renderTimingOf } from '../../shared/render';
 import { CommandFailedError } from '../cli-errors';
 import { artistJobWarnings, formatJobDetails, formatJobList, formatJobWarnings } from '../output';
@@ -42,7 +42,8 @@ export async function showJob(ctx: CliContext, typed: string, opts: { json?: boo
       const timing = renderTimingOf(job);
       const counts = progress && job.status !== 'completed' ? { completedFrames: progress.completedFrames, totalFrames: progress.totalFrames } : {};
       const clock = clockSummaryOf({ ...timing, ...counts }, Date.now());
-      ctx.io.stdout.write(`${JSON.stringify({ job, progress, warnings, clock }, null, 2)}\n`);
+      const estimate = estimateOf(job);
+      ctx.io.stdout.write(`${JSON.stringify({ job, progress, warnings, clock, estimate: estimate && !isTerminalStatus(job.status) ? estimate : null }, null, 2)}\n`);
     }
     else ctx.io.stdout.write(`${[...formatJobDetails(job, progress), ...formatJobWarnings(warnings)].join('\n')}\n`);
   } finally {

@@ -1,5 +1,5 @@
 import { type Job, type JobList, type ProgressRecord, adjustmentsOf, progressOf, sceneNameOf, statusMessageOf, studioOf } from '../../shared/api';
-import { clockFact, clockShortText, renderClockOf, renderTimingOf } from '../../shared/render';
+import { clockFact, clockShortText, jobEstimateText, renderClockOf, renderTimingOf } from '../../shared/render';
 import { countOf, formatDuration, priorityWords } from '../../shared/text';
 import { formatFrameProgress } from './format-progress';
 import { safeText } from '../terminal';
@@ -73,6 +73,8 @@ export function formatJobDetails(job: Job, progress: ProgressRecord | null, now 
   const counted = frames && job.status !== 'completed' ? { completedFrames: frames.completedFrames, totalFrames: frames.totalFrames } : {};
   const timing = { ...renderTimingOf(job), ...counted };
   rows.push(['Time', safeText(clockFact(renderClockOf(timing, now)).text)]);
+  const estimate = jobEstimateText(job);
+  if (estimate) rows.push(['Estimate', estimate]);
   if (typeof job.normalizedSeconds === 'number' && job.normalizedSeconds > 0) rows.push(['Render time', `${job.normalizedSeconds < 60 ? `${job.normalizedSeconds.toFixed(1)} s` : formatDuration(job.normalizedSeconds)} (normalized)`]);
   const config = summarizeConfig(job.finalConfig ?? job.requestedConfig);
   if (config) rows.push(['Settings', config]);

@@ -123,10 +123,10 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
   const smallFrames = timedSmall(small.level.frames);
   const reference = smallFrames.find((f) => f.frame === picked.timed) ?? smallFrames[0]!;
   const warmup = Math.max(0, small.level.frames[0]!.seconds - reference.seconds);
-  // A scene whose frames are already measurable at the small size needs no warm-up frame in the next runs: its first-frame work is taken off.
+  // A scene whose frames are already measurable at the small size is timed at one larger size only.
   const heavy = reference.seconds >= MEASURABLE_SECONDS;
-  const frames = heavy ? [picked.timed] : [...new Set([picked.warmup, picked.timed])];
-  const timedOf = (level: SampleLevel): SampleLevel => ({ ...level, frames: heavy ? level.frames.map((f) => ({ ...f, seconds: Math.max(0, f.seconds - warmup) })) : timedSmall(level.frames) });
+  const frames = [...new Set([picked.warmup, picked.timed])];
+  const timedOf = (level: SampleLevel): SampleLevel => ({ ...level, frames: timedSmall(level.frames) });
   let size = heavy ? smallSize(scene) : largeSize(smallSize(scene), reference.seconds);
   let mid: SampleLevel | null = heavy ? { ...small.level, frames: [reference] } : null;
   for (let run = 1; !mid && run <= LARGE_TRIES; run++) {

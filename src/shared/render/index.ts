@@ -8,3 +8,4 @@ export { clockSummaryOf, framesSeenAfter, type ClockSummary } from './clock-summ
 export { requeueDetail, requeueRequestOf, selectRequeueFrames, type RequeueSelection } from './requeue-frames';
 export { renderedByText } from './rendered-by';
 export { framesInOrder, spreadOrder } from './spread-order';
+export { estimatedTookText, estimateRangeText, estimateReviewText, jobEstimateText, renderTookSeconds, roughDuration, roughRange } from './estimate-words';

@@ -1,4 +1,4 @@
-import { currentRunOf, isTerminalStatus, type Job, type JobStatus, progressOf, statusMessageOf, timelineOf } from '../api';
+import { currentRunOf, estimateOf, isTerminalStatus, type Job, type JobStatus, progressOf, statusMessageOf, timelineOf } from '../api';
 
 /** What a job's times are worked out from: the same for the app's queue and the command line. */
 export interface RenderTiming {
@@ -15,6 +15,11 @@ export interface RenderTiming {
   running: boolean;
   /** When frames were seen done, by someone who watched it render; null otherwise. */
   framesSeen?: FramesSeen | null;
+  /**
+   * The time left the farm said when the job was read (a Renderdrop node's `estimate` from the frames
+   * done, read along the shot); it wins over the frame rate, which knows nothing of where frames are.
+   */
+  farmLeftSeconds?: number | null;
 }
 
 /**
@@ -113,7 +118,7 @@ export function renderClockOf(t: RenderTiming, now: number): RenderClock {
   return {
     phase: 'rendering',
     renderedSeconds: seconds(t.renderingSince, now),
-    leftSeconds: framesDone ? null : timeLeftFromFrameRate(t.renderingSince, now, t.completedFrames, t.totalFrames, t.framesSeen ?? null),
+    leftSeconds: framesDone ? null : (t.farmLeftSeconds ?? timeLeftFromFrameRate(t.renderingSince, now, t.completedFrames, t.totalFrames, t.framesSeen ?? null)),
     framesDone,
   };
 }
@@ -136,6 +141,7 @@ export function renderTimingOf(job: Job, fallbackSince: string | null = null): R
   const line = readWaiting(job.waiting, statusMessageOf(job));
   const rendered = timeline.find((e) => e.status === 'rendering')?.at ?? fallbackSince;
   const total = progress?.totalFrames ?? 0;
+  const estimate = estimateOf(job);
   return {
     status: job.status,
     renderingSince: rendered ?? (job.status === 'rendering' ? job.updatedAt : null),
@@ -144,5 +150,6 @@ export function renderTimingOf(job: Job, fallbackSince: string | null = null): R
     totalFrames: total,
     waiting: typeof line === 'object' ? line : null,
     running: line === 'running',
+    farmLeftSeconds: estimate?.basis === 'frames' && !ended ? Math.round(estimate.seconds) : null,
   };
 }

@@ -1,0 +1,164 @@
+/**
+ * The node's render estimate against the render it then takes, in the same run: five scenes of different
+ * kinds (Cycles and Workbench; different resolutions, samples and frames, changed in the render request
+ * as the review would), each validated on the embedded node with real Blender, its estimate read once
+ * the sample render has given one, then rendered with the changed settings. Prints per scene the
+ * estimate given at Start over the render time taken (aim: within 20 % for at least 4 of 5), the time
+ * left the node said at a quarter of the render of a shot whose frames cost more toward its end (spread
+ * order; aim: within 15 %), and what the sample render cost against the render (aim: at most 5 % for
+ * jobs over 10 minutes: the bench's jobs are shorter, so the length at which it is 5 % is printed too).
+ * Needs Blender; HOME is set to a scratch folder.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { makeSampleScene, requireBlender } from '../test/helpers/blender';
+import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../test/helpers/node';
+import { probeBlender } from '../src/render-node/blender/probe';
+import { checkEstimate, refuseImpossible, type EstimateFigures } from './lib/checks';
+import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
+import { option } from './lib/options';
+import { fixed, loadNote, printTable, writeResults } from './lib/report';
+
+const SIZE = option('size', 'full');
+if (SIZE !== 'full' && SIZE !== 'quick') throw new Error(`--size must be full or quick (got "${SIZE}").`);
+const QUICK = SIZE === 'quick';
+const size = (full: number, quick: number) => (QUICK ? quick : full);
+
+type Figure = EstimateFigures['scenes'][number];
+
+interface SceneCase {
+  name: string;
+  make: (work: string) => Promise<Buffer>;
+  /** What the review changed, sent as the render request. */
+  review: Record<string, unknown>;
+  /** Read the time left at a quarter of this render. */
+  timeLeft?: boolean;
+}
+
+function makeRamp(blender: string, work: string, name: string, args: { frames: number; copies: number; samples: number; width: number; height: number }): Promise<Buffer> {
+  const out = join(work, `${name}.blend`);
+  const script = join(import.meta.dirname, 'lib', 'make-ramp-scene.py');
+  const made = spawnSync(blender, ['-b', '-Y', '--factory-startup', '--python-exit-code', '1', '--python', script, '--', out, ...[args.frames, args.copies, args.samples, args.width, args.height].map(String)], {
+    encoding: 'utf8',
+    env: process.env,
+  });
+  if (made.status !== 0) throw new Error(`Blender could not make the scene: ${made.stderr || made.stdout}`);
+  return readFile(out);
+}
+
+function cases(blender: string): SceneCase[] {
+  return [
+    {
+      name: 'Cycles shot getting dearer, more samples',
+      make: (work) => makeRamp(blender, work, 'ramp', { frames: size(32, 16), copies: size(120, 60), samples: 8, width: 128, height: 72 }),
+      review: { sampleCount: 16 },
+      timeLeft: true,
+    },
+    {
+      name: 'Cycles cube, larger and more samples',
+      make: async (work) => readFile(await makeSampleScene(work, { frames: size(10, 6), everySample: true, missingTexture: false, name: 'cube.blend' })),
+      review: { resolution: [320, 180], sampleCount: size(48, 24) },
+    },
+    {
+      name: 'Workbench cube, larger',
+      make: async (work) => readFile(await makeSampleScene(work, { frames: size(24, 12), engine: 'BLENDER_WORKBENCH', missingTexture: false, name: 'workbench.blend' })),
+      review: { resolution: [960, 540] },
+    },
+    {
+      name: 'Cycles shot, fewer samples, 150 %',
+      make: (work) => makeRamp(blender, work, 'ramp-light', { frames: size(24, 12), copies: 60, samples: 32, width: 160, height: 90 }),
+      review: { sampleCount: 8, resolutionPercentage: 150 },
+    },
+    {
+      name: 'Cycles cube, part of the shot at 400 %',
+      make: async (work) => readFile(await makeSampleScene(work, { frames: 24, everySample: true, missingTexture: false, name: 'cube-part.blend' })),
+      review: { frameRanges: [QUICK ? '1-4' : '1-8'], resolutionPercentage: 400, sampleCount: 16 },
+    },
+  ];
+}
+
+const at = (job: any, status: string) => Date.parse(job.timeline.filter((e: any) => e.status === status).at(-1).at);
+
+async function measure(node: TestNode, c: SceneCase, bytes: Buffer): Promise<Figure> {
+  const slug = await uploadBytes(node, 'scene.blend', bytes);
+  const job = (await node.call('POST', '/jobs', { slug })).json;
+  await node.call('POST', `/jobs/${job.id}/validate`);
+  const validated = await waitForJob(node, job.id, (j) => j.status !== 'validating');
+  if (validated.status !== 'validated') throw new Error(`${c.name}: validation ended ${validated.status}: ${JSON.stringify(validated.failedReason)}`);
+  const sampledFrom = Date.now();
+  await waitForJob(node, job.id, (j) => j.estimate?.basis === 'sample', 600_000);
+  const sampleSeconds = (Date.now() - sampledFrom) / 1000;
+  const started = await node.call('POST', `/jobs/${job.id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', ...c.review } });
+  if (started.status !== 200) throw new Error(`${c.name}: render request ${started.status} ${JSON.stringify(started.json)}`);
+  const given = started.json.estimate;
+  if (!given) throw new Error(`${c.name}: the started job carries no estimate`);
+  const readings: { t: number; left: number }[] = [];
+  let done: any = null;
+  while (!done) {
+    throwIfInterrupted();
+    const now = Date.now();
+    const current = (await node.call('GET', `/jobs/${job.id}`)).json.data;
+    if (['completed', 'failed', 'canceled'].includes(current.status)) done = current;
+    else if (current.estimate?.basis === 'frames') readings.push({ t: now, left: current.estimate.seconds });
+    else await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  if (done.status !== 'completed') throw new Error(`${c.name}: render ended ${done.status}: ${JSON.stringify(done.failedReason)}`);
+  const renderingAt = at(done, 'rendering');
+  const framesDoneAt = at(done, 'finalizing');
+  const tookSeconds = (framesDoneAt - renderingAt) / 1000;
+  let leftAtQuarter: Figure['leftAtQuarter'] = null;
+  if (c.timeLeft && readings.length > 0) {
+    const quarter = renderingAt + (framesDoneAt - renderingAt) / 4;
+    const nearest = readings.reduce((best, r) => (Math.abs(r.t - quarter) < Math.abs(best.t - quarter) ? r : best));
+    leftAtQuarter = { said: nearest.left, real: (framesDoneAt - nearest.t) / 1000, atSeconds: (nearest.t - renderingAt) / 1000 };
+  }
+  return { name: c.name, estimateSeconds: given.seconds, low: given.low, high: given.high, tookSeconds, sampleSeconds, leftAtQuarter };
+}
+
+async function main(): Promise<void> {
+  const blenderPath = requireBlender();
+  if (!blenderPath) throw new Error('Blender is needed for this benchmark (install it, or set BLENDER_PATH).');
+  const work = await mkdtemp(join(tmpdir(), 'rd-bench-estimate-'));
+  onCleanup(() => rm(work, { recursive: true, force: true }));
+  process.env.HOME = join(work, 'home');
+  await mkdir(process.env.HOME, { recursive: true });
+  const blender = await probeBlender(blenderPath, { timeoutMs: 60_000 });
+  const node = await startTestNode({ blender, logger: pino({ level: 'warn' }, pino.destination(2)) });
+  onCleanup(() => node.stop());
+  console.log(`The node's estimate before Start against the render taken, Blender ${blender.version}, ${cpus().length} CPUs${QUICK ? ' (quick sizes)' : ''}`);
+  console.log(loadNote());
+  const figures: Figure[] = [];
+  for (const c of cases(blenderPath)) {
+    throwIfInterrupted();
+    const figure = await measure(node, c, await c.make(work));
+    refuseImpossible('estimate', checkEstimate({ scenes: [figure] }));
+    figures.push(figure);
+    console.log(`${c.name}: estimate ${fixed(figure.estimateSeconds, 0)} s (${fixed(figure.low, 0)}-${fixed(figure.high, 0)}), took ${fixed(figure.tookSeconds, 1)} s, sample render ${fixed(figure.sampleSeconds, 1)} s`);
+  }
+  refuseImpossible('estimate', checkEstimate({ scenes: figures }));
+  const error = (f: Figure) => (f.estimateSeconds - f.tookSeconds) / f.tookSeconds;
+  printTable(
+    'estimate given at Start against the render time taken (same run)',
+    ['scene', 'estimate s', 'likely', 'took s', 'estimate / took', 'in range', 'sample s', 'sample / render'],
+    figures.map((f) => [f.name, fixed(f.estimateSeconds, 0), `${fixed(f.low, 0)}-${fixed(f.high, 0)}`, fixed(f.tookSeconds, 1), fixed(f.estimateSeconds / f.tookSeconds), f.tookSeconds >= f.low && f.tookSeconds <= f.high ? 'yes' : 'no', fixed(f.sampleSeconds, 1), `${fixed((f.sampleSeconds / f.tookSeconds) * 100, 0)} %`]),
+  );
+  const within = figures.filter((f) => Math.abs(error(f)) <= 0.2).length;
+  console.log(`\nestimate within 20 % of the render time: ${within} of ${figures.length} (aim: at least 4 of 5) ${within >= 4 ? 'met' : 'NOT met'}`);
+  for (const f of figures.filter((x) => x.leftAtQuarter)) {
+    const q = f.leftAtQuarter!;
+    const off = (q.said - q.real) / q.real;
+    console.log(`time left at a quarter (${f.name}, read at ${fixed(q.atSeconds, 1)} s of ${fixed(f.tookSeconds, 1)} s): said ${fixed(q.said, 0)} s, really ${fixed(q.real, 1)} s, ratio ${fixed(q.said / q.real)} (aim: within 15 %) ${Math.abs(off) <= 0.15 ? 'met' : 'NOT met'}`);
+  }
+  const longestSample = Math.max(...figures.map((f) => f.sampleSeconds));
+  console.log(
+    `sample render: ${fixed(Math.min(...figures.map((f) => f.sampleSeconds)), 1)}-${fixed(longestSample, 1)} s per scene (it grows with the scene's frame cost, not the job's length): at most 5 % of a job's render time once the job lasts ${fixed((longestSample / 0.05) / 60, 1)} min or more (aim: 5 % for jobs over 10 min) ${longestSample / 600 <= 0.05 ? 'met' : 'NOT met'} for these scenes`,
+  );
+  console.log(loadNote());
+  await writeResults('estimate', { quick: QUICK, blender: blender.version, scenes: figures, within20: within });
+}
+
+await runBench(main);
