@@ -39,7 +39,7 @@ import { registerChunkRoutes } from './distributed/chunk-routes';
 import { loadNodeWorkerSecret } from './worker-access/worker-secret';
 import { JobLogs } from './logs/job-logs';
 import { ChunkStore, DEFAULT_CHUNK_STORE_MAX_BYTES } from './chunk-store';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** How to run a render node. */
 export interface RenderNodeOptions {
@@ -312,7 +312,9 @@ async function registerRoutes(app: FastifyInstance, ctx: NodeContext, basis: Nod
   if (ctx.chunkStore) registerChunkStorageRoute(app, ctx, ctx.chunkStore);
   if (parts.distributed) {
     const intake = new ChunkIntake({ executor: parts.distributed, jobs: parts.jobs, chunks: parts.chunks, storage: data.storage, uploadPath: (slug) => data.storage.uploadPath(slug), headroomBytes: parts.headroomBytes });
-    registerChunkRoutes(app, { signer: parts.signer, keys: parts.distributed.workerKeys, intake, now, logs: parts.logs });
+    const store = ctx.chunkStore;
+    const sceneChunks = store ? (scenePath: string) => store.chunksOfUpload(basename(scenePath)) : undefined;
+    registerChunkRoutes(app, { signer: parts.signer, keys: parts.distributed.workerKeys, intake, now, logs: parts.logs, ...(sceneChunks ? { sceneChunks } : {}) });
   }
 }
 

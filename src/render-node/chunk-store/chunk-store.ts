@@ -186,15 +186,27 @@ export class ChunkStore {
     return { id: row.id, keyId: row.key_id, userId: row.user_id, fileName: row.file_name, fileType: row.file_type, size: row.size, sha256: row.sha256, chunks, expiresAt: row.expires_at, slug: row.slug };
   }
 
+  /** The chunks of the file that became upload `slug` through a chunked upload, in order (null: it did not, or that is forgotten). */
+  chunksOfUpload(slug: string): ManifestChunk[] | null {
+    const chunks = this.#db.prepare('SELECT chunks FROM chunked_uploads WHERE slug = ?').pluck().get(slug) as string | undefined;
+    return chunks === undefined ? null : (JSON.parse(chunks) as [string, number][]).map(([hash, size]) => ({ hash, size }));
+  }
+
   /** Records the upload the rebuilt file became. */
   markRebuilt(id: string, slug: string): void {
     this.#db.prepare('UPDATE chunked_uploads SET slug = ? WHERE id = ?').run(slug, id);
   }
 
-  /** Forgets chunked uploads that expired a day ago or more (their chunks stay, collected by last use). */
+  /**
+   * Forgets chunked uploads that expired a day ago or more without becoming an upload, and the lists of
+   * those that did after 30 days (render workers then fetch such a scene whole); their chunks stay,
+   * collected by last use.
+   */
   dropExpired(): number {
-    const before = new Date(this.options.now().getTime() - 24 * 3600_000).toISOString();
-    return this.#db.prepare('DELETE FROM chunked_uploads WHERE expires_at < ?').run(before).changes;
+    const now = this.options.now().getTime();
+    const day = new Date(now - 24 * 3600_000).toISOString();
+    const month = new Date(now - 30 * 24 * 3600_000).toISOString();
+    return this.#db.prepare('DELETE FROM chunked_uploads WHERE (slug IS NULL AND expires_at < ?) OR expires_at < ?').run(day, month).changes;
   }
 
   close(): void {

@@ -9,6 +9,7 @@ import { claimedBodySha256, verifiedBody, verifyWorkerRequest } from './request-
 import type { WorkerKeys } from '../worker-access';
 import { type JobLogs, receiveWorkerLog, workerLabel } from '../logs';
 import { describeFrames } from './chunk-plan';
+import type { ManifestChunk } from '../../shared/api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -44,13 +45,17 @@ const REQUEST_REFUSED = {
 } as const;
 
 /**
- * The routes render workers use: the chunk's status, its scene, and the upload of its frames, their
+ * The routes render workers use: the chunk's status, its scene (whole, in ranges, and the list of its
+ * content-defined chunks when it came as a chunked upload), and the upload of its frames, their
  * previews and compositor outputs. Each request needs two signatures: the query signature the node made over the
  * chunk's path prefix when it queued the chunk, and the worker's own signature of this very request
  * and its body's hash made with the worker secret (so a URL read from Redis is useless alone, and a
  * body changed on the way is refused before it is kept). No API key is involved.
  */
-export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSigner; keys: WorkerKeys; intake: ChunkIntake; now: () => Date; logs?: JobLogs }): void {
+export function registerChunkRoutes(
+  app: FastifyInstance,
+  deps: { signer: UrlSigner; keys: WorkerKeys; intake: ChunkIntake; now: () => Date; logs?: JobLogs; sceneChunks?: (scenePath: string) => ManifestChunk[] | null },
+): void {
   const authorise = (request: { params: ChunkParams; query: SignedQuery; raw: { url?: string }; headers: FastifyRequest['headers'] }, method: 'GET' | 'PUT'): { jobId: string; index: number } => {
     const chunk = chunkOf(request.params);
     const worker = verifyWorkerRequest(deps.keys, method, request.raw.url ?? '', request.headers, deps.now());
@@ -81,6 +86,11 @@ export function registerChunkRoutes(app: FastifyInstance, deps: { signer: UrlSig
       const { jobId, index } = authorise(request, 'GET');
       await serveFile(request, reply, deps.intake.scenePath(jobId, index));
       return reply;
+    });
+
+    routes.get(`${base}/scene-chunks`, chunkSchema, async (request) => {
+      const { jobId, index } = authorise(request, 'GET');
+      return { chunks: deps.sceneChunks?.(deps.intake.scenePath(jobId, index)) ?? null };
     });
 
     routes.put(`${base}/frames/:frame/:name`, { schema: { params: frameParams, querystring: workerQuery } }, async (request) => {

@@ -9,6 +9,7 @@ import { isOwnDiskFull, WorkerDiskFullError } from './disk-room';
 import { BLENDER_PID_FILE, SCRATCH_LOCK } from './leftovers';
 import { JobStoppedError, NodeRefusedError, type NodeClient } from './node-client';
 import type { SceneCache } from './scene-cache';
+import type { ChunkFetch } from './chunk-cache';
 import { chunkLogSender } from './chunk-log';
 
 /** What a worker brings to every chunk. */
@@ -39,7 +40,7 @@ export interface ChunkTimings {
 
 /** How a chunk ended: its frames delivered, or stopped (job stopped, or the signal's reason). */
 export type ChunkResult =
-  | { outcome: 'delivered'; rendered: number; skipped: number; timings: ChunkTimings }
+  | { outcome: 'delivered'; rendered: number; skipped: number; timings: ChunkTimings; sceneFetch?: ChunkFetch }
   | { outcome: 'stopped'; rendered: number; timings: ChunkTimings };
 
 /** A chunk could not be rendered here; the message names the frames and this worker. */
@@ -66,7 +67,8 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
   const todo = chunk.frames.filter((f) => !have.has(f));
   if (todo.length === 0) return { outcome: 'delivered', rendered: 0, skipped: chunk.frames.length, timings: timings() };
 
-  const scene = await ctx.scenes.scene(chunk.scene, (target, check) => ctx.client.downloadScene(chunk, target, check, signal));
+  const parts = { chunks: () => ctx.client.sceneChunks(chunk, signal), range: (offset: number, length: number) => ctx.client.sceneRange(chunk, offset, length, signal) };
+  const scene = await ctx.scenes.scene(chunk.scene, (target, check) => ctx.client.downloadScene(chunk, target, check, signal), parts);
   await mkdir(ctx.workDir, { recursive: true });
   const dir = await mkdtemp(join(ctx.workDir, `${chunk.jobId}-${chunk.index}-`));
   const lock = await acquireFileLock(join(dir, SCRATCH_LOCK));
@@ -116,7 +118,7 @@ export async function renderChunk(chunk: ChunkData, ctx: ChunkContext, signal: A
     if (uploads.stopped || signal.aborted) return { outcome: 'stopped', rendered: uploads.delivered, timings: timings() };
     const missing = todo.filter((f) => !uploads.deliveredFrames.has(f));
     if (uploads.error || result.exitCode !== 0 || missing.length > 0) throw await renderFailure(ctx, dir, uploads, result, missing.length ? missing : todo);
-    return { outcome: 'delivered', rendered: uploads.delivered, skipped: have.size, timings: timings() };
+    return { outcome: 'delivered', rendered: uploads.delivered, skipped: have.size, timings: timings(), ...(scene.fetched ? { sceneFetch: scene.fetched } : {}) };
   } finally {
     signal.removeEventListener('abort', onAbort);
     ctx.onFrameStarted(null);

@@ -8,6 +8,7 @@ import { Readable, type Transform } from 'node:stream';
 import { z } from 'zod';
 import { type ChunkData, chunkPathPrefix, type ChunkStatus, chunkStatusSchema, EMPTY_BODY_SHA256, signWorkerRequest } from '../distributed';
 import { type WorkerKeys } from '../worker-access';
+import { type ManifestChunk, manifestChunkSchema } from '../../shared/api';
 
 /** The node refused a request for a reason retrying cannot fix. */
 export class NodeRefusedError extends Error {
@@ -68,6 +69,7 @@ async function readText(res: IncomingMessage): Promise<string> {
 
 const errorAnswer = z.object({ error: z.object({ code: z.unknown(), message: z.unknown() }).partial().optional() });
 const frameAnswer = z.object({ counted: z.unknown() });
+const sceneChunksAnswer = z.object({ chunks: z.array(manifestChunkSchema).nullable() });
 
 function errorOf(text: string): { code: string; message: string } {
   try {
@@ -117,6 +119,25 @@ export class NodeClient {
   async downloadScene(chunk: ChunkData, target: string, check: () => Transform, signal?: AbortSignal): Promise<void> {
     const res = await this.call('GET', chunk, 'scene', chunk.get, {}, null, signal);
     await pipeline(res, check(), createWriteStream(target), { signal });
+  }
+
+  /** The chunks the node keeps of the chunk's scene, in order (null: it keeps none; fetch the scene whole). */
+  async sceneChunks(chunk: ChunkData, signal?: AbortSignal): Promise<ManifestChunk[] | null> {
+    const res = await this.call('GET', chunk, 'scene-chunks', chunk.get, {}, null, signal);
+    return sceneChunksAnswer.parse(JSON.parse(await readText(res))).chunks;
+  }
+
+  /** `length` bytes of the chunk's scene from `offset`. */
+  async sceneRange(chunk: ChunkData, offset: number, length: number, signal?: AbortSignal): Promise<Buffer> {
+    const res = await this.call('GET', chunk, 'scene', chunk.get, { range: `bytes=${offset}-${offset + length - 1}` }, null, signal);
+    const parts: Buffer[] = [];
+    let size = 0;
+    for await (const part of res) {
+      size += (part as Buffer).length;
+      if (size > length) throw new Error(`The node sent more of the scene than the ${length} bytes asked for.`);
+      parts.push(part as Buffer);
+    }
+    return Buffer.concat(parts);
   }
 
   /** Upload a frame; false when the node already had it. */

@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { type ChunkData, isPlainName } from '../distributed';
 import { entryPath } from '../../shared/zip';
 import { chooseScene, extractZip, severScene } from '../scene';
+import { type ChunkFetch, type SceneChunkSource, WorkerChunks } from './chunk-cache';
 
 /**
  * Marks a cached scene as complete, its outside paths severed. Named after what it promises: a scene
@@ -27,20 +29,53 @@ type Fetch = (target: string, check: () => Transform) => Promise<void>;
  * one cache folder.
  */
 export class SceneCache {
-  constructor(private readonly dir: string) {}
+  readonly #chunks: WorkerChunks;
 
-  /** The .blend to open for a chunk and the folder of its bundle, fetching the scene first when it is not here yet. */
-  async scene(scene: ChunkData['scene'], fetch: Fetch): Promise<{ path: string; root: string }> {
+  constructor(
+    private readonly dir: string,
+    chunkBytes?: number,
+  ) {
+    this.#chunks = new WorkerChunks(join(dir, '.chunks'), chunkBytes);
+  }
+
+  /**
+   * The .blend to open for a chunk and the folder of its bundle, fetching the scene first when it is
+   * not here yet: in chunks when `parts` says which (only those not cached are fetched), else whole.
+   * `fetched` tells what a fetch in chunks took (null: the scene was here, or came whole).
+   */
+  async scene(scene: ChunkData['scene'], fetch: Fetch, parts?: SceneChunkSource): Promise<{ path: string; root: string; fetched: ChunkFetch | null }> {
     const root = join(this.dir, scene.sha256);
     const ready = join(root, READY);
-    if (!existsSync(ready)) await this.fetch(scene, root, fetch);
+    let fetched: ChunkFetch | null = null;
+    if (!existsSync(ready)) await this.fetch(scene, root, parts ? await this.inChunks(scene, parts, fetch, (took) => (fetched = took)) : fetch);
     const now = new Date();
     await utimes(ready, now, now).catch(() => {});
     await this.prune(scene.sha256);
     const sceneRoot = join(root, 'scene');
     const path = join(sceneRoot, scene.kind === 'zip' ? bundlePath(scene.path) : blendName(scene.path));
     if (scene.kind !== 'zip' && !existsSync(path)) await sameSceneUnder(sceneRoot, path);
-    return { path, root: sceneRoot };
+    return { path, root: sceneRoot, fetched };
+  }
+
+  /** A fetch that puts the scene together from cached chunks and ranges of it; `whole` when the node lists no chunks for it. */
+  private async inChunks(scene: ChunkData['scene'], parts: SceneChunkSource, whole: Fetch, took: (fetch: ChunkFetch) => void): Promise<Fetch> {
+    const chunks = await parts.chunks();
+    if (chunks === null || chunks.reduce((sum, c) => sum + c.size, 0) !== scene.size) return whole;
+    return async (target, check) => {
+      const out = createWriteStream(target);
+      const through = check();
+      const written = pipeline(through, out);
+      const write = (bytes: Buffer) => new Promise<void>((done, fail) => through.write(bytes, (err) => (err ? fail(err) : done())));
+      try {
+        took(await this.#chunks.assemble(chunks, parts, write));
+      } catch (error) {
+        through.destroy(error as Error);
+        await written.catch(() => undefined);
+        throw error;
+      }
+      through.end();
+      await written;
+    };
   }
 
   private async fetch(scene: ChunkData['scene'], root: string, fetch: Fetch): Promise<void> {
