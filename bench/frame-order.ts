@@ -18,7 +18,7 @@ import type { FrameOrder } from '../src/shared/api';
 import { requireBlender } from '../test/helpers/blender';
 import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../test/helpers/node';
 import { requireRedis, startRedis } from '../test/helpers/redis';
-import { startWorkerProcess, stopWorker } from '../test/helpers/workers';
+import { blenderProcesses, startWorkerProcess, stopWorker, type WorkerProcess } from '../test/helpers/workers';
 import { probeBlender } from '../src/render-node/blender/probe';
 import { checkFrameOrder, refuseImpossible, type FrameOrderFigures } from './lib/checks';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
@@ -33,7 +33,39 @@ const WIDTH = intOption('width', 160);
 const HEIGHT = intOption('height', 90);
 
 type Mode = 'embedded' | 'workers';
-type Run = FrameOrderFigures['runs'][number] & { mode: Mode; order: FrameOrder; writtenOrder: number[] };
+type Run = FrameOrderFigures['runs'][number] & { mode: Mode; order: FrameOrder; writtenOrder: number[]; blenderCpuSeconds: number };
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds (user + system) of the child processes `pid` has waited for (its Blenders once they exit), from /proc. */
+async function reapedChildrenCpu(pid: number | 'self'): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+}
+
+/**
+ * Where Blender's CPU time of a render is counted: the bench process itself for the embedded node (it
+ * runs in-process and waits for its Blender), each worker process for the workers' Blenders.
+ */
+interface CpuMeter {
+  read(): Promise<number>;
+  /** Resolves once no Blender of this meter still runs (a worker's last Blender may exit after the job completes). */
+  settle(): Promise<void>;
+}
+
+function embeddedMeter(): CpuMeter {
+  return { read: () => reapedChildrenCpu('self'), settle: async () => {} };
+}
+
+function workersMeter(workers: readonly WorkerProcess[], cacheDirs: readonly string[]): CpuMeter {
+  return {
+    read: async () => (await Promise.all(workers.map((w) => reapedChildrenCpu(w.child.pid!)))).reduce((a, b) => a + b, 0),
+    settle: async () => {
+      for (let i = 0; i < 300 && (await Promise.all(cacheDirs.map(blenderProcesses))).flat().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    },
+  };
+}
 
 /** Make the shot with Blender (HOME in the scratch folder, so nothing of the real home is touched). */
 function makeScene(blender: string, work: string): Promise<Buffer> {
@@ -65,12 +97,16 @@ function widestGap(done: readonly number[], first: number, last: number): number
   return widest / (last - first);
 }
 
-async function render(node: TestNode, id: string, mode: Mode, order: FrameOrder): Promise<Run> {
+async function render(node: TestNode, id: string, mode: Mode, order: FrameOrder, cpu: CpuMeter): Promise<Run> {
+  await cpu.settle();
+  const cpuBefore = await cpu.read();
   const requestedAt = Date.now();
   await node.call('POST', `/jobs/${id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', frameOrder: order } });
   const done = await waitForJob(node, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 3_600_000);
   const ms = Date.now() - requestedAt;
   if (done.status !== 'completed') throw new Error(`${mode} ${order} render ended ${done.status}: ${JSON.stringify(done.failedReason)}`);
+  await cpu.settle();
+  const blenderCpuSeconds = (await cpu.read()) - cpuBefore;
   const rows = node.node.ctx.db.prepare('SELECT frame, written_at AS writtenAt FROM frames WHERE job_id = ? ORDER BY written_at, rowid').all(id) as { frame: number; writtenAt: string }[];
   const written = rows.map((r) => ({ frame: r.frame, at: Date.parse(r.writtenAt) - requestedAt }));
   const renderMs = Math.max(...written.map((w) => w.at));
@@ -83,6 +119,7 @@ async function render(node: TestNode, id: string, mode: Mode, order: FrameOrder)
     framesRecorded: rows.length,
     writtenAtMs: written.map((w) => w.at),
     writtenOrder: written.map((w) => w.frame),
+    blenderCpuSeconds,
     doneAtEighth: atEighth.length,
     widestGapAtEighth: widestGap(atEighth, 1, FRAMES),
   };
@@ -109,6 +146,7 @@ async function main(): Promise<void> {
     ['w1', 'w2'].map((name) => startWorkerProcess({ redis: redis.url, node: distributed.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath, threads: 1 })),
   );
   onCleanup(() => Promise.all(workers.map((w) => stopWorker(w))));
+  const meters: Record<Mode, CpuMeter> = { embedded: embeddedMeter(), workers: workersMeter(workers, ['w1', 'w2'].map((name) => join(work, `cache-${name}`))) };
 
   console.log(`${FRAMES} frames (1 to ${COPIES} copies of the spheres along the shot) at ${WIDTH}x${HEIGHT}, ${SAMPLES} samples, Blender ${blender.version}, ${cpus().length} CPUs`);
   console.log(loadNote());
@@ -119,10 +157,10 @@ async function main(): Promise<void> {
       for (const order of orders) {
         throwIfInterrupted();
         const node = mode === 'embedded' ? embedded : distributed;
-        const run = await render(node, await validated(node, bytes), mode, order);
-        refuseImpossible('frame-order', checkFrameOrder({ frames: FRAMES, runs: [run] }));
+        const run = await render(node, await validated(node, bytes), mode, order, meters[mode]);
+        refuseImpossible('frame-order', checkFrameOrder({ frames: FRAMES, cpus: cpus().length, runs: [run] }));
         runs.push(run);
-        console.log(`run ${i + 1} ${mode.padEnd(8)} ${order.padEnd(10)} ${fixed(run.ms / 1000)} s, last frame at ${fixed(run.renderMs / 1000)} s; at an eighth: ${run.doneAtEighth} frames, widest gap ${fixed(run.widestGapAtEighth * 100, 1)} % of the shot`);
+        console.log(`run ${i + 1} ${mode.padEnd(8)} ${order.padEnd(10)} ${fixed(run.ms / 1000)} s, last frame at ${fixed(run.renderMs / 1000)} s, Blender CPU ${fixed(run.blenderCpuSeconds)} s; at an eighth: ${run.doneAtEighth} frames, widest gap ${fixed(run.widestGapAtEighth * 100, 1)} % of the shot`);
       }
     }
   }
@@ -134,27 +172,32 @@ async function main(): Promise<void> {
     const spread = of(mode, 'spread');
     const inOrder = of(mode, 'sequential');
     const ratio = median(spread.map((r) => r.renderMs)) / median(inOrder.map((r) => r.renderMs));
+    const cpuRatio = median(spread.map((r) => r.blenderCpuSeconds)) / median(inOrder.map((r) => r.blenderCpuSeconds));
     ratios[`${mode}: spread / in order`] = ratio;
+    ratios[`${mode}: spread / in order, Blender CPU`] = cpuRatio;
     for (const [order, list] of [['in order', inOrder], ['spread', spread]] as const) {
       rows.push([
         mode === 'embedded' ? `embedded (one Blender, all ${cpus().length} cores)` : `${workers.length} workers x 1 thread`,
         order,
         fixed(median(list.map((r) => r.renderMs)) / 1000),
         order === 'spread' ? fixed(ratio) : '1.00',
+        fixed(median(list.map((r) => r.blenderCpuSeconds))),
+        order === 'spread' ? fixed(cpuRatio) : '1.00',
         fixed(median(list.map((r) => r.doneAtEighth)), 0),
         `${fixed(median(list.map((r) => r.widestGapAtEighth)) * 100, 1)} %`,
         `${fixed(median(list.map((r) => reach(r, FRAMES))) * 100, 1)} %`,
       ]);
     }
   }
-  refuseImpossible('frame-order', checkFrameOrder({ frames: FRAMES, runs, ratios }));
-  printTable(`render request to last frame, median of ${RUNS}; the frames on disk after an eighth of it`, ['where', 'order', 'render s', 'ratio', 'frames at 1/8', 'widest gap at 1/8', 'reach at 1/8'], rows);
+  refuseImpossible('frame-order', checkFrameOrder({ frames: FRAMES, cpus: cpus().length, runs, ratios }));
+  printTable(`render request to last frame, median of ${RUNS}; the frames on disk after an eighth of it`, ['where', 'order', 'render s', 'ratio', 'Blender CPU s', 'CPU ratio', 'frames at 1/8', 'widest gap at 1/8', 'reach at 1/8'], rows);
   const covered = runs.filter((r) => r.order === 'spread').every((r) => r.widestGapAtEighth <= 1 / 6);
   const inOrderShort = runs.filter((r) => r.order === 'sequential').every((r) => r.widestGapAtEighth > 1 / 6);
   const within = Object.values(ratios).every((r) => r <= 1.03);
+  const cpuWithin = Object.entries(ratios).filter(([name]) => name.endsWith('CPU')).every(([, r]) => r <= 1.03);
   const inOrderReach = median(runs.filter((r) => r.order === 'sequential').map((r) => reach(r, FRAMES)));
   console.log(`\nafter an eighth of the render time, spread: no gap wider than a sixth of the shot ${covered ? 'met' : 'NOT met'}; in order: frames only in the first ${fixed(inOrderReach * 100, 0)} % of the shot (its cheap start), the rest unseen${inOrderShort ? '' : ' (NOT so in every run)'}`);
-  console.log(`spread / in order render time (aim: at most 1.03): ${Object.entries(ratios).map(([name, r]) => `${name} ${fixed(r)}`).join(', ')} ${within ? 'met' : 'NOT met'}`);
+  console.log(`spread / in order render time (aim: at most 1.03): ${Object.entries(ratios).map(([name, r]) => `${name} ${fixed(r)}`).join(', ')} ${within ? 'met' : cpuWithin ? 'met in Blender CPU time, NOT in wall time (the machine is shared: see the load)' : 'NOT met'}`);
   console.log(loadNote());
   await writeResults('frame-order', {
     frames: FRAMES,
@@ -164,7 +207,7 @@ async function main(): Promise<void> {
     blender: blender.version,
     runs,
     ratios,
-    goals: { spreadCoversAtAnEighth: covered, inOrderLeavesAGapWiderThanASixth: inOrderShort, spreadWithin1_03: within },
+    goals: { spreadCoversAtAnEighth: covered, inOrderLeavesAGapWiderThanASixth: inOrderShort, spreadWithin1_03: within, spreadWithin1_03InBlenderCpu: cpuWithin },
   });
 }
 

@@ -492,6 +492,8 @@ export function checkScheduler(f: SchedulerFigures): string[] {
 /** The frame-order benchmark: each render of the same shot, spread or in order, embedded or on workers. */
 export interface FrameOrderFigures {
   frames: number;
+  /** CPUs of the machine: Blender's CPU time is at most its wall time on all of them. */
+  cpus: number;
   runs: readonly {
     mode: string;
     order: string;
@@ -502,6 +504,8 @@ export interface FrameOrderFigures {
     framesRecorded: number;
     /** Each frame's time after the render request when the node counted it, in ms. */
     writtenAtMs: readonly number[];
+    /** CPU time (user + system) of the Blender processes of the render, in seconds. */
+    blenderCpuSeconds: number;
     /** Frames on disk after an eighth of the render time. */
     doneAtEighth: number;
     /** The widest stretch of the shot with no frame on disk then, as a share of the shot (0-1). */
@@ -518,6 +522,7 @@ export function checkFrameOrder(f: FrameOrderFigures): string[] {
     p.positive(`${what}: wall time`, run.ms, 'ms').positive(`${what}: render time`, run.renderMs, 'ms');
     p.atMost(`${what}: render time`, run.renderMs, run.ms, 'the wall time', 'ms', CLOCK_SLACK_MS);
     p.equal(`${what}: frames recorded`, run.framesRecorded, f.frames, 'the frames of the shot');
+    p.positive(`${what}: Blender's CPU time`, run.blenderCpuSeconds, 's').atMost(`${what}: Blender's CPU time`, run.blenderCpuSeconds, (run.ms / 1000) * f.cpus, `the wall time on ${f.cpus} CPUs`, 's', 0.05);
     p.equal(`${what}: frame times`, run.writtenAtMs.length, f.frames, 'the frames of the shot');
     for (const at of run.writtenAtMs) p.nonNegative(`${what}: a frame's time after the request`, at, 'ms', CLOCK_SLACK_MS).atMost(`${what}: a frame's time after the request`, at, run.renderMs, 'the render time', 'ms', CLOCK_SLACK_MS);
     p.nonNegative(`${what}: frames on disk at an eighth`, run.doneAtEighth, '').atMost(`${what}: frames on disk at an eighth`, run.doneAtEighth, f.frames, 'the frames of the shot', '');

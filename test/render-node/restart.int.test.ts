@@ -110,10 +110,13 @@ describe.skipIf(!blenderPath)('resuming over a frame cut short', () => {
     await first.stop();
     const framesDir = join(dataDir, 'jobs', id, 'frames');
     const written = (await readdir(framesDir)).filter((f) => f.endsWith('.png')).sort();
-    // The last frame, not rendered yet when the node stopped, is left half written as by a crash.
-    expect(written, 'the node stopped before the last frame').not.toContain('sample_0024.png');
+    // The frame rendered last (frames render across the shot first), not rendered yet when the node
+    // stopped, is left half written as by a crash.
+    const { sceneFrames, spreadOrder } = await import('../../src/shared/render');
+    const lastName = `sample_${String(spreadOrder(sceneFrames(1, 24, 1)).at(-1)).padStart(4, '0')}.png`;
+    expect(written, 'the node stopped before the frame rendered last').not.toContain(lastName);
     const whole = await readFile(join(framesDir, written[0]!));
-    await writeFile(join(framesDir, 'sample_0024.png'), whole.subarray(0, Math.floor(whole.length / 2)));
+    await writeFile(join(framesDir, lastName), whole.subarray(0, Math.floor(whole.length / 2)));
 
     const second = await startTestNode({ blender, dataDir });
     try {

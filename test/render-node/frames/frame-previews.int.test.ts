@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadsSchema, jobFramesSchema } from '../../../src/shared/api';
 import { probeBlender } from '../../../src/render-node/blender/probe';
+import { sceneFrames, spreadOrder } from '../../../src/shared/render';
 import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../../helpers/node';
 import { makeSampleScene, requireBlender } from '../../helpers/blender';
 import { decodePng } from '../../helpers/png-pixels';
@@ -19,6 +20,8 @@ async function fetchPng(url: string) {
 
 /** The path part of a signed URL, without its signature. */
 const pathOf = (url: string) => new URL(url).pathname;
+/** The order the 40 frames of the long job render in: across the shot first. */
+const SPREAD = spreadOrder(sceneFrames(1, 40, 1));
 
 /** Kill the Blender rendering a job (found by its job folder on its command line). */
 async function killBlenderOf(dataDir: string, jobId: string): Promise<number> {
@@ -91,17 +94,17 @@ describe.skipIf(!blenderPath)('frame previews and the frames of jobs that ended 
     expect(jobFramesSchema.safeParse(whileRendering.json).success).toBe(true);
     expect(whileRendering.json).toMatchObject({ jobId, totalFrames: 40 });
     expect(whileRendering.json.frames.length).toBeGreaterThanOrEqual(later.progress.completedFrames);
-    expect(whileRendering.json.frames.slice(0, 2).map((f: any) => [f.frame, f.fileName])).toEqual([
-      [1, 'sample_0001.png'],
-      [2, 'sample_0002.png'],
-    ]);
+    // Frames render across the shot first (1, 40, 20, 10, 30 ...); the node lists them by number.
+    const listed = whileRendering.json.frames.map((f: any) => f.frame);
+    expect(listed).toEqual(SPREAD.slice(0, listed.length).sort((a, b) => a - b));
+    expect(whileRendering.json.frames.slice(0, 1).map((f: any) => [f.frame, f.fileName])).toEqual([[1, 'sample_0001.png']]);
+    expect(whileRendering.json.frames.at(-1).fileName).toBe('sample_0040.png');
     expect((await fetchPng(whileRendering.json.frames[1].previewUrl)).width).toBe(64);
     expect((await t.call('GET', `/jobs/${jobId}/downloads`)).json.frameOutputs).toEqual([]);
     expect(await killBlenderOf(t.dataDir, jobId)).toBeGreaterThanOrEqual(1);
     const frameOf = (job: any) => Number(/sample_(\d{4})\.png$/.exec(pathOf(job.previewUrl))![1]);
-    expect(frameOf(early)).toBe(early.progress.completedFrames);
-    expect(frameOf(later)).toBe(later.progress.completedFrames);
-    expect(frameOf(later)).toBeGreaterThan(frameOf(early));
+    expect(frameOf(early)).toBe(SPREAD[early.progress.completedFrames - 1]);
+    expect(frameOf(later)).toBe(SPREAD[later.progress.completedFrames - 1]);
     const failed = await waitForJob(t, jobId, (j) => ['completed', 'failed', 'canceled'].includes(j.status));
     expect(failed.status).toBe('failed');
     const rendered = failed.progress.completedFrames;
@@ -113,7 +116,7 @@ describe.skipIf(!blenderPath)('frame previews and the frames of jobs that ended 
     expect(downloads.frameOutputs).toHaveLength(rendered);
     expect(downloads.frames).toHaveLength(rendered);
     expect(downloads.transforms.framesZip).toBeNull();
-    expect(downloads.frameOutputs.map((o: any) => o.frame)).toEqual(Array.from({ length: rendered }, (_, i) => i + 1));
+    expect(downloads.frameOutputs.map((o: any) => o.frame)).toEqual(SPREAD.slice(0, rendered).sort((a, b) => a - b));
     const frame = await fetch(downloads.frameOutputs[0].url);
     expect(frame.status).toBe(200);
     expect(decodePng(Buffer.from(await frame.arrayBuffer())).width).toBe(64);
