@@ -1,0 +1,74 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneFrames, spreadOrder } from '../../src/shared/render';
+import { makeSampleScene, requireBlender } from '../helpers/blender';
+import { tempDir } from '../helpers/scene-files';
+import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
+import { seriousAxeProblems } from './axe-audit';
+import { launchChromium, requireChromium } from './chromium';
+import { SCREEN_SIZES } from './screen-sizes';
+
+const blender = requireBlender();
+const FRAMES = 17;
+const SPREAD = spreadOrder(sceneFrames(1, FRAMES, 1));
+const SIZES = SCREEN_SIZES.filter((s) => [800, 1024, 1440].includes(s.width));
+
+/**
+ * A job rendered with the default order on this computer: while it renders, the frame strip holds the
+ * first, the last and the middle frame and fills in across the shot, the frames between them still
+ * empty tiles; looked at in three sizes, axe clean.
+ */
+describe.skipIf(!requireChromium() || !blender)('the frame strip filling in across the shot (browser mode, embedded node, real Blender)', () => {
+  let browser: Browser;
+  let app: AppUnderTest;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    app = await openApp(browser);
+    await mkdir(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await browser?.close();
+  });
+
+  it('shows the first, last and middle frames first, the frames between them as empty tiles, at 800, 1024 and 1440 px', { timeout: 400_000 }, async () => {
+    const { page } = app;
+    const name = 'whole shot.blend';
+    // Every sample is rendered, so each frame takes a while on any machine.
+    const scene = await makeSampleScene(await tempDir('rd-e2e-spread-'), { frames: FRAMES, missingTexture: false, everySample: true, name });
+    const [submitted] = await app.host.handlers['submissions.submit']({ files: [{ path: scene }], renderConfig: { colorManagementPreset: 'default', sampleCount: 2048 } });
+    expect(submitted?.ok).toBe(true);
+    const row = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name });
+    await row.waitFor({ timeout: 120_000 });
+    await row.getByRole('button', { name: `Details of ${name}` }).click();
+    const detail = page.getByRole('complementary', { name: 'Job details' });
+    const grid = detail.getByRole('list', { name: `Frames of ${name}` });
+    const rendered = async () =>
+      (await grid.getByRole('button', { name: /^Frame \d+, rendered/ }).evaluateAll((buttons: { getAttribute(name: string): string | null }[]) => buttons.map((b) => b.getAttribute('aria-label'))))
+        .map((label) => Number(/^Frame (\d+)/.exec(label ?? '')?.[1]))
+        .sort((a, b) => a - b);
+    await expect.poll(async () => (await rendered()).length, { timeout: 300_000, interval: 500 }).toBeGreaterThanOrEqual(3);
+    const shown = await rendered();
+    // What the strip shows is the start of the spread order: 1, 17, 9, then 5, 13 …
+    expect(shown).toEqual(SPREAD.slice(0, shown.length).sort((a, b) => a - b));
+    expect(shown).toEqual(expect.arrayContaining([1, FRAMES, 9]));
+    const next = SPREAD.at(-1)!;
+    await grid.getByRole('img', { name: `Frame ${next}, not available yet` }).waitFor();
+    await grid.getByRole('img', { name: 'Frame 2, not available yet' }).waitFor();
+
+    await grid.scrollIntoViewIfNeeded();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(ARTIFACTS, `spread-strip-${size.width}.png`) });
+      expect(await page.locator('body').evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth), `${size.width}: sideways`).toBeLessThanOrEqual(0);
+      expect(await seriousAxeProblems(page), `axe at ${size.width} x ${size.height}`).toEqual([]);
+    }
+    const job = (await app.host.handlers['jobs.list']({ search: name })).jobs.find((j) => j.fileName === name)!;
+    expect(job.status, 'the job still renders after every check').toBe('rendering');
+    await app.host.handlers['jobs.cancel']({ jobId: job.id });
+  });
+});
