@@ -5,6 +5,7 @@ import { traceScene, writeBundle } from '../src/blend/pack';
 import { ApiClient } from '../src/core/api';
 import { uploadChunked, uploadFile } from '../src/core/upload';
 import { createKey } from '../src/render-node/store/keys';
+import { WorkerChunks } from '../src/render-node/worker/chunk-cache';
 import { requireBlender } from '../test/helpers/blender';
 import { refuseImpossible } from './lib/checks';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
@@ -41,6 +42,8 @@ interface Figures {
   slowFullSeconds: number;
   slowChunkedSeconds: number;
   slowChunkedSent: number;
+  workerSceneBytes: number;
+  workerFetched: number;
 }
 
 /** Writes `size` random bytes (as incompressible as packed pixels or a compressed texture). */
@@ -104,6 +107,23 @@ async function packAndChunk(client: ApiClient, scene: string, out: string) {
   return { bundle, sent };
 }
 
+/** A render worker's fetch of an upload's scene in chunks, as from the node (its chunk list and ranges of the stored file), into `chunks`. */
+async function workerFetch(bench: BenchNode, chunks: WorkerChunks, slug: string) {
+  const list = bench.test.node.ctx.chunkStore!.chunksOfUpload(slug);
+  if (list === null) throw new Error(`the node kept no chunk list for upload ${slug}`);
+  const file = await open(bench.test.node.ctx.storage.uploadPath(slug), 'r');
+  try {
+    const range = async (offset: number, length: number) => {
+      const bytes = Buffer.alloc(length);
+      await file.read(bytes, 0, length, offset);
+      return bytes;
+    };
+    return await chunks.assemble(list, { chunks: async () => list, range }, async () => undefined);
+  } finally {
+    await file.close();
+  }
+}
+
 function keyClient(bench: BenchNode, name: string, baseUrl = bench.test.url): ApiClient {
   return new ApiClient({ baseUrl, apiKey: createKey(bench.test.node.ctx.db, name).key });
 }
@@ -136,6 +156,7 @@ async function main(): Promise<void> {
     const chunkSeconds: number[] = [];
     let owner: ApiClient | null = null;
     let bundleBytes = 0;
+    let firstSlug = '';
     for (let run = 0; run < runs; run++) {
       const order = run % 2 === 0 ? (['zip', 'chunked'] as const) : (['chunked', 'zip'] as const);
       for (const kind of order) {
@@ -147,6 +168,7 @@ async function main(): Promise<void> {
           const [time, result] = await seconds(() => packAndChunk(owner!, scene, out));
           chunkSeconds.push(time);
           bundleBytes = result.bundle.size;
+          firstSlug = result.sent.slug;
           if (result.sent.bytesReused > result.bundle.size * 0.01) throw new Error(`a first submission with a fresh key did not send ${result.sent.bytesReused} of its bytes`);
         }
         await rm(out, { force: true });
@@ -155,6 +177,9 @@ async function main(): Promise<void> {
 
     await blender(blenderPath, [scene, '--python', join(import.meta.dirname, 'lib', 'make-chunk-project.py'), '--', 'move'], join(work, 'home'));
     const moved = await packAndChunk(owner!, scene, join(work, 'moved.zip'));
+    const workerChunks = new WorkerChunks(join(work, 'worker-chunks'));
+    await workerFetch(bench, workerChunks, firstSlug);
+    const secondFetch = await workerFetch(bench, workerChunks, moved.sent.slug);
     await randomFile(textures[0]!, (await stat(textures[0]!)).size);
     const repainted = await packAndChunk(owner!, scene, join(work, 'repainted.zip'));
 
@@ -184,13 +209,16 @@ async function main(): Promise<void> {
       slowFullSeconds,
       slowChunkedSeconds,
       slowChunkedSent: slowSent.bytesSent,
+      workerSceneBytes: moved.bundle.size,
+      workerFetched: secondFetch.bytesFetched,
     };
     refuseImpossible('chunked-upload', checkFigures(figures));
     const firstRatio = median(chunkSeconds) / median(zipSeconds);
     const movedShare = figures.movedSent / bundleBytes;
     const repaintLimit = 1.2 * figures.textureBytes + 0.02 * bundleBytes;
     const slowSpeedup = slowFullSeconds / slowChunkedSeconds;
-    const goals = { firstSubmission: firstRatio <= 1.05, resaved: movedShare <= 0.05, repainted: figures.repaintSent <= repaintLimit, slowLink: slowSpeedup >= 5 };
+    const workerShare = figures.workerFetched / figures.workerSceneBytes;
+    const goals = { firstSubmission: firstRatio <= 1.05, resaved: movedShare <= 0.05, repainted: figures.repaintSent <= repaintLimit, slowLink: slowSpeedup >= 5, workerFetch: workerShare <= 0.1 };
     printTable(
       `chunked-upload: a ${sizeLabel(projectSize)} project (bundle ${sizeLabel(bundleBytes)}), ${runs} first submissions of each kind; ${loadNote()}`,
       ['case', 'Renderdrop chunks', 'reference', 'ratio', 'goal', 'met'],
@@ -198,10 +226,11 @@ async function main(): Promise<void> {
         ['first submission, loopback (pack + upload)', `${fixed(median(chunkSeconds))} s`, `zip + PUT ${fixed(median(zipSeconds))} s`, fixed(firstRatio, 3), '<= 1.05', String(goals.firstSubmission)],
         ['.blend re-saved by Blender, one object moved', `${sizeLabel(figures.movedSent)} sent`, `bundle ${sizeLabel(bundleBytes)}`, fixed(movedShare, 4), '<= 0.05', String(goals.resaved)],
         ['one texture repainted', `${sizeLabel(figures.repaintSent)} sent`, `texture ${sizeLabel(figures.textureBytes)}`, fixed(figures.repaintSent / figures.textureBytes, 3), `<= ${sizeLabel(repaintLimit)}`, String(goals.repainted)],
+        ["a worker's fetch of the re-saved scene", `${sizeLabel(figures.workerFetched)} fetched`, `scene ${sizeLabel(figures.workerSceneBytes)}`, fixed(workerShare, 4), '<= 0.1', String(goals.workerFetch)],
         [`re-submit upload at ${mbit} Mbit/s`, `${fixed(slowChunkedSeconds)} s`, `full PUT ${fixed(slowFullSeconds)} s`, `${fixed(slowSpeedup, 1)}x faster`, '>= 5x', String(goals.slowLink)],
       ],
     );
-    await writeResults('chunked-upload', { projectSize, runs, mbit, figures, ratios: { firstRatio, movedShare, slowSpeedup }, goals });
+    await writeResults('chunked-upload', { projectSize, runs, mbit, figures, ratios: { firstRatio, movedShare, slowSpeedup, workerShare }, goals });
   } finally {
     await bench.stop();
     await removeWork();
