@@ -79,7 +79,7 @@ function batchError(outcome: Outcome, attempts: number): TransferError {
     return new TransferError(`The upload failed after ${attempts} attempts: the connection broke (${code ?? outcome.error.message}). Check the network and submit again; what already arrived is not sent again.`, { code: code ?? 'network' });
   }
   if (outcome.status === 507) {
-    return new TransferError(`The render node ran out of disk space for this scene (507). Nothing is wrong with your file: once space is freed on the node, submit again.`, { status: 507, code: 'server-disk-full' });
+    return new TransferError('The server ran out of disk space and could not store the file (507). Nothing is wrong with your file: once space is freed on the server (ask whoever runs it), try again.', { status: 507, code: 'server-disk-full' });
   }
   const said = outcome.body.trim() === '' ? '' : `: ${outcome.body.trim().slice(0, 200)}`;
   return new TransferError(`The render node refused part of the upload (${outcome.status}${said}). Submit the file again; if it persists, check the node.`, { status: outcome.status });
