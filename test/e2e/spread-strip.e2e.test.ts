@@ -1,11 +1,11 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sceneFrames, spreadOrder } from '../../src/shared/render';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { tempDir } from '../helpers/scene-files';
-import { ARTIFACTS, openApp, type AppUnderTest } from './app-under-test';
+import { ARTIFACTS, dropFiles, openApp, type AppUnderTest } from './app-under-test';
 import { seriousAxeProblems } from './axe-audit';
 import { launchChromium, requireChromium } from './chromium';
 import { SCREEN_SIZES } from './screen-sizes';
@@ -69,6 +69,45 @@ describe.skipIf(!requireChromium() || !blender)('the frame strip filling in acro
     }
     const job = (await app.host.handlers['jobs.list']({ search: name })).jobs.find((j) => j.fileName === name)!;
     expect(job.status, 'the job still renders after every check').toBe('rendering');
+    await app.host.handlers['jobs.cancel']({ jobId: job.id });
+  });
+
+  it('offers the frame order in the review (across the shot first, or in order), and a job sent in order fills the strip from its first frame', { timeout: 400_000 }, async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    const name = 'in order.blend';
+    const scene = await makeSampleScene(await tempDir('rd-e2e-in-order-'), { frames: FRAMES, missingTexture: false, everySample: true, name });
+    await dropFiles(page, [{ name, bytes: await readFile(scene) }]);
+    const sheet = page.getByRole('dialog', { name: `Review ${name}` });
+    await sheet.waitFor({ timeout: 120_000 });
+    const order = sheet.getByLabel('Frame order');
+    await order.waitFor({ timeout: 60_000 });
+    expect(await order.inputValue()).toBe('spread');
+    await sheet.getByText('The first, last and middle frames render first, then the gaps fill in, so you see the whole shot early.').waitFor();
+    await order.selectOption({ label: 'In order' });
+    await sheet.getByText('Frames render one after the other, from the first.').waitFor();
+    await sheet.getByLabel('Samples', { exact: true }).fill('2048');
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(200);
+      await order.scrollIntoViewIfNeeded();
+      expect(await page.locator('body').evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth), `${size.width}: sideways`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(ARTIFACTS, `review-frame-order-${size.width}.png`) });
+    }
+    expect(await seriousAxeProblems(page, { include: '[role="dialog"]' })).toEqual([]);
+    await sheet.getByRole('button', { name: /^Start render/ }).click();
+
+    const row = page.getByRole('list', { name: 'Render queue' }).getByRole('listitem', { name });
+    await row.waitFor({ timeout: 120_000 });
+    await row.getByRole('button', { name: `Details of ${name}` }).click();
+    const grid = page.getByRole('complementary', { name: 'Job details' }).getByRole('list', { name: `Frames of ${name}` });
+    const done = grid.getByRole('button', { name: /^Frame \d+, rendered/ });
+    await expect.poll(() => done.count(), { timeout: 300_000, interval: 500 }).toBeGreaterThanOrEqual(2);
+    await grid.getByRole('button', { name: /^Frame 1, rendered/ }).waitFor();
+    await grid.getByRole('button', { name: /^Frame 2, rendered/ }).waitFor();
+    await grid.getByRole('img', { name: `Frame ${FRAMES}, not available yet` }).waitFor();
+    const job = (await app.host.handlers['jobs.list']({ search: name })).jobs.find((j) => j.fileName === name)!;
     await app.host.handlers['jobs.cancel']({ jobId: job.id });
   });
 });
