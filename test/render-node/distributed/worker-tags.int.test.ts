@@ -7,6 +7,8 @@ import { startTestNode, uploadBytes, waitForJob, type TestNode } from '../../hel
 import { requireRedis, startRedis, type TestRedis } from '../../helpers/redis';
 import { completedChunks, startWorkerProcess, stopWorker, type WorkerProcess } from '../../helpers/workers';
 import { probeBlender } from '../../../src/render-node/blender/probe';
+import { runCli } from '../../helpers/cli';
+import { cliSetup } from '../../cli/helpers/cli-setup';
 import { WAITING_NOTES } from '../../../src/render-node/distributed/waiting-note';
 
 const blenderPath = requireBlender();
@@ -143,5 +145,27 @@ describe.skipIf(!blenderPath || !redisServer)('worker tags and blocks by hand (r
     expect((await frameWorkers(id)).map(([, worker]: [number, string]) => worker)).toEqual(['plain', 'plain', 'plain']);
     expect(new Set((await completedChunks(redis.url, id)).map((c) => JSON.stringify(c.data.requires)))).toEqual(new Set(['[]']));
     expect(t.logs()).toContain('its waiting chunks were queued again with them');
+  });
+  it('renderdrop workers --json shows both workers with their tags and the frames each renders', async () => {
+    const cli = await cliSetup(t.url, t.key);
+    const id = await validated();
+    await render(id, { sampleCount: 256, resolutionPercentage: 100 });
+    const seen = new Map<string, { tags: string[]; jobId: string; frames: number[] }>();
+    const until = Date.now() + 120_000;
+    while (seen.size < 2 && Date.now() < until) {
+      const run = await runCli(['workers', '--json'], { env: cli.env });
+      expect(run.code, run.stderr).toBe(0);
+      for (const w of JSON.parse(run.stdout).workers) if (w.current?.jobId === id) seen.set(w.name, { tags: w.tags, jobId: w.current.jobId, frames: w.current.frames });
+    }
+    expect([...seen.keys()].sort()).toEqual(['big', 'plain']);
+    expect(seen.get('big')!.tags).toEqual(['big-ram']);
+    expect(seen.get('plain')!.tags).toEqual([]);
+    const text = await runCli(['workers'], { env: cli.env });
+    expect(text.stdout).toMatch(/^big .*big-ram/m);
+    const done = await ended(id);
+    expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+    const byWorker = new Map<string, number[]>();
+    for (const [frame, worker] of (await frameWorkers(id)) as [number, string][]) byWorker.set(worker, [...(byWorker.get(worker) ?? []), frame]);
+    for (const [name, { frames }] of seen) expect(byWorker.get(name)).toEqual(expect.arrayContaining(frames));
   });
 });
