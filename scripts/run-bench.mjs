@@ -26,7 +26,7 @@ const BENCHES = {
   'frame-previews': { options: '--runs=3 --frames=6 --format=OPEN_EXR --width=1920 --height=1080', needs: 'Blender', quick: ['--runs=1', '--frames=2', '--width=320', '--height=180'] },
   distributed: { options: '--runs=2 --frames=16 --samples=64 --percentage=400 --chunk-size=auto', needs: 'Blender and redis-server', quick: ['--runs=1', '--frames=4', '--samples=4', '--percentage=50'] },
   estimate: { options: '--size=full', needs: 'Blender', quick: ['--size=quick'] },
-  'frame-order': { options: '--runs=1 --frames=128 --copies=200 --samples=8 --width=160 --height=90', needs: 'Blender and redis-server', quick: ['--frames=64', '--copies=60', '--width=96', '--height=54'] },
+  'frame-order': { options: '--runs=1 --frames=128 --copies=200 --samples=8 --width=160 --height=90', needs: 'Blender and redis-server', quick: ['--frames=64', '--copies=20', '--width=96', '--height=54'] },
   scheduler: { options: '--jobs=1000 --workers=50 --rounds=20 --runs=5 --chunks-per-job=4', needs: 'redis-server', quick: ['--jobs=200', '--workers=10', '--rounds=5', '--runs=1'] },
   'ui-queue': { options: '--jobs=10000 --frames=240 --runs=3', needs: 'Chromium', quick: ['--jobs=500', '--frames=30', '--runs=1'] },
 };

@@ -44,6 +44,7 @@ const NEEDS: Record<string, (keyof typeof tools)[]> = {
   'chunked-upload': ['blender'],
   'frame-previews': ['blender'],
   distributed: ['blender', 'redis'],
+  'frame-order': ['blender', 'redis'],
   scheduler: ['redis'],
   'ui-queue': ['chromium'],
   startup: ['build'],

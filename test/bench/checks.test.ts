@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkDistributed,
+  checkFrameOrder,
   checkDownload,
   checkFramePreviews,
   checkJobsList,
@@ -361,5 +362,34 @@ describe('checkUiQueue', () => {
 
   it('refuses a frame count that is not the frames scrolled', () => {
     refusedFor(checkUiQueue({ frames: 30, samples: [{ ...sample, framesMeasured: 28 }] }), /scroll frames measured is 28, but the frames scrolled after the first is 29/);
+  });
+});
+
+describe('checkFrameOrder', () => {
+  const run = (over: Record<string, unknown> = {}) => ({
+    mode: 'embedded',
+    order: 'spread',
+    ms: 10_500,
+    renderMs: 10_000,
+    framesRecorded: 4,
+    writtenAtMs: [2000, 4000, 7000, 10_000],
+    blenderCpuSeconds: 18,
+    doneAtEighth: 0,
+    widestGapAtEighth: 1,
+    ...over,
+  });
+
+  it('accepts a render whose frames all came once, inside its render time', () => {
+    expect(checkFrameOrder({ frames: 4, cpus: 2, runs: [run()], ratios: { 'embedded: spread / in order': 1.01 } })).toEqual([]);
+  });
+
+  it('refuses a frame missing, a frame counted after the render ended, a gap wider than the shot, and more CPU than the machine has', () => {
+    expect(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ framesRecorded: 3, writtenAtMs: [2000, 4000, 7000] })] })).toEqual([
+      'run 1 embedded spread: frames recorded is 3, but the frames of the shot is 4',
+      'run 1 embedded spread: frame times is 3, but the frames of the shot is 4',
+    ]);
+    refusedFor(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ writtenAtMs: [2000, 4000, 7000, 12_000] })] }), /a frame's time after the request is 12000 ms, more than the render time \(10000 ms\)/);
+    refusedFor(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ widestGapAtEighth: 1.5 })] }), /widest gap at an eighth is 1.5, more than the whole shot/);
+    refusedFor(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ blenderCpuSeconds: 30 })] }), /Blender's CPU time is 30 s, more than the wall time on 2 CPUs \(21 s\)/);
   });
 });
