@@ -61,6 +61,28 @@ describe('turns between keys', () => {
     expect(t.jobs.get(long.id)!.completedFrames).toBe(4);
   });
 
+  it('hands the render its frames across the shot first, and one that gave way resumes with the frames left in that order', async () => {
+    const t = await harness({ renders: 1, renderTurnMs: 60_000 });
+    const long = t.queueRender('alice', '1-9', { kind: 'manual' }, { kind: 'manual' });
+    const first = await t.executor.whenRunning(long.id);
+    expect(first.task.plan.frames).toEqual([1, 9, 5, 3, 7, 2, 4, 6, 8]);
+    expect(t.jobs.get(long.id)!.renderPlan!.frames).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const other = t.queueRender('bob', '1');
+    expect(await first.frame()).toBe(true);
+    expect(await first.frame()).toBe(true);
+    t.clock.now += 60_001;
+    expect(await first.frame()).toBe(true);
+    await until(() => first.aborted, 'the long render gave way');
+    await until(() => t.completed.includes(other.id), 'the other key\'s job completed');
+    const resumed = await t.executor.whenRunning(long.id);
+    const written = new Set(t.jobs.frames(long.id).map((f) => f.frame));
+    expect(resumed.task.plan.frames.filter((f) => !written.has(f))).toEqual([3, 7, 2, 4, 6, 8]);
+    expect(t.jobs.frames(long.id, 'written').map((f) => f.frame)).toEqual([1, 9, 5]);
+    await resumed.complete();
+    await until(() => t.completed.includes(long.id), 'the long job completed');
+    expect(t.jobs.frames(long.id, 'written').map((f) => f.frame)).toEqual([1, 9, 5, 3, 7, 2, 4, 6, 8]);
+  });
+
   it('lets a render of a distributed executor keep its slot (workers share themselves)', async () => {
     const t = await harness({ executor: new FakeExecutor('distributed'), renders: 1, renderTurnMs: 0 });
     const long = t.queueRender('alice', '1-2', { kind: 'manual' });
