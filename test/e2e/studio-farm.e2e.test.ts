@@ -157,7 +157,7 @@ describe.skipIf(!ready)("the app on a studio's farm: This computer's node on Red
     await expect.poll(async () => (await host.handlers['jobs.get']({ jobId: second })).summary.waiting?.startsInSeconds ?? null, { timeout: 60_000 }).not.toBeNull();
     const row = page.locator(`[role="listitem"][data-job-id="${second}"]`);
     await page.getByRole('button', { name: 'Queue' }).click();
-    await row.getByTestId('row-time').getByText(/starts in (about \d+ (min|h)|under a minute)/).waitFor({ timeout: 30_000 });
+    await row.getByTestId('row-time').getByText(/^in (~\d+ (min|h)|< 1 min)/).waitFor({ timeout: 30_000 });
     await atEveryWidth(page, 'queue-starts-in', 'main');
 
     await page.getByRole('button', { name: 'Workers' }).click();

@@ -16,6 +16,15 @@ export function startsInText(seconds: number): string {
   return `Starts in about ${hours} h${rest > 0 ? ` ${String(rest).padStart(2, '0')} min` : ''}`;
 }
 
+/** When a waiting job starts, short enough for a queue row's narrow time column: "in ~4 min", "in < 1 min", "in ~1 h 05". */
+export function startsInShort(seconds: number): string {
+  if (seconds < 60) return 'in < 1 min';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `in ~${minutes} min`;
+  const rest = minutes % 60;
+  return `in ~${Math.floor(minutes / 60)} h${rest > 0 ? ` ${String(rest).padStart(2, '0')}` : ''}`;
+}
+
 /**
  * What a waiting job's line says: when it starts ("Starts in about 4 min"), else the farm's words for
  * why it cannot say ("Waiting for a render worker tagged big-ram"), else the jobs ahead ("Waiting — 2 jobs ahead").
@@ -40,7 +49,7 @@ export function rowTimeText(clock: RenderClock): RowTimeText | null {
       return null;
     case 'waiting': {
       const ahead = clock.jobsAhead !== null && clock.jobsAhead > 0 ? `${countOf(clock.jobsAhead, 'job')} ahead` : null;
-      const starts = clock.startsInSeconds !== null ? startsInText(clock.startsInSeconds).replace(/^Starts/, 'starts') : null;
+      const starts = clock.startsInSeconds !== null ? startsInShort(clock.startsInSeconds) : null;
       const title = clock.startsInSeconds !== null || clock.reason !== null ? waitingWords(clock) : waitingText(clock.jobsAhead);
       return { main: 'Waiting', sub: starts ?? ahead, title: `${title}; the clock starts when it renders.` };
     }

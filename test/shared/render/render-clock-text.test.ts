@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockFact, clockShortText, rowTimeText, startsInText, waitingText, waitingWords } from '../../../src/shared/render/render-clock-text';
+import { clockFact, clockShortText, rowTimeText, startsInShort, startsInText, waitingText, waitingWords } from '../../../src/shared/render/render-clock-text';
 
 describe('waiting words', () => {
   it('say how many jobs are ahead, or just that it waits when that is unknown', () => {
@@ -25,9 +25,13 @@ describe('when a waiting job starts', () => {
     expect(waitingWords({ jobsAhead: 2, startsInSeconds: null, reason: null })).toBe('Waiting — 2 jobs ahead');
   });
 
+  it('fits the row in a few characters: under a minute, minutes, hours', () => {
+    expect([30, 240, 3900, 7200].map(startsInShort)).toEqual(['in < 1 min', 'in ~4 min', 'in ~1 h 05', 'in ~2 h']);
+  });
+
   it('reaches the row, the details and the list column', () => {
     const clock = { phase: 'waiting', jobsAhead: 1, startsInSeconds: 240, reason: null } as const;
-    expect(rowTimeText(clock)).toEqual({ main: 'Waiting', sub: 'starts in about 4 min', title: 'Starts in about 4 min; the clock starts when it renders.' });
+    expect(rowTimeText(clock)).toEqual({ main: 'Waiting', sub: 'in ~4 min', title: 'Starts in about 4 min; the clock starts when it renders.' });
     expect(clockFact(clock)).toEqual({ label: 'Time', text: 'Starts in about 4 min' });
     expect(clockShortText(clock)).toBe('Starts in about 4 min');
     const why = { phase: 'waiting', jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged gpu' } as const;
