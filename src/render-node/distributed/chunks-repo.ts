@@ -27,13 +27,16 @@ export interface ChunkRecord {
 export class ChunksRepo {
   constructor(private readonly db: Db) {}
 
-  /** A job's chunks, made from its frames the first time (so a restarted node keeps the same split). */
-  ensure(jobId: string, frames: readonly number[], size: number): ChunkRecord[] {
+  /**
+   * A job's chunks, made from its frames (in render order) the first time, so a restarted node keeps the
+   * same split; `lanes` chunks at a time share their frames in turn (see {@link splitIntoChunks}).
+   */
+  ensure(jobId: string, frames: readonly number[], size: number, lanes = 1): ChunkRecord[] {
     return this.db.transaction(() => {
       const existing = this.list(jobId);
       if (existing.length > 0) return existing;
       const insert = this.db.prepare('INSERT INTO render_chunks (job_id, idx, frames) VALUES (?, ?, ?)');
-      splitIntoChunks(frames, size).forEach((chunk, index) => insert.run(jobId, index, JSON.stringify(chunk)));
+      splitIntoChunks(frames, size, lanes).forEach((chunk, index) => insert.run(jobId, index, JSON.stringify(chunk)));
       return this.list(jobId);
     })();
   }

@@ -20,6 +20,24 @@ describe('chunk plan', () => {
     expect(() => splitIntoChunks([1], 1.5)).toThrow(/whole number/);
   });
 
+  it('deals frames spread across the shot in turn to the chunks workers take side by side', () => {
+    const spread = [1, 9, 5, 3, 7, 2, 4, 6, 8];
+    // Two workers, chunks of 5: both chunks start together, so 1 and 9 come first, then 5 and 3 ...
+    expect(splitIntoChunks(spread, 5, 2)).toEqual([
+      [1, 5, 7, 4, 8],
+      [9, 3, 2, 6],
+    ]);
+    // Chunks of 2 for two workers: each pair of chunks shares the next four frames.
+    expect(splitIntoChunks(spread, 2, 2)).toEqual([[1, 5], [9, 3], [7, 4], [2, 6], [8]]);
+    expect(splitIntoChunks(spread, 4, 1)).toEqual([[1, 9, 5, 3], [7, 2, 4, 6], [8]]);
+    expect(splitIntoChunks(spread, 3, 0)).toEqual(splitIntoChunks(spread, 3));
+    for (const [size, lanes] of [[1, 3], [2, 3], [4, 2], [25, 4], [3, 10]]) {
+      const chunks = splitIntoChunks(spread, size!, lanes);
+      expect(chunks.flat().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(Math.max(...chunks.map((c) => c.length))).toBeLessThanOrEqual(size!);
+    }
+  });
+
   it('describes frames as short ranges', () => {
     expect(describeFrames([1, 2, 3, 4, 7, 9, 10, 11])).toBe('1-4, 7, 9-11');
     expect(describeFrames([5])).toBe('5');

@@ -136,8 +136,9 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
   it('takes a worker\'s files only with the chunk\'s signature and the worker\'s, for the chunk\'s frames, under their names, while the job renders', async () => {
     expect(firstJob).not.toBe('');
     const chunk = (await completedChunks(redis.url, firstJob)).find((j) => j.data.index === 1)!.data;
-    // Chunks are cut from the spread order 1, 6, 3, 2, 4, 5: the second chunk holds frames 3 and 2.
-    expect(chunk.frames).toEqual([3, 2]);
+    // Chunks are cut from the spread order 1, 6, 3, 2, 4, 5, the two workers' first chunks sharing its
+    // first four frames in turn: the second chunk holds frames 6 and 2.
+    expect(chunk.frames).toEqual([6, 2]);
     const keys = workerKeys(TEST_WORKER_SECRET);
     const path = (rest: string, query: string) => `/storage/render/${firstJob}/chunks/${rest}?${query}`;
     const signed = (method: string, p: string) => signWorkerRequest(keys, method, p);
@@ -145,19 +146,19 @@ describe.skipIf(!blenderPath || !redisServer)('distributed render node (BullMQ o
       fetch(`${t.url}${path(rest, query)}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...(sign ? signed('PUT', path(rest, query)) : {}) }, body });
     const code = async (res: Response) => ({ status: res.status, code: ((await res.json()) as any).error?.code });
 
-    expect(await code(await put('1/frames/3/sample_0003.png', chunk.put, undefined, false))).toEqual({ status: 403, code: 'worker_signature_missing' });
-    expect(await code(await put('1/frames/3/sample_0003.png', chunk.get))).toEqual({ status: 403, code: 'signature_invalid' });
+    expect(await code(await put('1/frames/2/sample_0002.png', chunk.put, undefined, false))).toEqual({ status: 403, code: 'worker_signature_missing' });
+    expect(await code(await put('1/frames/2/sample_0002.png', chunk.get))).toEqual({ status: 403, code: 'signature_invalid' });
     expect(await code(await put('0/frames/1/sample_0001.png', chunk.put))).toEqual({ status: 403, code: 'signature_invalid' });
     const tampered = chunk.put.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
-    expect(await code(await put('1/frames/3/sample_0003.png', tampered))).toEqual({ status: 403, code: 'signature_invalid' });
+    expect(await code(await put('1/frames/2/sample_0002.png', tampered))).toEqual({ status: 403, code: 'signature_invalid' });
     expect(await code(await put('1/frames/5/sample_0005.png', chunk.put))).toEqual({ status: 403, code: 'frame_not_in_chunk' });
-    expect(await code(await put('1/frames/3/sample_0004.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
-    expect(await code(await put('1/frames/3/..%2Fsample_0003.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
+    expect(await code(await put('1/frames/2/sample_0004.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
+    expect(await code(await put('1/frames/2/..%2Fsample_0002.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
     expect(await code(await put('1/composite/..%2F..%2Fpackage/x.png', chunk.put))).toEqual({ status: 400, code: 'unexpected_name' });
-    expect(await code(await put('1/frames/3/sample_0003.png', chunk.put))).toEqual({ status: 409, code: 'job_not_rendering' });
+    expect(await code(await put('1/frames/2/sample_0002.png', chunk.put))).toEqual({ status: 409, code: 'job_not_rendering' });
 
     const get = (rest: string, query: string) => fetch(`${t.url}${path(rest, query)}`, { headers: signed('GET', path(rest, query)) });
-    expect(await (await get('1/status', chunk.get)).json()).toEqual({ active: false, have: [3, 2] });
+    expect(await (await get('1/status', chunk.get)).json()).toEqual({ active: false, have: [6, 2] });
     expect((await get('1/status', chunk.put)).status).toBe(403);
     expect((await fetch(`${t.url}${path('1/scene', chunk.get)}`)).status, 'the scene without the worker signature').toBe(403);
     const scene = await get('1/scene', chunk.get);
