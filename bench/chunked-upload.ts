@@ -28,6 +28,7 @@ const mbit = intOption('mbit', 100);
 interface Bundle {
   path: string;
   size: number;
+  sha256: string;
 }
 
 interface Figures {
@@ -81,11 +82,11 @@ async function makeProject(blenderPath: string, work: string): Promise<{ scene: 
   return { scene: join(proj, 'scene.blend'), textures };
 }
 
-/** Packs the scene as the submission does: stored for a node that takes chunks, else deflated where it pays. */
+/** Packs the scene as the submission does (hashed as written): stored for a node that takes chunks, else deflated where it pays. */
 async function pack(scene: string, out: string, storeOnly: boolean): Promise<Bundle> {
   const plan = await traceScene(scene);
-  const written = await writeBundle(plan, out, { storeOnly });
-  return { path: out, size: written.bytes };
+  const written = await writeBundle(plan, out, { storeOnly, sha256: true });
+  return { path: out, size: written.bytes, sha256: written.sha256 };
 }
 
 async function seconds<T>(work: () => Promise<T>): Promise<[number, T]> {
@@ -103,7 +104,7 @@ async function zipAndPut(client: ApiClient, scene: string, out: string): Promise
 
 async function packAndChunk(client: ApiClient, scene: string, out: string) {
   const bundle = await pack(scene, out, true);
-  const sent = await uploadChunked({ api: client, filePath: bundle.path, fileName: 'scene.zip', fileType: 'zip', size: bundle.size });
+  const sent = await uploadChunked({ api: client, filePath: bundle.path, fileName: 'scene.zip', fileType: 'zip', size: bundle.size, sha256: bundle.sha256 });
   return { bundle, sent };
 }
 
@@ -191,7 +192,7 @@ async function main(): Promise<void> {
     await packAndChunk(new ApiClient({ baseUrl: bench.test.url, apiKey: slowKey }), scene, join(work, 'slow-first.zip'));
     await blender(blenderPath, [scene, '--python', join(import.meta.dirname, 'lib', 'make-chunk-project.py'), '--', 'move'], join(work, 'home'));
     const slowBundle = await pack(scene, join(work, 'slow.zip'), true);
-    const [slowChunkedSeconds, slowSent] = await seconds(() => uploadChunked({ api: slowOwner, filePath: slowBundle.path, fileName: 'scene.zip', fileType: 'zip', size: slowBundle.size }));
+    const [slowChunkedSeconds, slowSent] = await seconds(() => uploadChunked({ api: slowOwner, filePath: slowBundle.path, fileName: 'scene.zip', fileType: 'zip', size: slowBundle.size, sha256: slowBundle.sha256 }));
     const [slowFullSeconds] = await seconds(async () =>
       uploadFile({ filePath: slowBundle.path, size: slowBundle.size, fileType: 'zip', target: await slowOwner.createUpload({ fileName: 'scene.zip', fileType: 'zip' }) }),
     );

@@ -26,6 +26,8 @@ export interface DescribeOptions {
   signal?: AbortSignal;
   /** Called with the bytes read so far. */
   onProgress?: (bytes: number) => void;
+  /** The file's SHA-256 when it is already known (a bundle's, from packing): it is then not computed again. */
+  sha256?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface DescribeOptions {
 export async function describeFile(path: string, options: DescribeOptions = {}): Promise<FileChunks> {
   const readBytes = options.readBytes ?? 1024 * 1024;
   const chunker = new GearChunker(options.limits ?? CHUNKING);
-  const whole = createHash('sha256');
+  const whole = options.sha256 === undefined ? createHash('sha256') : null;
   const chunks: LocalChunk[] = [];
   let part: Hash = createHash('sha256');
   let chunkStart = 0;
@@ -53,7 +55,7 @@ export async function describeFile(path: string, options: DescribeOptions = {}):
       slot = 1 - slot;
       reading = file.read(buffers[slot]!, 0, readBytes, position + bytesRead);
       const data = buffer.subarray(0, bytesRead);
-      whole.update(data);
+      whole?.update(data);
       let from = 0;
       for (const cut of chunker.cuts(data)) {
         part.update(data.subarray(from, cut));
@@ -71,5 +73,5 @@ export async function describeFile(path: string, options: DescribeOptions = {}):
     await file.close();
   }
   if (chunker.finish() > 0) chunks.push({ hash: part.digest('hex'), size: position - chunkStart, offset: chunkStart });
-  return { size: position, sha256: whole.digest('hex'), chunks };
+  return { size: position, sha256: whole?.digest('hex') ?? options.sha256!, chunks };
 }

@@ -16,6 +16,8 @@ export interface ChunkedUploadOptions {
   fileType: FileType;
   /** Exact size in bytes (from preflight or packing). */
   size: number;
+  /** The file's SHA-256 when packing already computed it (the node checks the file against it). */
+  sha256?: string;
   onProgress?: (progress: TransferProgress) => void;
   signal?: AbortSignal;
   clock?: Clock;
@@ -64,7 +66,7 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
   const clock = options.clock ?? systemClock;
   const started = clock.now();
   const call = options.signal ? { signal: options.signal } : {};
-  const described = await describeFile(options.filePath, options.signal ? { signal: options.signal } : {});
+  const described = await describeFile(options.filePath, { ...(options.signal ? { signal: options.signal } : {}), ...(options.sha256 ? { sha256: options.sha256 } : {}) });
   if (described.size !== options.size) throw fileChanged();
   const created = await createChunkedUpload(
     options.api,

@@ -101,6 +101,7 @@ describe('describeFile', () => {
       }
       expect(at).toBe(bytes.length);
       expect((await describeFile(path, { readBytes: 10_007 })).chunks).toEqual(described.chunks);
+      expect(await describeFile(path, { sha256: 'f'.repeat(64) })).toEqual({ ...described, sha256: 'f'.repeat(64) });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -20,7 +20,8 @@ export async function uploadStep(ctx: StepContext): Promise<void> {
   const api = await chunkedFarm(ctx);
   if (api) {
     await ctx.save({ step: 'upload-target', slug: null, uploadExpiresAt: null });
-    const result = await uploadChunked({ api, filePath: sent.path, fileName: sent.name, fileType: sent.fileType, size: sent.size, onProgress: (progress) => ctx.emit('upload', progress), clock: ctx.clock, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const known = ctx.record().bundle?.sha256;
+    const result = await uploadChunked({ api, filePath: sent.path, fileName: sent.name, fileType: sent.fileType, size: sent.size, ...(known ? { sha256: known } : {}), onProgress: (progress) => ctx.emit('upload', progress), clock: ctx.clock, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     await ctx.save({ step: 'uploaded', slug: result.slug, uploadExpiresAt: null, uploadSent: { bytesSent: result.bytesSent, bytesReused: result.bytesReused } });
     return;
   }
