@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ManifestChunk } from '../../shared/api';
 
@@ -25,6 +25,7 @@ export interface ChunkFetch {
  * yesterday's version of a scene fetches only the chunks that changed, as byte ranges of the scene on
  * the node, each checked against the hash the node's list names (the whole file is then checked against
  * the scene's SHA-256 the chunk was signed with). Oldest-used chunks go once the cache passes its size.
+ * Each chunk is written aside and renamed into place, so workers sharing the cache never read half of one.
  */
 export class WorkerChunks {
   constructor(
@@ -67,7 +68,9 @@ export class WorkerChunks {
         const part = bytes.subarray(at, at + chunk.size);
         at += chunk.size;
         if (createHash('sha256').update(part).digest('hex') !== chunk.hash) throw new Error(`A part of the scene from the node does not have the hash its list names (${chunk.hash.slice(0, 12)}…).`);
-        await writeFile(join(this.dir, chunk.hash), part, { mode: 0o600 });
+        const temp = join(this.dir, `.${chunk.hash}-${randomBytes(4).toString('hex')}`);
+        await writeFile(temp, part, { mode: 0o600 });
+        await rename(temp, join(this.dir, chunk.hash));
       }
       i = j;
     }
