@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS chunked_uploads (
 export class ChunkStore {
   readonly #db: Database.Database;
   readonly #objects: string;
+  readonly #working = new Map<string, Set<Promise<void>>>();
 
   constructor(private readonly options: ChunkStoreOptions) {
     this.#objects = join(options.dir, 'objects');
@@ -142,6 +143,29 @@ export class ChunkStore {
       this.#db.prepare('DELETE FROM chunks WHERE hash = ?').run(hash);
       this.#db.prepare('DELETE FROM owners WHERE hash = ?').run(hash);
     })();
+  }
+
+  /** Records work that is storing chunks for `keyId` (a file received whole being taken apart) until it settles. */
+  track(keyId: string, work: Promise<void>): void {
+    const pending = this.#working.get(keyId) ?? new Set<Promise<void>>();
+    pending.add(work);
+    this.#working.set(keyId, pending);
+    void work.finally(() => {
+      pending.delete(work);
+      if (pending.size === 0) this.#working.delete(keyId);
+    });
+  }
+
+  /**
+   * Settles once the chunks being stored for `keyId` are stored, or after `waitMs`: what the key has
+   * sent is then known before the node answers what it still needs.
+   */
+  async settled(keyId: string, waitMs: number): Promise<void> {
+    const pending = this.#working.get(keyId);
+    if (!pending || pending.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...pending]), new Promise<void>((done) => (timer = setTimeout(done, waitMs)))]);
+    clearTimeout(timer);
   }
 
   /** Bytes of every chunk in the store. */

@@ -11,6 +11,12 @@ import type { NodeContext } from '../context';
 import { type ZodFastify, type ZodTypeProvider } from '../zod-route';
 import { rebuildUpload } from './rebuild-upload';
 
+/**
+ * Longest a new chunked upload waits for the chunks of this key's file received whole to be stored,
+ * so a re-submission right after a first one is not asked for what the node is still putting away.
+ */
+const SETTLE_WAIT_MS = 120_000;
+
 /** The path parameters of a chunked upload's routes. */
 export const idParams = z.object({ id: z.string().regex(/^c-[A-Za-z0-9_-]{1,64}$/) });
 
@@ -25,6 +31,7 @@ export function registerChunkedUploadRoutes(api: ZodFastify, ctx: NodeContext, s
     scope.get('/node/chunked-uploads', async () => ({ chunking: CHUNKING, encodings: Object.keys(CHUNK_ENCODINGS), maxBatchBytes: MAX_CHUNK_BATCH_BYTES }));
 
     scope.post('/node/chunked-uploads', { schema: { body: chunkedUploadRequestSchema }, bodyLimit: 48 * 1024 * 1024 }, async (request, reply) => {
+      await store.settled(keyOf(request).id, SETTLE_WAIT_MS);
       const created = createChunkedUpload(ctx, store, request, request.body);
       reply.code(201);
       return created;

@@ -59,7 +59,7 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
       try {
         await pipeline(request.raw, hashing, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
       } catch (error) {
-        void ingestChunks(store, upload, temp, request.log).finally(() => rm(temp, { force: true }));
+        store.track(upload.keyId, ingestChunks(store, upload, temp, request.log).finally(() => rm(temp, { force: true })));
         throw error instanceof HttpError ? error : new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again (what arrived is not asked for again).`);
       }
       if (received !== upload.size || hash.digest('hex') !== upload.sha256) {
@@ -68,7 +68,7 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
       }
       const done = await sealUpload(ctx, store, upload, temp, slug);
       request.log.info({ slug, bytes: upload.size }, 'chunked upload received whole');
-      void ingestChunks(store, upload, ctx.storage.uploadPath(slug), request.log);
+      store.track(upload.keyId, ingestChunks(store, upload, ctx.storage.uploadPath(slug), request.log));
       return done;
     });
   });
