@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import type { ApiClient } from '../../core/api';
 import { analysisForArtist } from '../../core/packing';
 import { planOutputs, resolveInside } from '../../core/download';
-import { jobWarningsOf, timelineOf } from '../../shared/api';
+import { estimateOf, type Job, jobWarningsOf, timelineOf } from '../../shared/api';
+import { renderTookSeconds } from '../../shared/render';
 import { isPlainRecord } from '../../shared/plain-record';
 import { diffConfigs, type JobDetail, type OutputFileView } from '../../shared/contract';
 import { fetchPreview } from './fetch-preview';
@@ -45,6 +46,7 @@ export class JobDetails {
       timeline: timelineOf(job),
       outputs: job.status === 'completed' || job.status === 'canceled' || job.status === 'failed' ? await this.#outputs(jobId) : [],
       hasPreview: typeof job.previewUrl === 'string' && job.previewUrl !== '',
+      ...estimateAgainstTakenOf(job),
     };
   }
 
@@ -75,4 +77,11 @@ export class JobDetails {
       }),
     );
   }
+}
+
+/** A completed job's estimate from before Start against the render time it took, when its farm (a Renderdrop node) gave one. */
+function estimateAgainstTakenOf(job: Job): Pick<JobDetail, 'estimateAgainstTaken'> {
+  const estimate = job.status === 'completed' ? estimateOf(job) : null;
+  const took = estimate ? renderTookSeconds(job) : null;
+  return estimate && took !== null ? { estimateAgainstTaken: { estimatedSeconds: estimate.seconds, tookSeconds: took } } : {};
 }

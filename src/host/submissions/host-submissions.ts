@@ -5,7 +5,7 @@ import { awaitsDecision, recordForFile, scenesToChooseFrom, type ClaimedSubmissi
 import { isWithin, leftOutFiles, ProjectRoots } from '../../core/packing';
 import type { NodeWorkers, RenderConfig } from '../../shared/api';
 import type { ReviewSheet, SubmissionView, SubmitFileResult } from '../../shared/contract';
-import { reviewSheetOf, studioChoiceOf } from './review-sheet';
+import { nodeEstimateOf, reviewSheetOf, studioChoiceOf } from './review-sheet';
 import { planSubmitAgain } from './submit-again';
 import { suggestedProject, toSubmissionView } from './submission-view';
 import { claimSubmission } from './claim-submission';
@@ -81,7 +81,10 @@ export class HostSubmissions {
     const farm = await this.#farmWorkers();
     const proposal = tracked.proposal;
     if (!proposal) throw new InvalidStateError(`${tracked.record.file.name} is no longer waiting for review.`);
-    return reviewSheetOf(submissionId, { ...tracked, proposal }, this.#deps, farm?.blenderVersions ?? null, studioChoiceOf(farm));
+    const sheet = reviewSheetOf(submissionId, { ...tracked, proposal }, this.#deps, farm?.blenderVersions ?? null, studioChoiceOf(farm));
+    const job = await this.#deps.client.getJob(proposal.job.id, { signal: AbortSignal.timeout(5000), retry: { transientRetries: 0 } }).catch(() => null);
+    const measured = job ? nodeEstimateOf(job) : null;
+    return measured ? { ...sheet, nodeEstimate: measured } : sheet;
   }
 
   /** The profile's node's worker list (`GET /node/workers`: its Blender versions, worker tags); null when it does not answer within a few seconds. */

@@ -1,7 +1,8 @@
 import { recordedRenderConfig, type SubmissionRecord } from '../../core/journal';
 import type { RenderProposal } from '../../core/lifecycle';
 import { analysisForArtist } from '../../core/packing';
-import { jobWarningsOf } from '../../shared/api';
+import { estimateOf, type Job, jobWarningsOf } from '../../shared/api';
+import { renderShapeFrom } from '../../shared/render';
 import type { BlenderChoiceView, ReviewSheet, StudioChoiceView } from '../../shared/contract';
 import type { NodeWorkers, RenderConfig } from '../../shared/api';
 import { chooseBlenderVersion, pickedBlenderVersion, versionsOpening } from '../../shared/blender-versions';
@@ -50,6 +51,14 @@ export function reviewSheetOf(
     ...(blender ? { blender } : {}),
     ...(studio ? { studio } : {}),
   };
+}
+
+/** A Renderdrop node's estimate of a validated job at the scene's own settings (from its sample render); null without one. */
+export function nodeEstimateOf(job: Job): ReviewSheet['nodeEstimate'] | null {
+  const estimate = estimateOf(job);
+  const shape = renderShapeFrom(null, job.analysis);
+  if (!estimate || estimate.basis !== 'sample' || !shape) return null;
+  return { seconds: estimate.seconds, low: estimate.low, high: estimate.high, shape };
 }
 
 /**

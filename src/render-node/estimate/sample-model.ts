@@ -116,8 +116,13 @@ export function estimateFromSample(measure: SampleMeasure, target: RenderTarget,
   const total = measure.warmupSeconds + target.frames.reduce((sum, frame) => sum + perFrame * interpolateAt(shape, frame), 0) / Math.max(1, parallel);
   const reach = units(target.width, target.height, target.samples) / units(measure.large.width, measure.large.height, measure.large.samples);
   const margin = 0.15 + 0.5 * relativeSpread(sampled.map((f) => f.seconds)) + 0.04 * Math.log2(Math.max(1, reach));
-  const seconds = Math.max(1, Math.round(total));
-  return { seconds, low: Math.round(seconds / (1 + margin)), high: Math.round(seconds * (1 + margin)) };
+  return rangeAround(total, margin);
+}
+
+/** A time with its range `margin` either side, each to three significant digits (short times keep their range, which the review scales). */
+export function rangeAround(total: number, margin: number): TimeRange {
+  const digits = (value: number) => Math.max(0.001, Number(value.toPrecision(3)));
+  return { seconds: digits(total), low: digits(total / (1 + margin)), high: digits(total * (1 + margin)) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,6 +54,34 @@ export function largeSize(from: Size, seconds: number, first = true): Size {
   return { percentage: Math.min(1000, from.percentage * wider), samples: Math.min(1_000_000, Math.max(from.samples, Math.round((from.samples * factor) / (wider * wider)))) };
 }
 
+/** How long a process's threads have run on a CPU and waited for one so far (from /proc, in seconds); null where there is none. */
+function cpuTimesOf(pid: number): { run: number; wait: number } | null {
+  if (pid <= 0) return null;
+  try {
+    let run = 0;
+    let wait = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const [ran, waited] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ').map(Number);
+      run += (ran ?? 0) / 1e9;
+      wait += (waited ?? 0) / 1e9;
+    }
+    return { run, wait };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A sampled frame's time as it would be with the node to itself: the sample runs at the lowest
+ * priority, so its threads wait for a CPU whenever something else runs; the share of their time they
+ * spent waiting is taken off its wall time (all of it for threads rendering side by side, the main
+ * thread's for work it does alone). The wall time where the kernel does not say.
+ */
+function frameSeconds(wall: number, delta: { run: number; wait: number } | null): number {
+  if (!delta || delta.run <= 0) return wall;
+  return wall * (delta.run / (delta.run + Math.max(0, delta.wait)));
+}
+
 const pixels = (resolution: readonly [number, number], percentage: number) => [Math.max(1, Math.floor((resolution[0] * percentage) / 100)), Math.max(1, Math.floor((resolution[1] * percentage) / 100))] as const;
 
 /**
@@ -76,6 +105,8 @@ async function timeRun(scene: SampleScene, frames: number[], size: Size, signal:
   };
   const started = performance.now();
   let last = started;
+  let lastCpu: { run: number; wait: number } | null = null;
+  let pid = 0;
   let startup = 0;
   const timed: { frame: number; seconds: number }[] = [];
   try {
@@ -90,11 +121,16 @@ async function timeRun(scene: SampleScene, frames: number[], size: Size, signal:
       graceMs: 500,
       onEvent: (event) => {
         const at = performance.now();
+        const cpu = cpuTimesOf(pid);
         if (event.event === 'ready') startup = (at - started) / 1000;
-        else if (event.event === 'frame' && !event.skipped) timed.push({ frame: event.frame, seconds: (at - last) / 1000 });
-        if (event.event === 'ready' || event.event === 'frame') last = at;
+        else if (event.event === 'frame' && !event.skipped) timed.push({ frame: event.frame, seconds: frameSeconds((at - last) / 1000, cpu && lastCpu ? { run: cpu.run - lastCpu.run, wait: cpu.wait - lastCpu.wait } : null) });
+        if (event.event === 'ready' || event.event === 'frame') {
+          last = at;
+          lastCpu = cpu;
+        }
       },
     });
+    pid = run.pid;
     try {
       setPriority(run.pid, NICE);
     } catch {

@@ -1,4 +1,4 @@
-import { interpolateAt, relativeSpread, type TimeRange } from './sample-model';
+import { interpolateAt, rangeAround, relativeSpread, type TimeRange } from './sample-model';
 
 /**
  * The time left of a render from the frames it has done: each frame left costs what the done frames
@@ -24,6 +24,5 @@ export function timeLeftFromFrames(
   const whole = left.reduce((s, frame) => s + interpolateAt(timed, frame), 0) * pace;
   const total = Math.max(whole - Math.max(0, clock.sinceLastFrame), (whole * (left.length - 1)) / left.length);
   const margin = 0.05 + 0.5 * relativeSpread(timed.map((f) => f.seconds)) * Math.sqrt(left.length / planned.length) + 0.3 / Math.sqrt(timed.length) * (left.length / planned.length);
-  const seconds = Math.max(1, Math.round(total));
-  return { seconds, low: Math.round(seconds / (1 + margin)), high: Math.round(seconds * (1 + margin)) };
+  return rangeAround(total, margin);
 }

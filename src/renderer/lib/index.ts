@@ -13,7 +13,7 @@ export { type QueueItem, queueItems, type SceneRun } from './queue-items';
 export { removeFromList } from './remove-from-list';
 export { reviewActions, type ReviewActions } from './review-actions';
 export { isPending, isReady, reviewEntries, type ReviewEntry } from './review-batch';
-export { reviewEstimate } from './review-estimate';
+export { reviewEstimate, reviewNodeEstimate } from './review-estimate';
 export { formFromConfig, reviewErrors, type ReviewForm, sceneRangeOf } from './review-form';
 export { groupRuns } from './scene-groups';
 export { type PickedScene, submitFiles, submitPaths } from './submit-files';

@@ -1,5 +1,5 @@
 import type { ReviewSheet } from '../../shared/contract';
-import { estimateRender, renderShapeFrom, type RenderEstimate } from '../../shared/render';
+import { estimateRender, renderShapeFrom, scaleEstimate, type RangedSeconds, type RenderEstimate } from '../../shared/render';
 import { configFromForm, reviewErrors, sceneRangeOf, type ReviewForm } from './review-form';
 
 /**
@@ -11,4 +11,16 @@ export function reviewEstimate(data: Pick<ReviewSheet, 'analysis' | 'defaults' |
   if (Object.keys(reviewErrors(form, sceneRangeOf(data.analysis))).length > 0) return null;
   const shape = renderShapeFrom(configFromForm(form, data.defaults), data.analysis);
   return shape ? estimateRender(shape, data.estimateFrom.renders, data.estimateFrom.sceneName) : null;
+}
+
+/**
+ * The render time of the settings in the review form from the farm's own estimate (a Renderdrop node's
+ * sample render of the scene at its own settings), carried to the frames, resolution and samples of the
+ * form; null without one or while a field is wrong.
+ */
+export function reviewNodeEstimate(data: Pick<ReviewSheet, 'analysis' | 'defaults' | 'nodeEstimate'>, form: ReviewForm | null): RangedSeconds | null {
+  if (!data.nodeEstimate || !form) return null;
+  if (Object.keys(reviewErrors(form, sceneRangeOf(data.analysis))).length > 0) return null;
+  const shape = renderShapeFrom(configFromForm(form, data.defaults), data.analysis);
+  return shape ? scaleEstimate(data.nodeEstimate, data.nodeEstimate.shape, shape) : null;
 }

@@ -98,6 +98,8 @@ export interface JobDetail {
   outputs: OutputFileView[];
   /** Whether the server has a preview image (fetch it with `jobs.preview`). */
   hasPreview: boolean;
+  /** A completed job's render time as a Renderdrop node estimated it before Start, and the render time it took; absent otherwise. */
+  estimateAgainstTaken?: { estimatedSeconds: number; tookSeconds: number };
 }
 
 /** What "Remove from list" did: jobs now hidden, and how many of them were canceled first. */

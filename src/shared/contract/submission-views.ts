@@ -1,6 +1,6 @@
 import type { AnalysisWarning, RenderConfig, SceneAnalysis } from '../api';
 import type { SerializedError } from '../client-error';
-import type { EstimateBasis } from '../render';
+import type { EstimateBasis, RenderShape } from '../render';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and
@@ -140,6 +140,11 @@ export interface ReviewSheet {
   files?: SceneFilesView;
   /** Earlier renders of the same scene on this profile, to estimate the render at the settings chosen; null without any. */
   estimateFrom: EstimateBasis | null;
+  /**
+   * A Renderdrop node's estimate of the render at the scene's own settings (`shape`), from its sample
+   * render; absent until the node has one (the review asks again) or on another farm.
+   */
+  nodeEstimate?: { seconds: number; low: number; high: number; shape: RenderShape };
   /**
    * The Blender versions the render may use, when the farm (a Renderdrop node listing them) has more
    * than one that can open the scene; absent otherwise (the farm's choice is then the only one).

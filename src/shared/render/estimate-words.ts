@@ -27,6 +27,7 @@ export function roughRange(low: number, high: number, withUnit = true): string {
 
 /** The node's estimate as the command line says it: "about 42 min, likely 35–50 min". */
 export function estimateRangeText(estimate: Pick<JobEstimate, 'seconds' | 'low' | 'high'>): string {
+  if (roughDuration(estimate.low) === roughDuration(estimate.high)) return `about ${roughDuration(estimate.seconds)}`;
   return `about ${roughDuration(estimate.seconds)}, likely ${roughRange(estimate.low, estimate.high)}`;
 }
 
@@ -35,6 +36,7 @@ export function estimateReviewText(estimate: Pick<JobEstimate, 'seconds' | 'low'
   const main = rounded(estimate.seconds);
   const low = rounded(estimate.low);
   const high = rounded(estimate.high);
+  if (low.unit === high.unit && low.value === high.value) return `About ${main.value} ${main.unit}`;
   const sameUnit = low.unit === main.unit && high.unit === main.unit;
   return `About ${main.value} ${main.unit} (likely ${roughRange(estimate.low, estimate.high, !sameUnit)})`;
 }

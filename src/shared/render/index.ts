@@ -9,3 +9,4 @@ export { requeueDetail, requeueRequestOf, selectRequeueFrames, type RequeueSelec
 export { renderedByText } from './rendered-by';
 export { framesInOrder, spreadOrder } from './spread-order';
 export { estimatedTookText, estimateRangeText, estimateReviewText, jobEstimateText, renderTookSeconds, roughDuration, roughRange } from './estimate-words';
+export { scaleEstimate, type RangedSeconds } from './node-estimate-scale';

@@ -16,6 +16,11 @@ describe("the node's estimate in words", () => {
     expect(estimateRangeText({ seconds: 3 * 3600, low: 2.6 * 3600, high: 3.4 * 3600 })).toBe('about 3 h, likely 2.5–3.5 h');
   });
 
+  it('says no range when its ends round to the same time', () => {
+    expect(estimateReviewText({ seconds: 1.2, low: 1, high: 1.4 })).toBe('About 1 s');
+    expect(estimateRangeText({ seconds: 1.2, low: 1, high: 1.4 })).toBe('about 1 s');
+  });
+
   it('sets a finished job against its estimate', () => {
     expect(estimatedTookText(42 * 60, 45 * 60)).toBe('Estimated 42 min, took 45 min');
   });

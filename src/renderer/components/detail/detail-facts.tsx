@@ -2,7 +2,7 @@ import { type DownloadState, type FrameStripView, type JobDetail, describeOutput
 import { isPlainRecord } from '../../../shared/plain-record';
 import { command } from '../../lib';
 import { formatDuration } from '../../../shared/text';
-import { clockFact, renderClockOf } from '../../../shared/render';
+import { clockFact, estimatedTookText, renderClockOf } from '../../../shared/render';
 import { JobWorkerBlocks, StudioFacts } from './detail-workers';
 
 /** What the job delivers: format and depth as rendered (final settings), else as the scene sets them. */
@@ -37,6 +37,12 @@ export function DetailFacts(props: { detail: JobDetail; frames?: FrameStripView 
       </dd>
       <dt>{time.label}</dt>
       <dd data-testid="detail-time">{time.text}</dd>
+      {props.detail.estimateAgainstTaken && (
+        <>
+          <dt>Estimate</dt>
+          <dd data-testid="detail-estimate">{estimatedTookText(props.detail.estimateAgainstTaken.estimatedSeconds, props.detail.estimateAgainstTaken.tookSeconds)}</dd>
+        </>
+      )}
       {counted !== null && (
         <>
           <dt>Render time</dt>

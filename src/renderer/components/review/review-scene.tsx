@@ -1,6 +1,6 @@
 import type { ReviewSheet as ReviewData } from '../../../shared/contract';
-import { estimateSentence } from '../../../shared/render';
-import { reviewEstimate, type ReviewForm } from '../../lib';
+import { estimateReviewText, estimateSentence } from '../../../shared/render';
+import { reviewEstimate, reviewNodeEstimate, type ReviewForm } from '../../lib';
 import { DetectedSettings } from './detected-settings';
 import { SceneFilesLine } from './packing-summary';
 import { RenderOverridesForm } from './render-overrides-form';
@@ -8,15 +8,21 @@ import { SceneWarnings } from './scene-warnings';
 
 /**
  * One scene of the review: what validation detected, its warnings, the render estimate when there is
- * one, and the overrides form (submitted by the dialog's footer button through `formId`).
+ * one (the farm's own, measured by its sample render, else from earlier renders of the scene), and the overrides form (submitted by the dialog's footer button through `formId`).
  */
 export function ReviewScene(props: { data: ReviewData; form: ReviewForm; onChange: (form: ReviewForm) => void; formId: string; onSubmit: () => void }) {
   const { data } = props;
-  const estimate = reviewEstimate(data, props.form);
+  const measured = reviewNodeEstimate(data, props.form);
+  const estimate = measured ? null : reviewEstimate(data, props.form);
   return (
     <>
       {data.fromEarlierJob && <p className="hint">Settings of the render you are sending again. Change them or start as they are.</p>}
       {data.fromLastTime && <p className="hint">Settings from the last render of this scene.</p>}
+      {measured && (
+        <p className="estimate" data-testid="render-estimate" aria-live="polite" title="Measured by the farm with a short sample render of this scene.">
+          {estimateReviewText(measured)} to render on this farm.
+        </p>
+      )}
       {estimate && (
         <p className="estimate" data-testid="render-estimate" aria-live="polite">
           {estimateSentence(estimate)}
