@@ -45,7 +45,7 @@ describe('frame acceptance', () => {
     const path = join(s.frames, 'shot_0001.png');
     await writeFile(path, png(64));
     expect(await acceptFrame(s.jobs, { jobId: s.jobId, frame: 1, path, seconds: 1.5 })).toEqual({ accepted: true, completedFrames: 1 });
-    expect(s.jobs.frames(s.jobId)).toEqual([{ frame: 1, filePath: path, seconds: 1.5 }]);
+    expect(s.jobs.frames(s.jobId)).toEqual([{ frame: 1, filePath: path, seconds: 1.5, worker: null }]);
     s.close();
   });
 
