@@ -17,6 +17,8 @@ export interface ReviewSummary {
   frameCount: number | null;
   /** Why the scene cannot render with the settings asked for, or null. */
   problem: string | null;
+  /** A Renderdrop node's render time of the job on that farm (from its sample render), in seconds with its likely range; null on another farm or when none came. */
+  estimate: { seconds: number; low: number; high: number } | null;
 }
 
 /** The result of one file or journal entry, as `submit --json` and `resume --json` print it. */

@@ -14,6 +14,8 @@ import { formatAnalysisSummary, summarizeAnalysis } from './format-analysis';
 import { safeText } from '../terminal';
 import { askForScene, sceneOptionExample } from './scene-question';
 import { outcomeOfRecord, type OutcomeState, type ReviewSummary, type SubmissionOutcome } from './submission-outcome';
+import { awaitNodeEstimate } from './await-estimate';
+import { estimateRangeText } from '../../shared/render';
 import { formatSubmissionLine, statusLine, type SubmissionLineState } from './submission-line';
 import { missingAdvice } from './missing-advice';
 import { outcomeLine } from './outcome-line';
@@ -70,7 +72,7 @@ export class SubmissionRunner {
       if (current.step !== 'validated' || isFinished(current)) return;
       const proposal = await claimed.review(options);
       if (proposal === null) return;
-      if (this.#o.validateOnly) return this.#holdForReview(current, proposal);
+      if (this.#o.validateOnly) return this.#holdForReview(current, proposal, await awaitNodeEstimate(client, proposal.job, signal));
       if (await this.#confirm(current, proposal)) await claimed.advance({ until: 'render-requested', ...options });
       else await claimed.decline();
     });
@@ -301,11 +303,12 @@ export class SubmissionRunner {
     );
   }
 
-  /** `--validate-only`: shows the summary and keeps it for the outcome; the submission waits at `validated`. */
-  #holdForReview(record: SubmissionRecord, proposal: RenderProposal): void {
+  /** `--validate-only`: shows the summary (and a Renderdrop node's estimate) and keeps it for the outcome; the submission waits at `validated`. */
+  #holdForReview(record: SubmissionRecord, proposal: RenderProposal, estimate: ReviewSummary['estimate']): void {
     this.#printSummary(record, proposal);
+    if (estimate) this.#o.display.print(`Render time on this farm: ${estimateRangeText(estimate)} (from a sample render of the scene).`);
     const summary = summarizeAnalysis(analysisForArtist(proposal.analysis, record.packing, 'disk'), proposal.renderConfig, missingAdvice(record));
-    this.#reviews.set(record.id, { jobId: proposal.job.id, rows: summary.rows, warnings: summary.warnings, frameCount: summary.frameCount, problem: proposal.problem });
+    this.#reviews.set(record.id, { jobId: proposal.job.id, rows: summary.rows, warnings: summary.warnings, frameCount: summary.frameCount, problem: proposal.problem, estimate });
   }
 
   /** The scene of a zip recorded without one (by the app), asked on the terminal. */

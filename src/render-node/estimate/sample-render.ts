@@ -31,6 +31,8 @@ const LARGE_FRAME_SECONDS = 0.5;
 /** A frame at the first larger size that took less is sized up again (at most {@link LARGE_TRIES} runs). */
 const MEASURABLE_SECONDS = 0.25;
 const LARGE_TRIES = 3;
+/** One Blender run of a sample stops after this long (at the lowest priority on a busy node it may crawl); the job then has no estimate. */
+const RUN_LIMIT_MS = 120_000;
 
 type Size = { percentage: number; samples: number | null };
 
@@ -44,11 +46,12 @@ export function smallSize(scene: Pick<SampleScene, 'resolution' | 'resolutionPer
 /**
  * A larger size than `from`, from what a frame took at it: at least 4 times its pixels x samples, so a
  * frame takes about {@link LARGE_FRAME_SECONDS} if its time grew in proportion (it grows less, so this
- * bounds its cost). From the small size pixels grow twice as wide, the rest in samples; pixels only for
+ * bounds its cost; at most 1024 times from the small size, 16 times on a retry). From the small size
+ * pixels grow twice as wide, the rest in samples; pixels only for
  * an engine without samples.
  */
 export function largeSize(from: Size, seconds: number, first = true): Size {
-  const factor = Math.min(4096, Math.max(4, LARGE_FRAME_SECONDS / Math.max(0.0005, seconds)));
+  const factor = Math.min(first ? 1024 : 16, Math.max(4, LARGE_FRAME_SECONDS / Math.max(0.0005, seconds)));
   if (from.samples === null) return { percentage: Math.min(1000, Math.round(from.percentage * Math.sqrt(factor))), samples: null };
   const wider = first ? 2 : 1;
   return { percentage: Math.min(1000, from.percentage * wider), samples: Math.min(1_000_000, Math.max(from.samples, Math.round((from.samples * factor) / (wider * wider)))) };
@@ -117,7 +120,7 @@ async function timeRun(scene: SampleScene, frames: number[], size: Size, signal:
       plan,
       env: scene.env,
       tempDir: scene.tempDir,
-      signal,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(RUN_LIMIT_MS)]),
       graceMs: 500,
       onEvent: (event) => {
         const at = performance.now();
@@ -137,7 +140,7 @@ async function timeRun(scene: SampleScene, frames: number[], size: Size, signal:
       // Blender may already have ended; its result says so.
     }
     const result = await run.done;
-    if (signal.aborted || result.exitCode !== 0 || timed.length !== frames.length) return null;
+    if (result.aborted || result.exitCode !== 0 || timed.length !== frames.length) return null;
     return { level: { width, height, samples: size.samples, frames: timed }, startup };
   } finally {
     await rm(outputDir, { recursive: true, force: true });
