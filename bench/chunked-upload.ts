@@ -7,7 +7,7 @@ import { uploadChunked, uploadFile } from '../src/core/upload';
 import { createKey } from '../src/render-node/store/keys';
 import { WorkerChunks } from '../src/render-node/worker/chunk-cache';
 import { requireBlender } from '../test/helpers/blender';
-import { refuseImpossible } from './lib/checks';
+import { checkChunkedUpload, type ChunkedUploadFigures, refuseImpossible } from './lib/checks';
 import { startBenchNode, type BenchNode } from './lib/bench-node';
 import { onCleanup, runBench, throwIfInterrupted } from './lib/cleanup';
 import { assertSucceeded, runMeasured } from './lib/measure';
@@ -29,22 +29,6 @@ interface Bundle {
   path: string;
   size: number;
   sha256: string;
-}
-
-interface Figures {
-  firstZipSeconds: number[];
-  firstChunkedSeconds: number[];
-  bundleBytes: number;
-  movedSent: number;
-  movedReused: number;
-  textureBytes: number;
-  repaintSent: number;
-  repaintReused: number;
-  slowFullSeconds: number;
-  slowChunkedSeconds: number;
-  slowChunkedSent: number;
-  workerSceneBytes: number;
-  workerFetched: number;
 }
 
 /** Writes `size` random bytes (as incompressible as packed pixels or a compressed texture). */
@@ -102,10 +86,19 @@ async function zipAndPut(client: ApiClient, scene: string, out: string): Promise
   return bundle;
 }
 
-async function packAndChunk(client: ApiClient, scene: string, out: string) {
+/**
+ * Renderdrop's path: the bundle stored, then sent as a submission does: `firstTime` when the project
+ * was never sent to this node in chunks (whole and uncut; the node cuts it), else in chunks.
+ */
+async function packAndChunk(client: ApiClient, scene: string, out: string, firstTime: boolean) {
   const bundle = await pack(scene, out, true);
-  const sent = await uploadChunked({ api: client, filePath: bundle.path, fileName: 'scene.zip', fileType: 'zip', size: bundle.size, sha256: bundle.sha256 });
+  const sent = await uploadChunked({ api: client, filePath: bundle.path, fileName: 'scene.zip', fileType: 'zip', size: bundle.size, sha256: bundle.sha256, firstTime });
   return { bundle, sent };
+}
+
+/** Waits until the node has cut and stored the chunks of what `key` sent whole (outside any timing). */
+async function settled(bench: BenchNode, key: { info: { id: string } }): Promise<void> {
+  await bench.test.node.ctx.chunkStore!.settled(key.info.id, 300_000);
 }
 
 /** A render worker's fetch of an upload's scene in chunks, as from the node (its chunk list and ranges of the stored file), into `chunks`. */
@@ -125,22 +118,9 @@ async function workerFetch(bench: BenchNode, chunks: WorkerChunks, slug: string)
   }
 }
 
-function keyClient(bench: BenchNode, name: string, baseUrl = bench.test.url): ApiClient {
-  return new ApiClient({ baseUrl, apiKey: createKey(bench.test.node.ctx.db, name).key });
-}
-
-/** The figures refused before they are printed: bytes that do not add up, times that are not times. */
-function checkFigures(f: Figures): string[] {
-  const problems: string[] = [];
-  for (const [name, value] of Object.entries(f)) {
-    for (const v of Array.isArray(value) ? value : [value]) if (!Number.isFinite(v) || v < 0) problems.push(`${name} is ${v}: not a measured amount`);
-  }
-  for (const [name, sent, reused] of [['moved', f.movedSent, f.movedReused], ['repainted', f.repaintSent, f.repaintReused]] as const) {
-    if (reused > f.bundleBytes * 1.01) problems.push(`${name}: ${reused} bytes reused, more than the bundle (${f.bundleBytes})`);
-    if (sent + reused < f.bundleBytes * 0.5 && sent < f.bundleBytes * 0.5) problems.push(`${name}: ${sent} sent and ${reused} reused cannot make a ${f.bundleBytes}-byte bundle`);
-  }
-  if (f.slowChunkedSeconds <= 0 || f.slowFullSeconds <= 0) problems.push('a throttled upload took no time');
-  return problems;
+function keyClient(bench: BenchNode, name: string) {
+  const key = createKey(bench.test.node.ctx.db, name);
+  return { key, client: new ApiClient({ baseUrl: bench.test.url, apiKey: key.key }) };
 }
 
 async function main(): Promise<void> {
@@ -165,8 +145,10 @@ async function main(): Promise<void> {
         const out = join(work, `first-${kind}-${run}.zip`);
         if (kind === 'zip') zipSeconds.push((await seconds(() => zipAndPut(bench.client, scene, out)))[0]);
         else {
-          owner = keyClient(bench, `first-${run}`);
-          const [time, result] = await seconds(() => packAndChunk(owner!, scene, out));
+          const fresh = keyClient(bench, `first-${run}`);
+          owner = fresh.client;
+          const [time, result] = await seconds(() => packAndChunk(owner!, scene, out, true));
+          await settled(bench, fresh.key);
           chunkSeconds.push(time);
           bundleBytes = result.bundle.size;
           firstSlug = result.sent.slug;
@@ -177,28 +159,31 @@ async function main(): Promise<void> {
     }
 
     await blender(blenderPath, [scene, '--python', join(import.meta.dirname, 'lib', 'make-chunk-project.py'), '--', 'move'], join(work, 'home'));
-    const moved = await packAndChunk(owner!, scene, join(work, 'moved.zip'));
+    const moved = await packAndChunk(owner!, scene, join(work, 'moved.zip'), false);
     const workerChunks = new WorkerChunks(join(work, 'worker-chunks'));
     await workerFetch(bench, workerChunks, firstSlug);
     const secondFetch = await workerFetch(bench, workerChunks, moved.sent.slug);
     await randomFile(textures[0]!, (await stat(textures[0]!)).size);
-    const repainted = await packAndChunk(owner!, scene, join(work, 'repainted.zip'));
+    const repainted = await packAndChunk(owner!, scene, join(work, 'repainted.zip'), false);
 
     await blender(blenderPath, [scene, '--python', join(import.meta.dirname, 'lib', 'make-chunk-project.py'), '--', 'move'], join(work, 'home'));
     const link = await startThrottledLink(bench.test.url, (mbit * 1e6) / 8);
     const closeLink = onCleanup(() => link.close());
-    const slowKey = createKey(bench.test.node.ctx.db, 'slow').key;
-    const slowOwner = new ApiClient({ baseUrl: link.url, apiKey: slowKey });
-    await packAndChunk(new ApiClient({ baseUrl: bench.test.url, apiKey: slowKey }), scene, join(work, 'slow-first.zip'));
+    const slowKey = createKey(bench.test.node.ctx.db, 'slow');
+    const slowOwner = new ApiClient({ baseUrl: link.url, apiKey: slowKey.key });
+    await packAndChunk(new ApiClient({ baseUrl: bench.test.url, apiKey: slowKey.key }), scene, join(work, 'slow-first.zip'), true);
+    await settled(bench, slowKey);
     await blender(blenderPath, [scene, '--python', join(import.meta.dirname, 'lib', 'make-chunk-project.py'), '--', 'move'], join(work, 'home'));
     const slowBundle = await pack(scene, join(work, 'slow.zip'), true);
-    const [slowChunkedSeconds, slowSent] = await seconds(() => uploadChunked({ api: slowOwner, filePath: slowBundle.path, fileName: 'scene.zip', fileType: 'zip', size: slowBundle.size, sha256: slowBundle.sha256 }));
+    const [slowChunkedSeconds, slowSent] = await seconds(() => uploadChunked({ api: slowOwner, filePath: slowBundle.path, fileName: 'scene.zip', fileType: 'zip', size: slowBundle.size, sha256: slowBundle.sha256, firstTime: false }));
     const [slowFullSeconds] = await seconds(async () =>
       uploadFile({ filePath: slowBundle.path, size: slowBundle.size, fileType: 'zip', target: await slowOwner.createUpload({ fileName: 'scene.zip', fileType: 'zip' }) }),
     );
     await closeLink();
 
-    const figures: Figures = {
+    const figures: ChunkedUploadFigures = {
+      runs,
+      mbit,
       firstZipSeconds: zipSeconds,
       firstChunkedSeconds: chunkSeconds,
       bundleBytes,
@@ -213,7 +198,7 @@ async function main(): Promise<void> {
       workerSceneBytes: moved.bundle.size,
       workerFetched: secondFetch.bytesFetched,
     };
-    refuseImpossible('chunked-upload', checkFigures(figures));
+    refuseImpossible('chunked-upload', checkChunkedUpload(figures));
     const firstRatio = median(chunkSeconds) / median(zipSeconds);
     const movedShare = figures.movedSent / bundleBytes;
     const repaintLimit = 1.2 * figures.textureBytes + 0.02 * bundleBytes;

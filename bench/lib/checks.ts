@@ -562,3 +562,50 @@ export function checkEstimate(f: EstimateFigures): string[] {
   }
   return p.list;
 }
+
+/** The chunked-upload benchmark: first submissions of each kind, the re-submits' bytes, the throttled re-submit and a worker's fetch. */
+export interface ChunkedUploadFigures {
+  /** First submissions of each kind asked for, and the throttled link's speed in Mbit/s. */
+  runs: number;
+  mbit: number;
+  /** Pack + upload times of each first submission, in s: zip + PUT, and Renderdrop's chunked path. */
+  firstZipSeconds: readonly number[];
+  firstChunkedSeconds: readonly number[];
+  bundleBytes: number;
+  /** Bytes sent and reused by the re-submit after Blender re-saved the .blend with one object moved. */
+  movedSent: number;
+  movedReused: number;
+  /** The repainted texture's size, and the bytes sent and reused by the re-submit after it. */
+  textureBytes: number;
+  repaintSent: number;
+  repaintReused: number;
+  /** The re-submit through the throttled link in chunks, and the full PUT of the same bundle, in s; bytes the former sent. */
+  slowFullSeconds: number;
+  slowChunkedSeconds: number;
+  slowChunkedSent: number;
+  /** A render worker's second fetch: the scene's size and the bytes it fetched. */
+  workerSceneBytes: number;
+  workerFetched: number;
+}
+
+/** Checks the chunked-upload figures: every run measured, bytes that add up to a bundle, no upload faster than its throttled link. */
+export function checkChunkedUpload(f: ChunkedUploadFigures): string[] {
+  const p = new Problems();
+  p.equal('first submissions by zip + PUT', f.firstZipSeconds.length, f.runs, 'the runs asked for').equal('first submissions in chunks', f.firstChunkedSeconds.length, f.runs, 'the runs asked for');
+  for (const s of f.firstZipSeconds) p.positive('a first zip + PUT', s, 's');
+  for (const s of f.firstChunkedSeconds) p.positive('a first submission in chunks', s, 's');
+  p.positive('the bundle', f.bundleBytes, 'bytes').positive('the texture', f.textureBytes, 'bytes').atMost('the texture', f.textureBytes, f.bundleBytes, 'the bundle', 'bytes');
+  const bundle = f.bundleBytes * 1.01;
+  for (const [name, sent, reused] of [['re-saved', f.movedSent, f.movedReused], ['repainted', f.repaintSent, f.repaintReused]] as const) {
+    p.nonNegative(`${name}: bytes sent`, sent, 'bytes').nonNegative(`${name}: bytes reused`, reused, 'bytes').atMost(`${name}: bytes reused`, reused, bundle, 'the bundle', 'bytes');
+    p.atMost(`${name}: bytes sent`, sent, bundle, 'the bundle', 'bytes');
+    if (Number.isFinite(sent + reused) && sent + reused < f.bundleBytes * 0.5) p.list.push(`${name}: ${sent} bytes sent and ${reused} reused cannot make a ${f.bundleBytes}-byte bundle`);
+  }
+  p.positive('the throttled link', f.mbit, 'Mbit/s').positive('the throttled full PUT', f.slowFullSeconds, 's').positive('the throttled re-submit', f.slowChunkedSeconds, 's');
+  p.nonNegative('the throttled re-submit: bytes sent', f.slowChunkedSent, 'bytes').atMost('the throttled re-submit: bytes sent', f.slowChunkedSent, bundle, 'the bundle', 'bytes');
+  const linkSeconds = (bytes: number) => (bytes * 8) / (f.mbit * 1e6);
+  p.atMost(`the bundle's time on the link at ${f.mbit} Mbit/s`, 0.9 * linkSeconds(f.bundleBytes), f.slowFullSeconds, 'the throttled full PUT', 's');
+  p.atMost(`the re-submit's bytes' time on the link at ${f.mbit} Mbit/s`, 0.9 * linkSeconds(f.slowChunkedSent), f.slowChunkedSeconds, 'the throttled re-submit', 's');
+  p.positive("the worker's scene", f.workerSceneBytes, 'bytes').nonNegative('the worker fetched', f.workerFetched, 'bytes').atMost('the worker fetched', f.workerFetched, f.workerSceneBytes * 1.01, "the worker's scene", 'bytes');
+  return p.list;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkChunkedUpload,
   checkDistributed,
   checkFrameOrder,
   checkDownload,
@@ -17,6 +18,7 @@ import {
   ImpossibleFigures,
   refuseImpossible,
   type ChunkFigures,
+  type ChunkedUploadFigures,
   type DistributedFigures,
   type DownloadFigures,
   type FramePreviewsFigures,
@@ -391,5 +393,53 @@ describe('checkFrameOrder', () => {
     refusedFor(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ writtenAtMs: [2000, 4000, 7000, 12_000] })] }), /a frame's time after the request is 12000 ms, more than the render time \(10000 ms\)/);
     refusedFor(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ widestGapAtEighth: 1.5 })] }), /widest gap at an eighth is 1.5, more than the whole shot/);
     refusedFor(checkFrameOrder({ frames: 4, cpus: 2, runs: [run({ blenderCpuSeconds: 30 })] }), /Blender's CPU time is 30 s, more than the wall time on 2 CPUs \(21 s\)/);
+  });
+});
+
+describe('checkChunkedUpload', () => {
+  const good = (over: Partial<ChunkedUploadFigures> = {}): ChunkedUploadFigures => ({
+    runs: 2,
+    mbit: 100,
+    firstZipSeconds: [4.1, 4.3],
+    firstChunkedSeconds: [4.0, 4.4],
+    bundleBytes: 1024 * MiB,
+    movedSent: 12 * MiB,
+    movedReused: 1012 * MiB,
+    textureBytes: 64 * MiB,
+    repaintSent: 65 * MiB,
+    repaintReused: 959 * MiB,
+    slowFullSeconds: 90,
+    slowChunkedSeconds: 2.5,
+    slowChunkedSent: 13 * MiB,
+    workerSceneBytes: 1024 * MiB,
+    workerFetched: 20 * MiB,
+    ...over,
+  });
+
+  it('accepts a summary whose bytes make the bundle and whose throttled uploads take the link their time', () => {
+    expect(checkChunkedUpload(good())).toEqual([]);
+  });
+
+  it('refuses a run missing and a time that is not a time', () => {
+    refusedFor(checkChunkedUpload(good({ firstChunkedSeconds: [4.0] })), /first submissions in chunks is 1, but the runs asked for is 2/);
+    refusedFor(checkChunkedUpload(good({ firstZipSeconds: [4.1, Number.NaN] })), /a first zip \+ PUT is NaN s: not a measured number/);
+    refusedFor(checkChunkedUpload(good({ firstChunkedSeconds: [4.0, 0] })), /a first submission in chunks is 0 s: it must be more than 0/);
+  });
+
+  it('refuses bytes that cannot make the bundle', () => {
+    refusedFor(checkChunkedUpload(good({ movedReused: 1100 * MiB })), /re-saved: bytes reused is .*, more than the bundle/);
+    refusedFor(checkChunkedUpload(good({ repaintSent: 10 * MiB, repaintReused: 100 * MiB })), /repainted: .* bytes sent and .* reused cannot make a 1073741824-byte bundle/);
+    refusedFor(checkChunkedUpload(good({ movedSent: -1 })), /re-saved: bytes sent is -1 bytes: it cannot be negative/);
+    refusedFor(checkChunkedUpload(good({ textureBytes: 2048 * MiB })), /the texture is .*, more than the bundle/);
+  });
+
+  it('refuses an upload faster than its throttled link and a worker fetching more than the scene', () => {
+    refusedFor(checkChunkedUpload(good({ slowFullSeconds: 30 })), /the bundle's time on the link at 100 Mbit\/s is 77\.309 s, more than the throttled full PUT \(30 s\)/);
+    refusedFor(checkChunkedUpload(good({ slowChunkedSeconds: 0.5 })), /the re-submit's bytes' time on the link at 100 Mbit\/s is .*, more than the throttled re-submit \(0\.5 s\)/);
+    refusedFor(checkChunkedUpload(good({ workerFetched: 2048 * MiB })), /the worker fetched is .*, more than the worker's scene/);
+  });
+
+  it('refuses the figures as a whole through refuseImpossible', () => {
+    expect(() => refuseImpossible('chunked-upload', checkChunkedUpload(good({ slowFullSeconds: 30 })))).toThrow(ImpossibleFigures);
   });
 });

@@ -1,7 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { CHUNKING } from '../../shared/api';
-import { throwIfAborted } from '../util';
 import { GearChunker, type ChunkerLimits } from './gear-chunker';
 
 /** One chunk of a local file: its SHA-256 (hex), size and where it lies in the file. */
@@ -49,7 +48,7 @@ export async function describeFile(path: string, options: DescribeOptions = {}):
     let slot = 0;
     let reading = file.read(buffers[slot]!, 0, readBytes, 0);
     for (;;) {
-      throwIfAborted(options.signal);
+      options.signal?.throwIfAborted();
       const { bytesRead, buffer } = await reading;
       if (bytesRead === 0) break;
       slot = 1 - slot;

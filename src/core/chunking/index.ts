@@ -1,4 +1,3 @@
 /** What other rooms of core use of core/chunking: the room's public surface. */
 export { frameChunk, looksCompressible } from './chunk-batch';
-export { describeFile, type DescribeOptions, type FileChunks, type LocalChunk } from './describe-file';
-export { type ChunkerLimits, GearChunker } from './gear-chunker';
+export { describeFile, type DescribeOptions, type FileChunks, type LocalChunk, type ChunkerLimits, GearChunker } from '../../blend/chunking';

@@ -18,6 +18,12 @@ export interface ChunkedUploadOptions {
   size: number;
   /** The file's SHA-256 when packing already computed it (the node checks the file against it). */
   sha256?: string;
+  /**
+   * This project was never sent to this node in chunks (see sentInChunksBefore): with `sha256` known,
+   * the file goes whole in one PUT without being cut or read first, exactly as fast as a presigned PUT,
+   * and the node cuts it into chunks itself, kept as sent by this key for the next submission.
+   */
+  firstTime?: boolean;
   onProgress?: (progress: TransferProgress) => void;
   signal?: AbortSignal;
   clock?: Clock;
@@ -56,7 +62,7 @@ const WHOLE_FILE_SHARE = 0.5;
 const MAX_ROUNDS = 4;
 
 /**
- * Sends a file to a Renderdrop node as content-defined chunks: cuts and hashes it while reading it
+ * Sends a file to a Renderdrop node as content-defined chunks (or, the first time, whole: `firstTime`): cuts and hashes it while reading it
  * once, asks the node which chunks it lacks from this key, sends only those (zstd-compressed when
  * that pays, in batches, the next batch prepared while the last one travels), and asks the node to
  * rebuild and check the file. A node that finds a chunk missing or damaged then answers which ones,
@@ -66,7 +72,14 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
   const clock = options.clock ?? systemClock;
   const started = clock.now();
   const call = options.signal ? { signal: options.signal } : {};
-  const described = await describeFile(options.filePath, { ...(options.signal ? { signal: options.signal } : {}), ...(options.sha256 ? { sha256: options.sha256 } : {}) });
+  if (options.firstTime && options.sha256) {
+    const created = await createChunkedUpload(options.api, { fileName: options.fileName, fileType: options.fileType, manifest: { size: options.size, sha256: options.sha256 } }, call);
+    return sendWhole(options, created, { size: options.size, sha256: options.sha256 }, clock, started);
+  }
+  const described = await describeFile(options.filePath, { ...(options.signal ? { signal: options.signal } : {}), ...(options.sha256 ? { sha256: options.sha256 } : {}) }).catch((error: unknown) => {
+    throwIfAborted(options.signal);
+    throw error;
+  });
   if (described.size !== options.size) throw fileChanged();
   const created = await createChunkedUpload(
     options.api,

@@ -210,10 +210,19 @@ export class ChunkStore {
     return { id: row.id, keyId: row.key_id, userId: row.user_id, fileName: row.file_name, fileType: row.file_type, size: row.size, sha256: row.sha256, chunks, expiresAt: row.expires_at, slug: row.slug };
   }
 
-  /** The chunks of the file that became upload `slug` through a chunked upload, in order (null: it did not, or that is forgotten). */
+  /**
+   * The chunks of the file that became upload `slug` through a chunked upload, in order (null: it did
+   * not, that is forgotten, or the file arrived whole and the node has not cut it yet).
+   */
   chunksOfUpload(slug: string): ManifestChunk[] | null {
     const chunks = this.#db.prepare('SELECT chunks FROM chunked_uploads WHERE slug = ?').pluck().get(slug) as string | undefined;
-    return chunks === undefined ? null : (JSON.parse(chunks) as [string, number][]).map(([hash, size]) => ({ hash, size }));
+    const list = chunks === undefined ? [] : (JSON.parse(chunks) as [string, number][]).map(([hash, size]) => ({ hash, size }));
+    return list.length === 0 ? null : list;
+  }
+
+  /** Records the chunks the node cut a chunked upload's file into, when it was described without them. */
+  setChunks(id: string, chunks: readonly ManifestChunk[]): void {
+    this.#db.prepare("UPDATE chunked_uploads SET chunks = ? WHERE id = ? AND chunks = '[]'").run(JSON.stringify(chunks.map((c) => [c.hash, c.size])), id);
   }
 
   /** Records the upload the rebuilt file became. */

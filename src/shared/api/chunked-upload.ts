@@ -39,12 +39,16 @@ export const chunkManifestSchema = z
   .object({
     size: z.number().int().min(1).lt(MAX_UPLOAD_BYTES),
     sha256: hashSchema,
-    chunks: z.array(manifestChunkSchema).min(1).max(MAX_MANIFEST_CHUNKS),
+    /**
+     * The chunks, in order. Absent: the client sends the file whole to `wholeUrl` without cutting it
+     * (a project this node has not been sent before), and the node cuts it into chunks itself.
+     */
+    chunks: z.array(manifestChunkSchema).min(1).max(MAX_MANIFEST_CHUNKS).optional(),
     /** The bundle's files and where their bytes lie in it, for information only. */
     files: z.array(z.object({ path: z.string().max(4096), offset: z.number().int().min(0), size: z.number().int().min(0) }).strict()).max(100_000).optional(),
   })
   .strict()
-  .refine((m) => m.chunks.reduce((sum, c) => sum + c.size, 0) === m.size, { message: 'the chunks must add up to the size' });
+  .refine((m) => m.chunks === undefined || m.chunks.reduce((sum, c) => sum + c.size, 0) === m.size, { message: 'the chunks must add up to the size' });
 export type ChunkManifest = z.infer<typeof chunkManifestSchema>;
 export type ManifestChunk = z.infer<typeof manifestChunkSchema>;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHUNKING } from '../../../src/shared/api';
-import { describeFile, GearChunker } from '../../../src/core/chunking';
+import { describeFile, GearChunker } from '../../../src/blend/chunking';
 
 /** Pseudo-random bytes from a seed (the same every run). */
 function seeded(size: number, seed: string): Buffer {

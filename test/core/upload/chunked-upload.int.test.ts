@@ -78,6 +78,56 @@ describe('chunked uploads to a real node', () => {
     expect((await stored(sent.slug)).equals(text)).toBe(true);
   });
 
+  it('sends a project never sent here whole and uncut; the node cuts it and keeps its chunks for that key alone', async () => {
+    const { key } = createKey(t.node.ctx.db, 'first-time');
+    const fresh = new ApiClient({ baseUrl: t.url, apiKey: key });
+    const bytes = seeded(3 * 1024 * 1024, 'never sent');
+    const sendFresh = async (content: Buffer, firstTime: boolean, extra: Partial<ChunkedUploadOptions> = {}) =>
+      uploadChunked({ api: fresh, filePath: await fileOf('fresh.blend', content), fileName: 'fresh.blend', fileType: 'blend', size: content.length, sha256: createHash('sha256').update(content).digest('hex'), firstTime, ...extra });
+    const before = ingestions();
+    const first = await sendFresh(bytes, true);
+    expect(first).toMatchObject({ bytesReused: 0, bytesSent: bytes.length });
+    expect((await stored(first.slug)).equals(bytes)).toBe(true);
+    await ingested(before + 1);
+    expect(t.logs()).toContain('(cut by the node)');
+    const cut = (await describeFile(join(dir, 'fresh.blend'))).chunks.map(({ hash, size }) => ({ hash, size }));
+    expect(t.node.ctx.chunkStore!.chunksOfUpload(first.slug)).toEqual(cut);
+
+    const changed = Buffer.concat([bytes.subarray(0, 1_500_000), Buffer.from('one object moved'), bytes.subarray(1_500_000)]);
+    const again = await sendFresh(changed, false);
+    expect(again.bytesSent).toBeLessThan(changed.length * 0.1);
+    expect(again.bytesReused).toBeGreaterThan(changed.length * 0.9);
+    expect((await stored(again.slug)).equals(changed)).toBe(true);
+    expect((await send(changed)).bytesReused).toBe(0);
+  });
+
+  it('keeps what arrived of a first-time PUT stopped half-way, so the next try sends only the rest', async () => {
+    const { key } = createKey(t.node.ctx.db, 'first-time-stopped');
+    const fresh = new ApiClient({ baseUrl: t.url, apiKey: key });
+    const bytes = seeded(4 * 1024 * 1024, 'never sent, stopped');
+    const path = await fileOf('stopped.blend', bytes);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const options = { api: fresh, filePath: path, fileName: 'stopped.blend', fileType: 'blend' as const, size: bytes.length, sha256 };
+    const stop = new AbortController();
+    const before = ingestions();
+    const stopped = uploadChunked({ ...options, firstTime: true, signal: stop.signal, progressIntervalMs: 0, onProgress: (p) => p.bytes > 2 * 1024 * 1024 && stop.abort() });
+    await expect(stopped).rejects.toThrow();
+    await ingested(before + 1);
+    const resumed = await uploadChunked({ ...options, firstTime: false });
+    expect(resumed.bytesReused).toBeGreaterThan(1024 * 1024);
+    expect(resumed.bytesSent).toBeLessThan(bytes.length - 1024 * 1024);
+    expect((await stored(resumed.slug)).equals(bytes)).toBe(true);
+  });
+
+  it('refuses to complete an upload described without chunks before its file arrived whole', async () => {
+    const created = await t.call('POST', '/node/chunked-uploads', { fileName: 'x.blend', fileType: 'blend', manifest: { size: 5, sha256: '0'.repeat(64) } });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ missing: [], bytesReused: 0 });
+    const completed = await t.call('POST', `/node/chunked-uploads/${created.json.id}/complete`);
+    expect(completed.status).toBe(409);
+    expect(JSON.stringify(completed.json)).toContain('send the whole file');
+  });
+
   it('never counts as present for one key what another key sent', async () => {
     const { key } = createKey(t.node.ctx.db, 'other');
     const other = new ApiClient({ baseUrl: t.url, apiKey: key });

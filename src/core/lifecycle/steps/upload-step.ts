@@ -2,6 +2,7 @@ import { uploadChunked } from '../../upload';
 import { takeChangedFile } from './changed-file';
 import { chunkedFarm } from './chunked-farm';
 import { ensureBundle } from './pack-step';
+import { sentInChunksBefore } from './sent-in-chunks-before';
 import { sentFile } from './sent-file';
 import type { StepContext } from '../step-context';
 
@@ -10,7 +11,8 @@ import type { StepContext } from '../step-context';
  * and streams the bundle to it, or the file itself when there is none (checked again first when it
  * changed since it was added); a fresh target when the URL expired. Records the slug that holds the
  * bytes. A Renderdrop node that takes chunked uploads is sent only the chunks it lacks from this key
- * (uploadChunked), and its rebuilt file's slug is recorded the same way.
+ * (uploadChunked), and its rebuilt file's slug is recorded the same way; a project never sent to it
+ * in chunks goes whole, uncut, and the node cuts it (sentInChunksBefore).
  */
 export async function uploadStep(ctx: StepContext): Promise<void> {
   if (ctx.record().bundle === null) await takeChangedFile(ctx);
@@ -19,9 +21,10 @@ export async function uploadStep(ctx: StepContext): Promise<void> {
   const request = { fileName: sent.name, fileType: sent.fileType };
   const api = await chunkedFarm(ctx);
   if (api) {
+    const firstTime = !(await sentInChunksBefore(ctx.journal, ctx.record()));
     await ctx.save({ step: 'upload-target', slug: null, uploadExpiresAt: null });
     const known = ctx.record().bundle?.sha256;
-    const result = await uploadChunked({ api, filePath: sent.path, fileName: sent.name, fileType: sent.fileType, size: sent.size, ...(known ? { sha256: known } : {}), onProgress: (progress) => ctx.emit('upload', progress), clock: ctx.clock, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const result = await uploadChunked({ api, filePath: sent.path, fileName: sent.name, fileType: sent.fileType, size: sent.size, ...(known ? { sha256: known } : {}), firstTime, onProgress: (progress) => ctx.emit('upload', progress), clock: ctx.clock, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     await ctx.save({ step: 'uploaded', slug: result.slug, uploadExpiresAt: null, uploadSent: { bytesSent: result.bytesSent, bytesReused: result.bytesReused } });
     return;
   }

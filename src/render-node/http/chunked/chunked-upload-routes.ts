@@ -52,14 +52,15 @@ function createChunkedUpload(ctx: NodeContext, store: ChunkStore, request: Fasti
     throw badRequest('file_type_mismatch', `fileType "${body.fileType}" does not match the extension of "${body.fileName}" (use .blend with "blend", .zip with "zip").`);
   }
   const { manifest } = body;
-  const distinct = [...new Set(manifest.chunks.map((c) => c.hash))];
+  const chunks = manifest.chunks ?? [];
+  const distinct = [...new Set(chunks.map((c) => c.hash))];
   const owned = store.ownedBy(keyId, distinct);
   store.touch(owned);
-  const bytesReused = manifest.chunks.reduce((sum, c) => sum + (owned.has(c.hash) ? c.size : 0), 0);
+  const bytesReused = chunks.reduce((sum, c) => sum + (owned.has(c.hash) ? c.size : 0), 0);
   const id = `c-${randomBytes(16).toString('base64url')}`;
   const expiresAt = new Date(ctx.now().getTime() + Math.max(ctx.uploadUrlTtlMs, 6 * 3600_000)).toISOString();
   store.dropExpired();
-  store.createUpload({ id, keyId, userId: key.userId, fileName: body.fileName, fileType: body.fileType, size: manifest.size, sha256: manifest.sha256, chunks: manifest.chunks, expiresAt });
+  store.createUpload({ id, keyId, userId: key.userId, fileName: body.fileName, fileType: body.fileType, size: manifest.size, sha256: manifest.sha256, chunks, expiresAt });
   const path = `/storage/chunked-uploads/${id}/chunks`;
   const signed = (at: string) => `${ctx.baseUrl(request)}${at}?${ctx.signer.sign('PUT', at, new Date(expiresAt), keyId)}`;
   return { id, missing: distinct.filter((hash) => !owned.has(hash)), bytesReused, chunksUrl: signed(path), wholeUrl: signed(`/storage/chunked-uploads/${id}/whole`), expiresAt };

@@ -17,6 +17,7 @@ import type { NodeContext } from '../context';
  */
 export async function rebuildUpload(ctx: NodeContext, store: ChunkStore, upload: ChunkedUploadRecord, log: FastifyBaseLogger) {
   if (upload.slug !== null) return { slug: upload.slug, size: upload.size, sha256: upload.sha256 };
+  if (upload.chunks.length === 0) throw new HttpError(409, 'whole_file_expected', 'This upload was described without its chunks: send the whole file to its wholeUrl first.');
   const distinct = [...new Set(upload.chunks.map((c) => c.hash))];
   const owned = store.ownedBy(upload.keyId, distinct);
   const notSent = distinct.filter((hash) => !owned.has(hash));

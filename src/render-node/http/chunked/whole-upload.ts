@@ -14,6 +14,7 @@ import type { NodeContext } from '../context';
 import { signedQuery } from '../request-schemas';
 import { zodValidatorCompiler, type ZodTypeProvider } from '../zod-route';
 import { idParams, openUpload } from './chunked-upload-routes';
+import { cutReceivedFile } from './cut-received-file';
 import { sealUpload } from './rebuild-upload';
 import { signedKey } from './signed-key';
 
@@ -59,7 +60,7 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
       try {
         await pipeline(request.raw, hashing, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
       } catch (error) {
-        store.track(upload.keyId, ingestChunks(store, upload, temp, request.log).finally(() => rm(temp, { force: true })));
+        store.track(upload.keyId, ingestChunks(store, upload, temp, false, request.log).finally(() => rm(temp, { force: true })));
         throw error instanceof HttpError ? error : new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again (what arrived is not asked for again).`);
       }
       if (received !== upload.size || hash.digest('hex') !== upload.sha256) {
@@ -68,7 +69,7 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
       }
       const done = await sealUpload(ctx, store, upload, temp, slug);
       request.log.info({ slug, bytes: upload.size }, 'chunked upload received whole');
-      store.track(upload.keyId, ingestChunks(store, upload, ctx.storage.uploadPath(slug), request.log));
+      store.track(upload.keyId, ingestChunks(store, upload, ctx.storage.uploadPath(slug), true, request.log));
       return done;
     });
   });
@@ -76,9 +77,20 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
 
 /**
  * Stores the chunks of a file received whole (or of the part that arrived), each checked against the
- * manifest (a chunk the file does not hold whole is left out), a batch at a time between other work.
+ * manifest (a chunk the file does not hold whole is left out), a batch at a time between other work;
+ * a file described without chunks is cut by the node (cutReceivedFile).
  */
-async function ingestChunks(store: ChunkStore, upload: ChunkedUploadRecord, path: string, log: FastifyBaseLogger): Promise<void> {
+async function ingestChunks(store: ChunkStore, upload: ChunkedUploadRecord, path: string, complete: boolean, log: FastifyBaseLogger): Promise<void> {
+  if (upload.chunks.length === 0) {
+    try {
+      const chunks = await cutReceivedFile(store, upload, path, complete);
+      store.collect();
+      log.info({ chunkedUpload: upload.id, chunks }, 'chunks of a file received whole stored (cut by the node)');
+    } catch (err) {
+      log.warn({ err, chunkedUpload: upload.id }, 'a file received whole could not be cut into chunks; they are asked for next time');
+    }
+    return;
+  }
   let file;
   try {
     file = await open(path, 'r');
