@@ -100,7 +100,7 @@ describe('a waiting row', () => {
   it('says when it starts, or why it cannot say, and drops the words once it renders', () => {
     const starts = row({ id: 'j1', status: 'booting', waiting: { jobsAhead: 1, startsInSeconds: 240, reason: null }, priority: 50 });
     expect(starts).toContain('in ~4 min');
-    expect(starts).toContain('Starts in about 4 min; the clock starts when it renders.');
+    expect(starts).toContain('Starts in about 4 min — 1 job ahead; the clock starts when it renders.');
     const why = row({ id: 'j2', status: 'booting', waiting: { jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged big-ram' }, priority: 50 });
     expect(why).toContain('Waiting for a render worker tagged big-ram');
     const rendering = row({ id: 'j3', status: 'rendering', waiting: null, running: true, renderingSince: '2026-03-14T10:49:00Z', priority: 50 });

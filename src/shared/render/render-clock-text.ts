@@ -50,7 +50,8 @@ export function rowTimeText(clock: RenderClock): RowTimeText | null {
     case 'waiting': {
       const ahead = clock.jobsAhead !== null && clock.jobsAhead > 0 ? `${countOf(clock.jobsAhead, 'job')} ahead` : null;
       const starts = clock.startsInSeconds !== null ? startsInShort(clock.startsInSeconds) : null;
-      const title = clock.startsInSeconds !== null || clock.reason !== null ? waitingWords(clock) : waitingText(clock.jobsAhead);
+      const words = clock.startsInSeconds !== null || clock.reason !== null ? waitingWords(clock) : waitingText(clock.jobsAhead);
+      const title = ahead !== null && clock.startsInSeconds !== null ? `${words} — ${ahead}` : words;
       return { main: 'Waiting', sub: starts ?? ahead, title: `${title}; the clock starts when it renders.` };
     }
     case 'starting':

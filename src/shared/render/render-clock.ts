@@ -17,7 +17,8 @@ export interface RenderTiming {
   framesSeen?: FramesSeen | null;
   /**
    * The time left the farm said when the job was read (a Renderdrop node's `estimate` from the frames
-   * done, read along the shot); it wins over the frame rate, which knows nothing of where frames are.
+   * done, read along the shot); used only while the job's own frame rate cannot say (it is a snapshot
+   * that does not count down between reads of the job).
    */
   farmLeftSeconds?: number | null;
 }
@@ -118,7 +119,7 @@ export function renderClockOf(t: RenderTiming, now: number): RenderClock {
   return {
     phase: 'rendering',
     renderedSeconds: seconds(t.renderingSince, now),
-    leftSeconds: framesDone ? null : (t.farmLeftSeconds ?? timeLeftFromFrameRate(t.renderingSince, now, t.completedFrames, t.totalFrames, t.framesSeen ?? null)),
+    leftSeconds: framesDone ? null : (timeLeftFromFrameRate(t.renderingSince, now, t.completedFrames, t.totalFrames, t.framesSeen ?? null) ?? t.farmLeftSeconds ?? null),
     framesDone,
   };
 }

@@ -38,10 +38,12 @@ describe('the time left of a job the node estimates from its frames', () => {
       estimate,
     }) as unknown as Job;
 
-  it("takes the node's time left over the frame rate", () => {
+  it("takes the node's time left only while the job's own frame rate cannot say (a snapshot does not count down)", () => {
     const now = Date.parse('2026-11-29T03:01:00.000Z');
-    const clock = renderClockOf(renderTimingOf(job({ seconds: 600, low: 500, high: 700, basis: 'frames' })), now);
-    expect(clock).toMatchObject({ phase: 'rendering', leftSeconds: 600 });
+    const withRate = renderClockOf(renderTimingOf(job({ seconds: 600, low: 500, high: 700, basis: 'frames' })), now);
+    expect(withRate).toMatchObject({ phase: 'rendering', leftSeconds: 1860 });
+    const noRate = renderClockOf({ ...renderTimingOf(job({ seconds: 600, low: 500, high: 700, basis: 'frames' })), completedFrames: 0 }, now);
+    expect(noRate).toMatchObject({ phase: 'rendering', leftSeconds: 600 });
   });
 
   it('keeps the frame rate without one, or with an estimate made before Start', () => {

@@ -31,7 +31,7 @@ describe('when a waiting job starts', () => {
 
   it('reaches the row, the details and the list column', () => {
     const clock = { phase: 'waiting', jobsAhead: 1, startsInSeconds: 240, reason: null } as const;
-    expect(rowTimeText(clock)).toEqual({ main: 'Waiting', sub: 'in ~4 min', title: 'Starts in about 4 min; the clock starts when it renders.' });
+    expect(rowTimeText(clock)).toEqual({ main: 'Waiting', sub: 'in ~4 min', title: 'Starts in about 4 min — 1 job ahead; the clock starts when it renders.' });
     expect(clockFact(clock)).toEqual({ label: 'Time', text: 'Starts in about 4 min' });
     expect(clockShortText(clock)).toBe('Starts in about 4 min');
     const why = { phase: 'waiting', jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged gpu' } as const;
