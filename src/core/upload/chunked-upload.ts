@@ -20,8 +20,10 @@ export interface ChunkedUploadOptions {
   sha256?: string;
   /**
    * This project was never sent to this node in chunks (see sentInChunksBefore): with `sha256` known,
-   * the file goes whole in one PUT without being cut or read first, exactly as fast as a presigned PUT,
-   * and the node cuts it into chunks itself, kept as sent by this key for the next submission.
+   * a file that would not travel much smaller compressed goes whole in one PUT without being cut or
+   * read first (a few windows are sampled), as fast as a presigned PUT, and the node cuts it into
+   * chunks itself, kept as sent by this key for the next submission. A file that compresses well goes
+   * in compressed chunks, as the bundle is stored undeflated for a node that takes chunks.
    */
   firstTime?: boolean;
   onProgress?: (progress: TransferProgress) => void;
@@ -72,7 +74,7 @@ export async function uploadChunked(options: ChunkedUploadOptions): Promise<Chun
   const clock = options.clock ?? systemClock;
   const started = clock.now();
   const call = options.signal ? { signal: options.signal } : {};
-  if (options.firstTime && options.sha256) {
+  if (options.firstTime && options.sha256 && !(await looksCompressible(options.filePath, options.size))) {
     const created = await createChunkedUpload(options.api, { fileName: options.fileName, fileType: options.fileType, manifest: { size: options.size, sha256: options.sha256 } }, call);
     return sendWhole(options, created, { size: options.size, sha256: options.sha256 }, clock, started);
   }

@@ -72,7 +72,7 @@ describe('chunked uploads to a real node', () => {
 
   it('sends a file that compresses well in compressed chunks, even the first time', async () => {
     const text = Buffer.from('Cube.001 location 1.0 2.0 3.0\n'.repeat(40_000));
-    const sent = await send(text);
+    const sent = await send(text, { firstTime: true, sha256: createHash('sha256').update(text).digest('hex') });
     expect(sent.bytesReused).toBeLessThan(text.length / 2);
     expect(sent.bytesSent).toBeLessThan(text.length / 5);
     expect((await stored(sent.slug)).equals(text)).toBe(true);
@@ -117,6 +117,18 @@ describe('chunked uploads to a real node', () => {
     expect(resumed.bytesReused).toBeGreaterThan(1024 * 1024);
     expect(resumed.bytesSent).toBeLessThan(bytes.length - 1024 * 1024);
     expect((await stored(resumed.slug)).equals(bytes)).toBe(true);
+  });
+
+  it('keeps no chunk list for a file sent whole, uncut, that is not the one it was described as', async () => {
+    const { key } = createKey(t.node.ctx.db, 'first-time-wrong');
+    const fresh = new ApiClient({ baseUrl: t.url, apiKey: key });
+    const bytes = seeded(1024 * 1024, 'described wrong');
+    const before = ingestions();
+    const sent = await uploadChunked({ api: fresh, filePath: await fileOf('wrong.blend', bytes), fileName: 'wrong.blend', fileType: 'blend', size: bytes.length, sha256: 'f'.repeat(64), firstTime: true });
+    for (let i = 0; i < 200 && !t.logs().includes('kept no chunk list'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(t.logs()).toContain('is not the one described');
+    expect(ingestions()).toBe(before);
+    expect(t.node.ctx.chunkStore!.chunksOfUpload(sent.slug)).toBeNull();
   });
 
   it('refuses to complete an upload described without chunks before its file arrived whole', async () => {

@@ -14,9 +14,11 @@ const READ_BYTES = 1024 * 1024;
 /**
  * Cuts a file a key sent whole without describing its chunks (a project the client had not sent this
  * node before) with the same content-defined chunker the client uses, and stores every chunk as sent
- * by that key (it did send those bytes). `complete`: the file arrived whole and checked, so its chunk
+ * by that key (it did send those bytes). `complete`: the file arrived whole, so its chunk
  * list becomes the upload's (render workers then fetch it in chunks); otherwise only the chunks that
- * arrived whole are kept (the last, cut short, is not). Answers how many chunks were stored.
+ * arrived whole are kept (the last, cut short, is not). The whole file's SHA-256 is checked on the way:
+ * a file that is not the one described keeps its chunks (they are bytes the key sent, named by the
+ * node's own hashes) but no chunk list, and the error says so. Answers how many chunks were stored.
  */
 export async function cutReceivedFile(store: ChunkStore, upload: ChunkedUploadRecord, path: string, complete: boolean): Promise<number> {
   const chunker = new GearChunker(CHUNKING);
@@ -25,6 +27,7 @@ export async function cutReceivedFile(store: ChunkStore, upload: ChunkedUploadRe
   let batchBytes = 0;
   let stored = 0;
   let pieces: Buffer[] = [];
+  const whole = complete ? createHash('sha256') : null;
   const flush = async () => {
     store.putAll(upload.keyId, batch);
     stored += batch.length;
@@ -49,6 +52,7 @@ export async function cutReceivedFile(store: ChunkStore, upload: ChunkedUploadRe
       if (bytesRead === 0) break;
       position += bytesRead;
       const piece = data.subarray(0, bytesRead);
+      whole?.update(piece);
       let from = 0;
       for (const cut of chunker.cuts(piece)) {
         pieces.push(piece.subarray(from, cut));
@@ -62,6 +66,7 @@ export async function cutReceivedFile(store: ChunkStore, upload: ChunkedUploadRe
   } finally {
     await file.close();
   }
+  if (whole !== null && whole.digest('hex') !== upload.sha256) throw new Error('the file received whole is not the one described (its SHA-256 differs); it keeps no chunk list');
   if (complete) store.setChunks(upload.id, list);
   return stored;
 }

@@ -27,8 +27,11 @@ const INGEST_BATCH_BYTES = 4 * 1024 * 1024;
  * hashes it as it arrives and, when its size and SHA-256 are the manifest's, it becomes the upload at
  * once; then, in the background, the file is cut at the manifest's chunk sizes and every chunk whose
  * hash matches is stored as sent by the key (it did send those bytes), so the next submission sends
- * only what changed. A PUT cut short keeps the chunks of what arrived the same way, so sending again
- * sends only the rest.
+ * only what changed. A file described without chunks (a project the client never sent here) is
+ * received exactly as a presigned PUT is, its size checked, and its SHA-256 checked in the background
+ * as the node cuts it (cutReceivedFile): one that is not the file described keeps no chunk list, so
+ * render workers fetch it whole. A PUT cut short keeps the chunks of what arrived the same way, so
+ * sending again sends only the rest.
  */
 export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store: ChunkStore): void {
   app.register(async (plain) => {
@@ -48,12 +51,13 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
       }
       const slug = `u-${randomBytes(16).toString('base64url')}`;
       const temp = join(ctx.storage.uploadsDir, `.part-${slug}-${randomBytes(4).toString('hex')}`);
-      const hash = createHash('sha256');
+      const cutByNode = upload.chunks.length === 0;
+      const hash = cutByNode ? null : createHash('sha256');
       let received = 0;
       const hashing = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           received += chunk.length;
-          hash.update(chunk);
+          hash?.update(chunk);
           done(received > length ? new HttpError(400, 'length_mismatch', 'More bytes arrived than Content-Length announced.') : null, chunk);
         },
       });
@@ -63,7 +67,7 @@ export function registerWholeRoute(app: FastifyInstance, ctx: NodeContext, store
         store.track(upload.keyId, ingestChunks(store, upload, temp, false, request.log).finally(() => rm(temp, { force: true })));
         throw error instanceof HttpError ? error : new HttpError(400, 'upload_incomplete', `The upload stopped after ${received} of ${length} bytes; send it again (what arrived is not asked for again).`);
       }
-      if (received !== upload.size || hash.digest('hex') !== upload.sha256) {
+      if (received !== upload.size || (hash !== null && hash.digest('hex') !== upload.sha256)) {
         await rm(temp, { force: true });
         throw new HttpError(422, 'rebuilt_mismatch', 'The file sent is not the one the manifest describes (its size or SHA-256 differ). Describe the file again and resend it.');
       }
@@ -87,7 +91,7 @@ async function ingestChunks(store: ChunkStore, upload: ChunkedUploadRecord, path
       store.collect();
       log.info({ chunkedUpload: upload.id, chunks }, 'chunks of a file received whole stored (cut by the node)');
     } catch (err) {
-      log.warn({ err, chunkedUpload: upload.id }, 'a file received whole could not be cut into chunks; they are asked for next time');
+      log.warn({ err, chunkedUpload: upload.id }, 'a file received whole, cut by the node, kept no chunk list; what is missing is asked for next time');
     }
     return;
   }
