@@ -52,8 +52,11 @@ describe.skipIf(!ready)('Settings lists the render workers when "This computer" 
     await host.handlers['submissions.continue']({ submissionId: submitted.submissionId });
     await expect.poll(phase, { timeout: 60_000 }).toBe('review');
     await host.handlers['submissions.startRender']({ submissionId: submitted.submissionId, renderConfig: { colorManagementPreset: 'default', resolutionPercentage: 400, sampleCount: 2048 } });
-    await list.getByText(/Frames 1-4(, on \d)? of job/).waitFor({ timeout: 60_000 });
-    await list.getByText(/Frames 5-8(, on \d)? of job/).waitFor({ timeout: 60_000 });
+    // Both workers render a chunk at once; frames go to the chunks spread across the shot, so each holds frames from all of it.
+    const rendering = list.getByText(/^Frames \d+(-\d+)?(, \d+(-\d+)?)*(, on \d+)? of job/);
+    await expect.poll(() => rendering.count(), { timeout: 60_000 }).toBe(2);
+    const chunkFrames = (await rendering.allInnerTexts()).map((t) => /^Frames ([\d, -]+?)(, on \d+)? of job/.exec(t)![1]);
+    expect(new Set(chunkFrames).size, chunkFrames.join(' | ')).toBe(2);
     for (const width of [800, 1024, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       await list.scrollIntoViewIfNeeded();
