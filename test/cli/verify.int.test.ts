@@ -8,6 +8,7 @@ import { runCli } from '../helpers/cli';
 import { startTestNode, waitForJob, type TestNode } from '../helpers/node';
 import { decodePng } from '../helpers/png-pixels';
 import { EXIT } from '../../src/cli/exit-codes';
+import { spreadOrder } from '../../src/shared/render/spread-order';
 import { cliSetup, filesUnder, jobsOfFile, parseSubmissions } from './helpers/cli-setup';
 
 const blenderPath = requireBlender();
@@ -127,7 +128,9 @@ describe.skipIf(!blenderPath)('renderdrop verify against a real render node', ()
     expect(downloaded.stdout).toContain(`Job ${result.jobId} failed after rendering ${rendered} of 40 frames; these are the frames it rendered before it stopped.`);
     expect(downloaded.stdout).not.toContain('Wait until');
     const folder = join(out, `cut-short-${result.jobId.replace(/-/g, '').slice(0, 8)}`);
-    expect(await filesUnder(folder)).toEqual(Array.from({ length: rendered }, (_, i) => `sample_${String(i + 1).padStart(4, '0')}.png`));
+    // The frames render spread across the shot: the first `rendered` of that order are the ones on disk.
+    const renderedFrames = spreadOrder(Array.from({ length: 40 }, (_, i) => i + 1)).slice(0, rendered).sort((a, b) => a - b);
+    expect(await filesUnder(folder)).toEqual(renderedFrames.map((f) => `sample_${String(f).padStart(4, '0')}.png`));
     const checked = await runCli(['verify', result.jobId, '--dir', folder, '--json'], { env: cli.env });
     expect(checked.code).toBe(EXIT.framesMissing);
     expect(json(checked.stdout)).toMatchObject({ expected: 40, present: rendered, broken: [], complete: false });
