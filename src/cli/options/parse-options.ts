@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { COLOR_MANAGEMENT_PRESETS, JOB_STATUSES, OUTPUT_FORMATS, type JobStatusValue as JobStatus } from '../../shared/api-values';
 import { parseFrameRanges } from '../../shared/frame-ranges';
 import { parseTags } from '../../shared/worker-tags';
-import { FRAME_ORDERS, type FrameOrder } from '../../shared/api';
+import { FRAME_ORDERS, type FrameOrder } from '../../shared/frame-order';
 
 /** An output format of a render configuration. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

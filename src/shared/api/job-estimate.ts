@@ -16,9 +16,7 @@ export const jobEstimateSchema = z.object({
 });
 export type JobEstimate = z.infer<typeof jobEstimateSchema>;
 
-/** The order a job's frames render in: `spread` covers the shot early (first, last, middle, then the gaps' midpoints); `sequential` in frame order. */
-export const FRAME_ORDERS = ['spread', 'sequential'] as const;
-export type FrameOrder = (typeof FRAME_ORDERS)[number];
+export { FRAME_ORDERS, type FrameOrder } from '../frame-order';
 
 /** The node's estimate carried by a job payload, or null when it has none (or another server's shape). */
 export function estimateOf(job: Pick<Job, 'estimate'> | Job): JobEstimate | null {
