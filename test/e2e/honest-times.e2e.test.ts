@@ -80,7 +80,8 @@ describe.skipIf(!ready)('honest times: waiting in line, then time left from its 
     await expect.poll(async () => (await summaryOf('long shot.blend'))?.status, { timeout: 180_000, interval: 500 }).toBe('rendering');
 
     const second = await makeSampleScene(scenes, { frames: FRAMES_B, missingTexture: false, name: 'next shot.blend', everySample: true });
-    await submit(second, { colorManagementPreset: 'default', sampleCount: 1500, frameRanges: [`1-${FRAMES_B}`] });
+    // Frames of a second or more, so the time left is judged on more than the display's whole seconds.
+    await submit(second, { colorManagementPreset: 'default', sampleCount: 4000, frameRanges: [`1-${FRAMES_B}`] });
     const third = await makeSampleScene(scenes, { frames: 3, missingTexture: false, name: 'last shot.blend', everySample: true });
     await submit(third, { colorManagementPreset: 'default', sampleCount: 100, frameRanges: ['1-3'] });
     await expect.poll(async () => (await summaryOf('last shot.blend'))?.waiting?.jobsAhead, { timeout: 120_000, interval: 500 }).toBe(2);
@@ -153,8 +154,9 @@ describe.skipIf(!ready)('honest times: waiting in line, then time left from its 
     const taken = secondsOf((await detail.getByTestId('detail-time').textContent()) ?? '');
     const rendering = (Date.parse(summary.endedAt!) - Date.parse(summary.renderingSince!)) / 1000;
     expect(taken).not.toBeNull();
-    // Whole seconds on screen, and the job's end is stamped when its outputs are listed: 2 s of slack, far less than the wait.
-    expect(Math.abs(taken! - rendering)).toBeLessThanOrEqual(2);
+    // Whole seconds on screen, and the job's end is stamped when its outputs are listed (packaging ten
+    // frames on a busy machine): 3 s of slack, far less than the wait.
+    expect(Math.abs(taken! - rendering)).toBeLessThanOrEqual(3);
     expect(taken!).toBeLessThan(rendering + waited - 2);
     await screenshots('times-completed');
   });
@@ -167,10 +169,10 @@ describe.skipIf(!ready)('honest times: waiting in line, then time left from its 
     await sheet.getByLabel('Frames').waitFor({ timeout: 120_000 });
     const estimate = sheet.getByTestId('render-estimate');
     await sheet.getByLabel('Frames').fill('1-5');
-    await expect.poll(() => estimate.textContent()).toMatch(/scaled to 5 frames at \d+ × \d+, 1500 samples\.$/);
+    await expect.poll(() => estimate.textContent()).toMatch(/scaled to 5 frames at \d+ × \d+, 4000 samples\.$/);
     const five = secondsOf((await estimate.textContent()) ?? '');
-    await sheet.getByLabel('Samples').fill('3000');
-    await expect.poll(() => estimate.textContent()).toMatch(/scaled to 5 frames at \d+ × \d+, 3000 samples\.$/);
+    await sheet.getByLabel('Samples').fill('8000');
+    await expect.poll(() => estimate.textContent()).toMatch(/scaled to 5 frames at \d+ × \d+, 8000 samples\.$/);
     const text = (await estimate.textContent()) ?? '';
     expect(text).toMatch(/^About .+ to render, based on the last render of next shot\.blend on this farm \(latest: 10 frames/);
     expect(text).not.toMatch(/based on based on|\.\.$/i);
