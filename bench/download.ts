@@ -133,7 +133,8 @@ async function main(): Promise<void> {
     {
       id: 'renderdrop',
       label: `renderdrop downloadJobOutputs (${concurrency} at once)`,
-      requests: fileCount + 1,
+      // The downloads list, one frames-route call (which frames the folder already holds), then each file.
+      requests: fileCount + 2,
       run: (dest) =>
         runMeasured(process.execPath, [downloadClient, JSON.stringify({ baseUrl: bench.test.url, jobId, dir: dest, concurrency })], {
           env: { ...process.env, RENDERDROP_API_KEY: bench.test.key },
