@@ -12,7 +12,8 @@ import { SCREEN_SIZES } from './screen-sizes';
 const ready = requireChromium() && requireBlender() !== null;
 const SIZES = SCREEN_SIZES.filter((s) => [800, 1024, 1440].includes(s.width));
 const HORIZONTAL_OVERFLOW = `document.documentElement.scrollWidth - document.documentElement.clientWidth`;
-const ESTIMATE = /^About (\d+(?:\.\d)?) (s|min|h) \(likely \d+(?:\.\d)?(?: (?:s|min|h))?–\d+(?:\.\d)?(?: (?:s|min|h))?\) to render on this farm\.$/;
+/** The review's node estimate; the range is left out when both ends round to the same figure (sure to the unit shown). */
+const ESTIMATE = /^About (\d+(?:\.\d)?) (s|min|h)(?: \(likely \d+(?:\.\d)?(?: (?:s|min|h))?–\d+(?:\.\d)?(?: (?:s|min|h))?\))? to render on this farm\.$/;
 
 /**
  * The review of a scene on this computer's node: once the node's sample render has measured it, the
