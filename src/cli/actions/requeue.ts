@@ -1,16 +1,15 @@
 import type { ApiClient } from '../../core/api';
 import type { SubmissionJournal, SubmissionRecord } from '../../core/journal';
-import { effectiveDownloadDir } from '../../core/settings';
 import { requeueOrResend } from '../../core/verify';
 import type { RequeueRequest } from '../../shared/api';
 import { describeFrames, requeueRequestOf } from '../../shared/render';
 import { UsageError } from '../cli-errors';
 import type { ExitCode } from '../exit-code-for';
 import { EXIT } from '../exit-codes';
-import { LiveDisplay } from '../output';
 import { safeText } from '../terminal';
 import { type CliContext, resolveJobId } from '../context';
-import { outcomeExitCode, type SubmissionOutcome, SubmissionRunner } from '../submit';
+import { outcomeExitCode, type SubmissionOutcome } from '../submit';
+import { withRecordRunner } from './verify';
 
 interface RequeueOptions {
   frames?: string;
@@ -59,24 +58,8 @@ export async function requeue(ctx: CliContext, typed: string, opts: RequeueOptio
 
 /** Sends the recorded gap-fill job and leaves it rendering (its download is resumed by `watch`). */
 async function sendAgain(ctx: CliContext, o: { client: ApiClient; journal: SubmissionJournal; record: SubmissionRecord; signal: AbortSignal; json: boolean }): Promise<SubmissionOutcome> {
-  const stream = o.json ? ctx.io.stderr : ctx.io.stdout;
-  const display = new LiveDisplay(stream, { live: Boolean(stream.isTTY) });
-  const runner = new SubmissionRunner({
-    confirm: ctx.prompt.confirm,
-    choose: ctx.prompt.choose,
-    journal: o.journal,
-    display,
-    signal: o.signal,
-    yes: true,
-    canPrompt: false,
-    defaultDownloadRoot: effectiveDownloadDir(ctx.settings().get()),
-    nameWidth: Math.min(40, Math.max(8, o.record.file.name.length)),
-  });
-  try {
+  return withRecordRunner(ctx, { journal: o.journal, signal: o.signal, json: o.json, name: o.record.file.name }, async (runner) => {
     const started = await runner.start(o.record, o.client);
     return 'handedOff' in started ? runner.leftRendering(started) : started;
-  } finally {
-    runner.close();
-    display.close();
-  }
+  });
 }

@@ -71,6 +71,16 @@ async function renderMissing(
 ): Promise<SubmissionOutcome> {
   const { record, frames } = await recordMissingFrames({ journal: o.journal, original: o.record, job: o.before.job, check: o.before });
   o.say([`Rendering ${frames.length === 1 ? 'frame' : 'frames'} ${describeFrames(frames)} of ${record.file.name} again into ${o.before.folder}`]);
+  return withRecordRunner(ctx, { journal: o.journal, signal: o.signal, json: o.json, name: record.file.name }, async (runner) => {
+    const started = await runner.start(record, o.client);
+    if (!('handedOff' in started)) return started;
+    const [outcome] = await runner.follow([started]);
+    return outcome!;
+  });
+}
+
+/** Runs `use` with a submission runner that sends a recorded submission without asking, its progress on the terminal (stderr with `--json`). */
+export async function withRecordRunner<T>(ctx: CliContext, o: { journal: SubmissionJournal; signal: AbortSignal; json: boolean; name: string }, use: (runner: SubmissionRunner) => Promise<T>): Promise<T> {
   const stream = o.json ? ctx.io.stderr : ctx.io.stdout;
   const display = new LiveDisplay(stream, { live: Boolean(stream.isTTY) });
   const runner = new SubmissionRunner({
@@ -82,13 +92,10 @@ async function renderMissing(
     yes: true,
     canPrompt: false,
     defaultDownloadRoot: effectiveDownloadDir(ctx.settings().get()),
-    nameWidth: Math.min(40, Math.max(8, record.file.name.length)),
+    nameWidth: Math.min(40, Math.max(8, o.name.length)),
   });
   try {
-    const started = await runner.start(record, o.client);
-    if (!('handedOff' in started)) return started;
-    const [outcome] = await runner.follow([started]);
-    return outcome!;
+    return await use(runner);
   } finally {
     runner.close();
     display.close();
