@@ -1,15 +1,13 @@
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { probeBlender } from '../../src/render-node/blender/probe';
 import { EXIT } from '../../src/cli/exit-codes';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
 import { runCli } from '../helpers/cli';
+import { startFarmProxy } from '../helpers/farm-proxy';
 import { startTestNode, type TestNode } from '../helpers/node';
 import { decodePng } from '../helpers/png-pixels';
 import { cliSetup, filesUnder, jobsOfFile, parseSubmissions } from './helpers/cli-setup';
@@ -56,34 +54,6 @@ function whileRendering(looks: Look[]): Look[] {
   return looks.filter((l) => l.before === 'rendering' && l.after === 'rendering' && l.frames.length > 0 && l.frames.length < FRAMES);
 }
 
-/**
- * A proxy in front of the node that records each request; with `hideNodeRoutes` it answers the node's
- * extension routes (`/api/external/v1/node/...`) with the node's own 404 for a route it does not have,
- * as a farm that is not a Renderdrop node does. Requests keep their Host header, so the links the node
- * hands out point back through the proxy.
- */
-async function proxyTo(target: string, hideNodeRoutes: boolean): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
-  const upstream = new URL(target);
-  const requests: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = req.url ?? '/';
-    requests.push(`${req.method} ${path.split('?')[0]}`);
-    const forwarded = hideNodeRoutes && path.startsWith('/api/external/v1/node/') ? path.replace('/api/external/v1/node/', '/api/external/v1/not-here/') : path;
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: forwarded, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      pipeline(answer, res, () => undefined);
-    });
-    forward.on('error', () => res.destroy());
-    pipeline(req, forward, () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe.skipIf(!blenderPath)('frames on disk as they render (real node, real Blender)', () => {
   let t: TestNode;
   let work: string;
@@ -97,7 +67,7 @@ describe.skipIf(!blenderPath)('frames on disk as they render (real node, real Bl
   });
 
   it('submit --download leaves finished frames in the folder while the job still renders, then every frame, and verify passes', { timeout: 300_000 }, async () => {
-    const proxy = await proxyTo(t.url, false);
+    const proxy = await startFarmProxy(t.url, { hideNodeRoutes: false });
     const cli = await cliSetup(proxy.url, t.key);
     const scene = await makeSampleScene(work, { frames: FRAMES, missingTexture: false, everySample: true, name: 'follow-shot.blend' });
     const out = join(work, 'submit-out');
@@ -185,7 +155,7 @@ describe.skipIf(!blenderPath)('frames on disk as they render (real node, real Bl
   });
 
   it('on a farm without the frames route, submit --download renders with an empty folder and downloads everything at the end', { timeout: 300_000 }, async () => {
-    const proxy = await proxyTo(t.url, true);
+    const proxy = await startFarmProxy(t.url, { hideNodeRoutes: true });
     try {
       const cli = await cliSetup(proxy.url, t.key);
       const scene = await makeSampleScene(work, { frames: FRAMES, missingTexture: false, everySample: true, name: 'other-farm.blend' });
