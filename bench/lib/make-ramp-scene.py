@@ -2,7 +2,9 @@
 that grows from 1 copy at the first frame to COPIES at the last, all in view of the camera.
 
 Usage:
-  blender -b -Y --factory-startup --python-exit-code 1 --python make-ramp-scene.py -- OUT.blend FRAMES COPIES SAMPLES WIDTH HEIGHT
+  blender -b -Y --factory-startup --python-exit-code 1 --python make-ramp-scene.py -- OUT.blend FRAMES COPIES SAMPLES WIDTH HEIGHT [ENGINE]
+
+ENGINE: CYCLES (default) or BLENDER_WORKBENCH.
 """
 
 import sys
@@ -11,10 +13,11 @@ import bpy
 
 argv = sys.argv[sys.argv.index("--") + 1:]
 out, frames, copies, samples, width, height = argv[0], int(argv[1]), int(argv[2]), int(argv[3]), int(argv[4]), int(argv[5])
+engine = argv[6] if len(argv) > 6 else "CYCLES"
 SUBDIVISIONS = 5
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
-scene.render.engine = "CYCLES"
+scene.render.engine = engine
 scene.cycles.device = "CPU"
 scene.cycles.samples = samples
 scene.cycles.use_denoising = False

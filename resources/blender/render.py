@@ -16,6 +16,9 @@ and is not empty are skipped, so a render resumes with the frames left, in that 
 When the plan names a `previewDir`, a small PNG of each frame rendered is saved there as
 <frame file name without extension>.png (through a scene of its own, so the render's settings stay as
 they are); a preview that cannot be made is a warning, never a failed frame.
+A plan with `steps` (a sample render's) renders each step's frame at the step's resolution percentage
+and samples, in the order listed, the same frame possibly several times; each file is removed once
+reported.
 Progress goes to stdout as `RDJSON {...}` lines: ready, frame (after each file is in place, or
 skipped), warning, error, done.
 """
@@ -231,19 +234,25 @@ def set_engine(render, engine):
     raise PlanError("Render engine %r is not available in this Blender." % engine)
 
 
+def apply_size(scene, size):
+    """Samples and resolution percentage, where given (the plan's, or one step's of a sample render)."""
+    render = scene.render
+    if given(size, "samples"):
+        if render.engine == "CYCLES":
+            scene.cycles.samples = int(size["samples"])
+        elif render.engine.startswith("BLENDER_EEVEE"):
+            scene.eevee.taa_render_samples = int(size["samples"])
+    if given(size, "resolutionPercentage"):
+        render.resolution_percentage = int(size["resolutionPercentage"])
+
+
 def apply_plan(scene, plan):
     render = scene.render
     if given(plan, "engine"):
         set_engine(render, plan["engine"])
-    if given(plan, "samples"):
-        if render.engine == "CYCLES":
-            scene.cycles.samples = int(plan["samples"])
-        elif render.engine.startswith("BLENDER_EEVEE"):
-            scene.eevee.taa_render_samples = int(plan["samples"])
+    apply_size(scene, plan)
     if given(plan, "resolution"):
         render.resolution_x, render.resolution_y = (int(v) for v in plan["resolution"])
-    if given(plan, "resolutionPercentage"):
-        render.resolution_percentage = int(plan["resolutionPercentage"])
     if given(plan, "fps"):
         render.fps = int(plan["fps"])
     if given(plan, "camera"):
@@ -302,13 +311,16 @@ def main():
     os.makedirs(partial_dir, exist_ok=True)
     render = scene.render
     render.use_file_extension = True
-    frames = [int(f) for f in plan["frames"]]
+    steps = plan.get("steps") or None
+    frames = [int(step["frame"]) for step in steps] if steps else [int(f) for f in plan["frames"]]
     emit("ready", frameCount=len(frames), engine=render.engine, outputPattern=os.path.join(out_dir, pattern))
 
-    for frame in frames:
+    for index, frame in enumerate(frames):
+        if steps:
+            apply_size(scene, steps[index])
         render.filepath = os.path.join(out_dir, pattern)
         final = render.frame_path(frame=frame)
-        if non_empty(final):
+        if non_empty(final) and not steps:
             emit("frame", frame=frame, path=final, seconds=0, skipped=True)
             continue
         render.filepath = os.path.join(partial_dir, pattern)
@@ -324,6 +336,8 @@ def main():
         if plan.get("previewDir"):
             frame_preview(final, plan["previewDir"], int(plan.get("previewMaxSize") or 512))
         emit("frame", frame=frame, path=final, seconds=seconds)
+        if steps:
+            os.remove(final)
 
     try:
         os.rmdir(partial_dir)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateWithModel, renderTargetFrom } from '../../src/shared/render';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,16 +53,20 @@ describe.skipIf(!blenderPath)('the node estimates a render from a sample render 
     expect(before.estimate.low).toBeLessThanOrEqual(before.estimate.seconds);
     expect(before.estimate.high).toBeGreaterThanOrEqual(before.estimate.seconds);
     expect(await blenderProcesses(SAMPLE_DIR)).toEqual([]);
-    const started = await t.call('POST', `/jobs/${id}/render`, { requestedRenderConfig: { colorManagementPreset: 'default', sampleCount: 48, resolution: [320, 180] } });
+    const requested = { colorManagementPreset: 'default', sampleCount: 48, resolution: [320, 180] };
+    // The review prices the settings changed in it with the model the node's estimate carries: the same figure the node gives at Start.
+    expect(before.estimate.model).toMatchObject({ engine: 'CYCLES', parallel: 1 });
+    const shown = estimateWithModel(before.estimate.model, renderTargetFrom(requested, before.analysis)!)!;
+    const started = await t.call('POST', `/jobs/${id}/render`, { requestedRenderConfig: requested });
     expect(started.status).toBe(200);
     const given = started.json.estimate;
-    expect(given).toMatchObject({ basis: 'sample' });
+    expect(given).toMatchObject({ basis: 'sample', seconds: shown.seconds, low: shown.low, high: shown.high });
+    expect(given.model).toBeUndefined();
     expect(given.seconds).toBeGreaterThan(before.estimate.seconds);
     const rendering = await waitForJob(t, id, (j) => j.status === 'completed' || (j.status === 'rendering' && j.estimate?.basis === 'frames'), 300_000);
     if (rendering.status === 'rendering') expect(rendering.estimate.seconds).toBeGreaterThanOrEqual(1);
     const done = await waitForJob(t, id, (j) => j.status === 'completed', 300_000);
     const took = secondsBetween(done, 'rendering', 'finalizing');
-    console.log(t.logs().split("\n").filter((l) => l.includes("sample render measured")).join("\n"));
     console.log(`estimate ${given.seconds} s (${given.low}-${given.high}), took ${took.toFixed(1)} s, ratio ${(given.seconds / took).toFixed(2)}`);
     expect(given.seconds).toBeGreaterThan(took / 3);
     expect(given.seconds).toBeLessThan(took * 3);

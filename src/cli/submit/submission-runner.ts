@@ -72,7 +72,7 @@ export class SubmissionRunner {
       if (current.step !== 'validated' || isFinished(current)) return;
       const proposal = await claimed.review(options);
       if (proposal === null) return;
-      if (this.#o.validateOnly) return this.#holdForReview(current, proposal, await awaitNodeEstimate(client, proposal.job, signal));
+      if (this.#o.validateOnly) return this.#holdForReview(current, proposal, await awaitNodeEstimate(client, proposal.job, signal, undefined, proposal.renderConfig));
       if (await this.#confirm(current, proposal)) await claimed.advance({ until: 'render-requested', ...options });
       else await claimed.decline();
     });

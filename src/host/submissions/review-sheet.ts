@@ -58,7 +58,7 @@ export function nodeEstimateOf(job: Job): ReviewSheet['nodeEstimate'] | null {
   const estimate = estimateOf(job);
   const shape = renderShapeFrom(null, job.analysis);
   if (!estimate || estimate.basis !== 'sample' || !shape) return null;
-  return { seconds: estimate.seconds, low: estimate.low, high: estimate.high, shape };
+  return { seconds: estimate.seconds, low: estimate.low, high: estimate.high, shape, ...(estimate.model ? { model: estimate.model } : {}) };
 }
 
 /**

@@ -5,6 +5,6 @@ export type { AnalysisFacts, SceneReaderFacts } from './analysis-facts';
 export { analyzeScene, type AnalyzeSceneOptions, type RawAnalysis, toSceneAnalysis, withoutDirectories } from './analyze';
 export { makePreview } from './preview';
 export { isBlenderProcessAlive, killProcessTree } from './process-tree';
-export { type BlenderRenderPlan, startRender } from './render';
+export { type BlenderRenderPlan, type RenderStep, startRender } from './render';
 export { SceneAnalysisError } from './scene-analysis-error';
 export { withTempDir } from './temp-env';

@@ -64,6 +64,20 @@ export interface BlenderRenderPlan {
   previewDir?: string | null;
   /** Previews fit in previewMaxSize x previewMaxSize (default 512). */
   previewMaxSize?: number | null;
+  /**
+   * A sample render's steps: each step's frame rendered at its resolution percentage and samples, in
+   * this order (a frame may come several times; `frames` lists them too); each file is removed once
+   * reported.
+   */
+  steps?: RenderStep[] | null;
+}
+
+/** One step of a sample render: a frame at a size. */
+export interface RenderStep {
+  frame: number;
+  resolutionPercentage: number;
+  /** Null: the scene's own (an engine without samples). */
+  samples: number | null;
 }
 
 /** A frame file in place: written by this run, or found already there (`skipped`). */

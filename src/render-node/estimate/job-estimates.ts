@@ -1,10 +1,13 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { JobEstimate } from '../../shared/api';
 import { sceneFrames } from '../../shared/render';
 import type { EstimatesRepo, JobRecord, JobsRepo } from '../store';
 import type { Storage } from '../disk';
-import { estimateFromSample, sampleMeasureSchema, type RenderTarget, type SampleMeasure } from './sample-model';
+import type { BlenderRenderPlan } from '../blender';
+import { planRender, type NodeCapabilities, type Renderer } from '../plan';
+import { estimateFromSample, modelOf, sampleMeasureSchema, type RenderTarget, type SampleMeasure } from './sample-model';
 import { runSampleRender } from './sample-render';
 import { timeLeftFromFrames } from './time-left';
 
@@ -19,8 +22,15 @@ export interface JobEstimatesDeps {
   /** The environment Blender runs in (its scratch folder set). */
   env: NodeJS.ProcessEnv;
   threads?: number | null;
+  /** What the node's Blender can do: the sample renders as the job would at the scene's settings (without it, the scene's own settings). */
+  capabilities?: NodeCapabilities;
+  /** The render workers that share a job's frames (when the node renders on workers): the sampled time is divided among them. */
+  workers?: () => Promise<Renderer[] | null>;
   now?: () => number;
 }
+
+/** A sample render's measure with the renders that would share the job's frames when it was taken. */
+const savedSampleSchema = sampleMeasureSchema.extend({ parallel: z.number().int().positive().default(1) });
 
 /** The sample renders' scratch folder in the node's, which also marks their Blender's command line. */
 export const SAMPLE_DIR = 'estimate-sample';
@@ -120,15 +130,16 @@ export class JobEstimates {
     if (job.status === 'rendering' || (job.status === 'booting' && job.completedFrames > 0)) return this.fromFrames(job);
     if (job.status === 'validated' || job.status === 'booting') {
       const range = this.fromSample(job);
-      return range ? { ...range, basis: 'sample' } : null;
+      const saved = job.status === 'validated' ? savedSampleSchema.safeParse(this.d.estimates.get(job.id)?.sample) : null;
+      return range ? { ...range, basis: 'sample', ...(saved?.success ? { model: modelOf(saved.data, saved.data.parallel) } : {}) } : null;
     }
     return null;
   }
 
   private fromSample(job: JobRecord): { seconds: number; low: number; high: number } | null {
-    const parsed = sampleMeasureSchema.safeParse(this.d.estimates.get(job.id)?.sample);
+    const parsed = savedSampleSchema.safeParse(this.d.estimates.get(job.id)?.sample);
     const target = targetOf(job);
-    return parsed.success && target ? estimateFromSample(parsed.data, target) : null;
+    return parsed.success && target ? estimateFromSample(parsed.data, target, parsed.data.parallel) : null;
   }
 
   private fromFrames(job: JobRecord): JobEstimate | null {
@@ -155,18 +166,31 @@ export class JobEstimates {
     this.running = { jobId, abort, task };
   }
 
+  /**
+   * The Blender plan of the job's render at the scene's settings, as Start without changes would plan it
+   * (its files' folders are the sample's own); null when the node cannot plan it.
+   */
+  private planAtSceneSettings(job: JobRecord): BlenderRenderPlan | null {
+    if (!this.d.capabilities || !job.analysis) return null;
+    const planned = planRender({ colorManagementPreset: 'default' }, job.analysis, this.d.capabilities, { outputDir: this.d.storage.tempDir, compositeOutputDir: this.d.storage.tempDir, previewDir: this.d.storage.tempDir });
+    if (!planned.ok) return null;
+    const { frameOrder: _order, video: _video, blender: _version, ...plan } = planned.plan;
+    return plan;
+  }
+
   private async sample(jobId: string, signal: AbortSignal): Promise<void> {
     const job = this.d.jobs.get(jobId);
     const blender = this.d.blender;
     if (!blender || job?.status !== 'validated' || !job.analysis || !job.sceneFile?.scenePath) return;
     const a = job.analysis;
     const sceneRoot = this.d.storage.sceneDir(job.id);
+    const plan = this.planAtSceneSettings(job);
     const measure: SampleMeasure | null = await runSampleRender(
       {
         blenderPath: blender.path,
         scenePath: join(sceneRoot, job.sceneFile.scenePath),
         sceneRoot,
-        engine: a.engine,
+        engine: plan?.engine ?? a.engine,
         frames: sceneFrames(a.frameStart, a.frameEnd, a.frameStep),
         resolution: a.resolution,
         resolutionPercentage: a.resolutionPercentage,
@@ -175,11 +199,13 @@ export class JobEstimates {
         tempDir: join(this.d.storage.tempDir, SAMPLE_DIR),
         threads: this.d.threads ?? null,
         scenePython: blender.runsScenePython === true,
+        plan,
       },
       signal,
     );
+    const parallel = measure && this.d.workers ? Math.max(1, (await this.d.workers())?.length ?? 1) : 1;
     if (measure && !signal.aborted && this.d.jobs.get(jobId)) {
-      this.d.estimates.saveSample(jobId, measure);
+      this.d.estimates.saveSample(jobId, { ...measure, parallel });
       this.d.log.info({ jobId, measure }, 'sample render measured');
     }
   }

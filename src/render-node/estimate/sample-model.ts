@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { estimateWithModel, FRAME_NOISE_SECONDS, relativeSpread, type EstimateModel, type EstimateTarget } from '../../shared/render';
 
 const timedFrameSchema = z.object({ frame: z.number().int(), seconds: z.number().nonnegative() });
 
@@ -12,30 +13,26 @@ const sampleLevelSchema = z.object({
 export type SampleLevel = z.infer<typeof sampleLevelSchema>;
 
 /**
- * What a sample render measured of a scene on this node: spread frames at a small size (how the cost
- * changes along the shot), one of them again at two larger sizes whose times are well above the noise
- * (so the per-frame cost is fitted as fixed + per-pixel-sample between them), Blender's
- * start-up with the scene and what its first frame costs more than the next (kept apart from the
- * frames' time: a render pays them once).
+ * What a sample render measured of a scene on this node, in one Blender run: spread frames at a small
+ * size (how the cost changes along the shot), then one of them at the render's own pixels with rising
+ * samples (`ladder`, the fewest first; one level for an engine without samples), up to the scene's
+ * samples or until a further level would cost too much; Blender's start-up with the scene, what its
+ * first frame costs more than the next, and what it does after the last (a render pays them once).
  */
 export const sampleMeasureSchema = z.object({
   engine: z.string(),
   startupSeconds: z.number().nonnegative(),
   warmupSeconds: z.number().nonnegative(),
+  endSeconds: z.number().nonnegative(),
   small: sampleLevelSchema,
-  mid: sampleLevelSchema,
-  large: sampleLevelSchema,
+  /** The timed frame much wider than the small size, with the fewest samples: taken when the render itself is too narrow to time pixels against the small size. */
+  wide: sampleLevelSchema.optional(),
+  ladder: z.array(sampleLevelSchema).min(1),
 });
 export type SampleMeasure = z.infer<typeof sampleMeasureSchema>;
 
 /** What a render asks for, as the estimate scales to it. */
-export interface RenderTarget {
-  engine: string;
-  frames: readonly number[];
-  width: number;
-  height: number;
-  samples: number | null;
-}
+export type RenderTarget = EstimateTarget & { engine: string };
 
 /** A time in seconds with its likely range. */
 export interface TimeRange {
@@ -44,91 +41,65 @@ export interface TimeRange {
   high: number;
 }
 
-/** The per-frame cost as fitted: `fixed` seconds plus `perUnit` seconds per pixel-sample. */
-export interface CostFit {
-  fixed: number;
-  perUnit: number;
-}
-
-/** Differences between sampled frames this small are mostly noise: they shape the estimate less. */
-const NOISE_SECONDS = 0.05;
-
-const units = (width: number, height: number, samples: number | null) => width * height * (samples ?? 1);
-
-function mean(values: readonly number[]): number {
-  return values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
-}
-
-/** Relative spread (coefficient of variation) of positive values; 0 for fewer than two. */
-export function relativeSpread(values: readonly number[]): number {
-  if (values.length < 2) return 0;
-  const m = mean(values);
-  if (m <= 0) return 0;
-  return Math.sqrt(mean(values.map((v) => (v - m) ** 2))) / m;
-}
+const timedAt = (level: SampleLevel, frame: number) => (level.frames.find((f) => f.frame === frame) ?? level.frames[0]!).seconds;
 
 /**
- * A value at `frame` read from timed frames by straight lines between the nearest ones (the first or
- * last one's value outside them). `points` sorted by frame.
+ * The model of a scene's frame cost from its sample render. Per pixel-sample: between the ladder's two
+ * highest levels (the nearest the render's samples). The model passes through the highest level; what
+ * is left at zero samples is split into a fixed part and a per-pixel part by the same frame at the
+ * small size (and, when taken, much wider). Along the shot: the small frames' times, relative to the timed frame's.
  */
-export function interpolateAt(points: readonly { frame: number; seconds: number }[], frame: number): number {
-  const first = points[0]!;
-  if (frame <= first.frame) return first.seconds;
-  for (let i = 1; i < points.length; i++) {
-    const b = points[i]!;
-    if (frame <= b.frame) {
-      const a = points[i - 1]!;
-      return a.frame === b.frame ? b.seconds : a.seconds + ((b.seconds - a.seconds) * (frame - a.frame)) / (b.frame - a.frame);
-    }
+export function modelOf(measure: SampleMeasure, parallel = 1): EstimateModel {
+  const ladder = [...measure.ladder].sort((a, b) => (a.samples ?? 0) - (b.samples ?? 0));
+  const top = ladder[ladder.length - 1]!;
+  const frame = top.frames[0]!.frame;
+  const pixels = top.width * top.height;
+  const units = (level: SampleLevel) => level.width * level.height * (level.samples ?? 1);
+  const below = ladder.length > 1 ? ladder[ladder.length - 2]! : null;
+  let perPixelSample = 0;
+  if (below && top.samples !== null && below.samples !== null && top.samples > below.samples) {
+    const rise = (top.frames[0]!.seconds - below.frames[0]!.seconds) / (units(top) - units(below));
+    const overall = (top.frames[0]!.seconds - ladder[0]!.frames[0]!.seconds) / Math.max(1, units(top) - units(ladder[0]!));
+    perPixelSample = Math.max(0, rise > 0 ? rise : overall);
   }
-  return points[points.length - 1]!.seconds;
+  const samplesTerm = (level: SampleLevel) => (top.samples === null ? 0 : perPixelSample * level.width * level.height * (level.samples ?? 1));
+  let atTop = top.frames[0]!.seconds - samplesTerm(top);
+  if (atTop < 0) {
+    perPixelSample = top.frames[0]!.seconds / units(top);
+    atTop = 0;
+  }
+  const smallPixels = measure.small.width * measure.small.height;
+  const atSmall = timedAt(measure.small, frame) - samplesTerm(measure.small);
+  const far = measure.wide ? { pixels: measure.wide.width * measure.wide.height, at: measure.wide.frames[0]!.seconds - samplesTerm(measure.wide) } : { pixels, at: atTop };
+  const perPixel = far.pixels > smallPixels && far.at > atSmall ? (far.at - atSmall) / (far.pixels - smallPixels) : 0;
+  const sampled = [...measure.small.frames].sort((a, b) => a.frame - b.frame);
+  const reference = timedAt(measure.small, frame) + FRAME_NOISE_SECONDS;
+  return {
+    engine: measure.engine,
+    fixedSeconds: Math.max(0, atTop - perPixel * pixels),
+    perPixel,
+    perPixelSample,
+    along: sampled.map((f) => ({ frame: f.frame, weight: (f.seconds + FRAME_NOISE_SECONDS) / reference })),
+    onceSeconds: measure.warmupSeconds + measure.endSeconds,
+    spread: relativeSpread(sampled.map((f) => f.seconds + FRAME_NOISE_SECONDS)),
+    measuredPixels: Math.max(pixels, far.pixels),
+    measuredUnits: units(top),
+    parallel,
+  };
 }
 
 /**
- * The per-frame cost line through the frame measured at the two larger sizes: time = fixed + perUnit x
- * pixels x samples. A larger size that did not take longer (noise) leaves it proportional.
- */
-export function fitCost(measure: SampleMeasure): CostFit {
-  const large = measure.large.frames[0]!;
-  const small = measure.mid.frames.find((f) => f.frame === large.frame) ?? measure.mid.frames[0]!;
-  const x1 = units(measure.mid.width, measure.mid.height, measure.mid.samples);
-  const x2 = units(measure.large.width, measure.large.height, measure.large.samples);
-  if (x2 <= x1 || large.seconds <= small.seconds) return { fixed: 0, perUnit: large.seconds / x2 };
-  const perUnit = (large.seconds - small.seconds) / (x2 - x1);
-  return { fixed: Math.max(0, small.seconds - perUnit * x1), perUnit };
-}
-
-/**
- * The render time of `target` on this node from a sample render of its scene: the fitted per-frame
- * cost at the target's pixels and samples, shaped along the shot by how the sampled frames differed
- * (read at each target frame between them), summed over its frames and divided by the renders that
- * share them (`parallel`: 1 for the node's own Blender, else its workers). Its range widens with the
- * spread of the sampled frames and with how far the fit is carried beyond what was measured. Null when
- * the engine differs from the one sampled (the time of another engine is not known).
+ * The render time of `target` on this node from a sample render of its scene (see {@link modelOf} and
+ * estimateWithModel), its frames shared by `parallel` renders. Null for another engine than the one sampled.
  */
 export function estimateFromSample(measure: SampleMeasure, target: RenderTarget, parallel = 1): TimeRange | null {
-  if (target.engine !== measure.engine || target.frames.length === 0) return null;
-  const fit = fitCost(measure);
-  const perFrame = fit.fixed + fit.perUnit * units(target.width, target.height, target.samples);
-  const sampled = [...measure.small.frames].sort((a, b) => a.frame - b.frame).map((f) => ({ frame: f.frame, seconds: f.seconds + NOISE_SECONDS }));
-  const average = mean(sampled.map((f) => f.seconds));
-  const shape = sampled.map((f) => ({ frame: f.frame, seconds: f.seconds / average }));
-  const total = measure.warmupSeconds + target.frames.reduce((sum, frame) => sum + perFrame * interpolateAt(shape, frame), 0) / Math.max(1, parallel);
-  const reach = units(target.width, target.height, target.samples) / units(measure.large.width, measure.large.height, measure.large.samples);
-  const margin = 0.15 + 0.5 * relativeSpread(sampled.map((f) => f.seconds)) + 0.04 * Math.log2(Math.max(1, reach));
-  return rangeAround(total, margin);
-}
-
-/** A time with its range `margin` either side, each to three significant digits (short times keep their range, which the review scales). */
-export function rangeAround(total: number, margin: number): TimeRange {
-  const digits = (value: number) => Math.max(0.001, Number(value.toPrecision(3)));
-  return { seconds: digits(total), low: digits(total / (1 + margin)), high: digits(total * (1 + margin)) };
+  return estimateWithModel(modelOf(measure, parallel), target);
 }
 
 /**
  * Frames a sample render renders, in order: the middle of the scene's frames first (its time also holds
  * Blender's first-frame work, so it is only a warm-up), then the first, the last and the one after the
- * middle (`timed`: the frame timed again at the larger size). Fewer when the scene has fewer.
+ * middle (`timed`: the frame timed again at the render's size). Fewer when the scene has fewer.
  */
 export function sampleFrames(frames: readonly number[]): { warmup: number; order: number[]; timed: number } {
   const at = Math.floor((frames.length - 1) / 2);

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startRender, type BlenderRenderPlan } from '../blender';
-import { sampleFrames, type SampleLevel, type SampleMeasure } from './sample-model';
+import { startRender, type BlenderRenderPlan, type RenderStep } from '../blender';
+import { sampleFrames, type SampleMeasure } from './sample-model';
 
 /** The scene a sample render times, and how the node runs Blender. */
 export interface SampleScene {
@@ -20,19 +20,33 @@ export interface SampleScene {
   tempDir: string;
   threads: number | null;
   scenePython: boolean;
+  /**
+   * The plan the job would render with at the scene's settings (camera, view layer, engine as the node
+   * renders it, denoising, device, file format, colour management, a preview per frame): the sample
+   * renders the same, only smaller, to its own folder. Null: the scene's own settings.
+   */
+  plan?: BlenderRenderPlan | null;
 }
 
-/** The lowest priority a process can ask for: the sample render gives way to every render. */
+/** The lowest priority a process can ask for: the sample renders give way to every render. */
 const NICE = 19;
 /** The smaller size renders at least this many pixels across. */
 const MIN_WIDTH = 48;
-/** What a frame at the first larger size should take, so that its time is well above the noise. */
-const LARGE_FRAME_SECONDS = 0.5;
-/** A frame at the first larger size that took less is sized up again (at most {@link LARGE_TRIES} runs). */
+/** Samples rise this many times from one level of the ladder to the next. */
+const LADDER_STEP = 4;
+/** The most samples the ladder goes to when the scene's own samples cost too little to measure. */
+const LADDER_MOST = 4096;
+/** A level of the ladder this much dearer than its first (and at least {@link MEASURABLE_SECONDS}) measures the cost of samples well. */
 const MEASURABLE_SECONDS = 0.25;
-const LARGE_TRIES = 3;
-/** One Blender run of a sample stops after this long (at the lowest priority on a busy node it may crawl); the job then has no estimate. */
-const RUN_LIMIT_MS = 120_000;
+const MEASURABLE_SHARE = 0.3;
+/** A further level is not rendered when it would cost more than this share of the job's render time (or {@link LEVEL_FLOOR_SECONDS}). */
+const LEVEL_BUDGET_SHARE = 0.02;
+const LEVEL_FLOOR_SECONDS = 1;
+/** A sample render stops after this long (at the lowest priority on a busy node it may crawl); the job then has no estimate. */
+const RUN_LIMIT_MS = 10 * 60_000;
+/** Pixels are timed over a span of at least this many times across: a render narrower than it is also timed this much wider than the small size. */
+const WIDE_FACTOR = 4;
+const WIDE_WIDTH = 2 * WIDE_FACTOR * MIN_WIDTH;
 
 type Size = { percentage: number; samples: number | null };
 
@@ -44,17 +58,35 @@ export function smallSize(scene: Pick<SampleScene, 'resolution' | 'resolutionPer
 }
 
 /**
- * A larger size than `from`, from what a frame took at it: at least 4 times its pixels x samples, so a
- * frame takes about {@link LARGE_FRAME_SECONDS} if its time grew in proportion (it grows less, so this
- * bounds its cost; at most 1024 times from the small size, 16 times on a retry). From the small size
- * pixels grow twice as wide, the rest in samples; pixels only for
- * an engine without samples.
+ * The samples of the ladder at the render's pixels: 1, then {@link LADDER_STEP} times more each level up
+ * to the scene's own, then on up to {@link LADDER_MOST} (taken only while the cost of samples is not yet
+ * measurable and a level stays cheap, see {@link ladderDone}); one level (null) for an engine without samples.
  */
-export function largeSize(from: Size, seconds: number, first = true): Size {
-  const factor = Math.min(first ? 1024 : 16, Math.max(4, LARGE_FRAME_SECONDS / Math.max(0.0005, seconds)));
-  if (from.samples === null) return { percentage: Math.min(1000, Math.round(from.percentage * Math.sqrt(factor))), samples: null };
-  const wider = first ? 2 : 1;
-  return { percentage: Math.min(1000, from.percentage * wider), samples: Math.min(1_000_000, Math.max(from.samples, Math.round((from.samples * factor) / (wider * wider)))) };
+export function ladderSamples(samples: number | null): (number | null)[] {
+  if (samples === null) return [null];
+  const levels: number[] = [];
+  for (let s = 1; s < samples; s *= LADDER_STEP) levels.push(s);
+  levels.push(Math.max(1, samples));
+  for (let s = Math.max(1, samples) * LADDER_STEP; s <= LADDER_MOST; s *= LADDER_STEP) levels.push(s);
+  return levels;
+}
+
+/**
+ * Whether the ladder has measured enough after its latest level: the latest is measurably dearer than
+ * the first and at or beyond the scene's samples, or the next would cost more than its budget (a small
+ * share of the job's render time as the levels so far price it).
+ */
+export function ladderDone(levels: readonly { samples: number; seconds: number }[], next: number | null, job: { frames: number; samples: number }): boolean {
+  if (next === null) return true;
+  const first = levels[0];
+  const last = levels[levels.length - 1];
+  if (!first || !last) return false;
+  const rise = last.seconds - first.seconds;
+  const measurable = levels.length >= 2 && rise >= Math.max(MEASURABLE_SECONDS, MEASURABLE_SHARE * first.seconds);
+  if (measurable && last.samples >= job.samples) return true;
+  const perSample = measurable ? rise / (last.samples - first.samples) : null;
+  const at = (samples: number) => (perSample === null ? Math.max(first.seconds, last.seconds) * (samples > last.samples ? LADDER_STEP : 1) : first.seconds + perSample * (samples - first.samples));
+  return at(next) > Math.max(LEVEL_FLOOR_SECONDS, LEVEL_BUDGET_SHARE * job.frames * Math.max(last.seconds, at(job.samples)));
 }
 
 /** How long a process's threads have run on a CPU and waited for one so far (from /proc, in seconds); null where there is none. */
@@ -85,48 +117,97 @@ function frameSeconds(wall: number, delta: { run: number; wait: number } | null)
   return wall * (delta.run / (delta.run + Math.max(0, delta.wait)));
 }
 
+/**
+ * The Blender plan of a sample render: the job's plan with its frames replaced by the sample's steps and
+ * its files by the sample's own (frames and previews in `outputDir`, no video or shot preview), so a
+ * sampled frame costs what a frame of the job costs at that size, saving and preview included.
+ */
+export function samplePlanOf(base: BlenderRenderPlan | null | undefined, run: { steps: RenderStep[]; outputDir: string; threads: number | null; scenePython: boolean }): BlenderRenderPlan {
+  const common = {
+    frames: run.steps.map((s) => s.frame),
+    steps: run.steps,
+    outputDir: run.outputDir,
+    fileNamePattern: 'sample_####',
+    threads: run.threads,
+    scenePython: run.scenePython,
+  };
+  if (!base) return { ...common, outputFormat: 'PNG' };
+  return { ...base, ...common, previewPath: null, compositeOutputDir: join(run.outputDir, 'composite'), previewDir: base.previewDir ? join(run.outputDir, 'previews') : null };
+}
+
 const pixels = (resolution: readonly [number, number], percentage: number) => [Math.max(1, Math.floor((resolution[0] * percentage) / 100)), Math.max(1, Math.floor((resolution[1] * percentage) / 100))] as const;
 
+const sizeOf = (scene: Pick<SampleScene, 'resolution'>, size: Size) => {
+  const [width, height] = pixels(scene.resolution, size.percentage);
+  return { width, height };
+};
+
 /**
- * One Blender run of a sample: `frames` at `size`, each timed from Blender's own events (the first from
- * Blender being ready, the next from the frame before), at the lowest priority. Null when it was
- * stopped or did not render every frame.
+ * The steps of a sample render: the spread frames at the small size, the timed frame wide when the
+ * render is too narrow to time pixels against the small size (with the fewest samples), then the
+ * timed frame at the render's pixels up the ladder of samples.
  */
-async function timeRun(scene: SampleScene, frames: number[], size: Size, signal: AbortSignal): Promise<{ level: SampleLevel; startup: number } | null> {
+function sampleSteps(scene: SampleScene) {
+  const picked = sampleFrames(scene.frames);
+  const small = smallSize(scene);
+  const ladder = ladderSamples(scene.samples);
+  const smallWidth = sizeOf(scene, small).width;
+  const fullWidth = sizeOf(scene, { percentage: scene.resolutionPercentage, samples: null }).width;
+  const wide: Size | null = fullWidth < WIDE_FACTOR * smallWidth ? { percentage: Math.ceil((scene.resolutionPercentage * WIDE_WIDTH) / fullWidth), samples: scene.samples === null ? null : 1 } : null;
+  const steps: RenderStep[] = [
+    ...picked.order.map((frame) => ({ frame, resolutionPercentage: small.percentage, samples: small.samples })),
+    ...(wide ? [{ frame: picked.timed, resolutionPercentage: wide.percentage, samples: wide.samples }] : []),
+    ...ladder.map((samples) => ({ frame: picked.timed, resolutionPercentage: scene.resolutionPercentage, samples })),
+  ];
+  return { picked, small, wide, ladder, steps, beforeLadder: picked.order.length + (wide ? 1 : 0) };
+}
+
+/**
+ * A sample render of a scene, in one Blender run at the lowest priority: its middle frame (a warm-up),
+ * first, last and the one after the middle at a small size, then that last one at the render's own
+ * pixels with samples rising 1, 4, 16 … up to the scene's, stopped early once the cost of samples is
+ * measured and a further level would cost more than a small share of the job ({@link ladderDone}).
+ * Each frame is timed from Blender's own events (the first from Blender being ready, the next from the
+ * frame before), less the time its threads waited for a CPU. Null when stopped (`signal`), when Blender
+ * failed or when the small frames did not all render.
+ */
+export async function runSampleRender(scene: SampleScene, signal: AbortSignal): Promise<SampleMeasure | null> {
+  if (scene.frames.length === 0) return null;
+  const { picked, small, wide, ladder, steps, beforeLadder } = sampleSteps(scene);
+  const [width, height] = pixels(scene.resolution, small.percentage);
+  const [fullWidth, fullHeight] = pixels(scene.resolution, scene.resolutionPercentage);
   await mkdir(scene.tempDir, { recursive: true });
   const outputDir = await mkdtemp(join(scene.tempDir, 'frames-'));
-  const [width, height] = pixels(scene.resolution, size.percentage);
-  const plan: BlenderRenderPlan = {
-    frames,
-    outputDir,
-    fileNamePattern: 'sample_####',
-    outputFormat: 'PNG',
-    resolutionPercentage: size.percentage,
-    samples: size.samples,
-    threads: scene.threads,
-    scenePython: scene.scenePython,
-  };
+  const enough = new AbortController();
   const started = performance.now();
   let last = started;
   let lastCpu: { run: number; wait: number } | null = null;
   let pid = 0;
   let startup = 0;
-  const timed: { frame: number; seconds: number }[] = [];
+  let lastFrameAt = 0;
+  const timed: number[] = [];
+  const ladderSeconds = () => timed.slice(beforeLadder).map((seconds, i) => ({ samples: ladder[i] ?? 1, seconds }));
   try {
     const run = startRender({
       blenderPath: scene.blenderPath,
       scenePath: scene.scenePath,
       sceneRoot: scene.sceneRoot,
-      plan,
+      plan: samplePlanOf(scene.plan, { steps, outputDir, threads: scene.threads, scenePython: scene.scenePython }),
       env: scene.env,
       tempDir: scene.tempDir,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(RUN_LIMIT_MS)]),
+      signal: AbortSignal.any([signal, enough.signal, AbortSignal.timeout(RUN_LIMIT_MS)]),
       graceMs: 500,
       onEvent: (event) => {
         const at = performance.now();
         const cpu = cpuTimesOf(pid);
         if (event.event === 'ready') startup = (at - started) / 1000;
-        else if (event.event === 'frame' && !event.skipped) timed.push({ frame: event.frame, seconds: frameSeconds((at - last) / 1000, cpu && lastCpu ? { run: cpu.run - lastCpu.run, wait: cpu.wait - lastCpu.wait } : null) });
+        else if (event.event === 'frame' && !event.skipped) {
+          timed.push(frameSeconds((at - last) / 1000, cpu && lastCpu ? { run: cpu.run - lastCpu.run, wait: cpu.wait - lastCpu.wait } : null));
+          lastFrameAt = at;
+          const levels = ladderSeconds();
+          const next = ladder[levels.length];
+          if (scene.samples !== null && levels.length > 0 && next !== undefined && next !== null && ladderDone(levels, next, { frames: scene.frames.length, samples: scene.samples })) enough.abort();
+        }
         if (event.event === 'ready' || event.event === 'frame') {
           last = at;
           lastCpu = cpu;
@@ -140,50 +221,22 @@ async function timeRun(scene: SampleScene, frames: number[], size: Size, signal:
       // Blender may already have ended; its result says so.
     }
     const result = await run.done;
-    if (result.aborted || result.exitCode !== 0 || timed.length !== frames.length) return null;
-    return { level: { width, height, samples: size.samples, frames: timed }, startup };
+    const ended = (performance.now() - lastFrameAt) / 1000;
+    if (signal.aborted || timed.length <= beforeLadder) return null;
+    if (!enough.signal.aborted && (result.aborted || result.exitCode !== 0 || timed.length !== steps.length)) return null;
+    const smallTimed = picked.order.map((frame, i) => ({ frame, seconds: timed[i]! }));
+    const smallFrames = smallTimed.length > 1 ? smallTimed.slice(1) : smallTimed;
+    const reference = smallFrames.find((f) => f.frame === picked.timed) ?? smallFrames[0]!;
+    return {
+      engine: scene.engine,
+      startupSeconds: startup,
+      warmupSeconds: Math.max(0, smallTimed[0]!.seconds - reference.seconds),
+      endSeconds: enough.signal.aborted ? 0 : Math.max(0, ended),
+      small: { width, height, samples: small.samples, frames: smallFrames },
+      ...(wide ? { wide: { ...sizeOf(scene, wide), samples: wide.samples, frames: [{ frame: picked.timed, seconds: timed[picked.order.length]! }] } } : {}),
+      ladder: ladderSeconds().map((level) => ({ width: fullWidth, height: fullHeight, samples: scene.samples === null ? null : level.samples, frames: [{ frame: picked.timed, seconds: level.seconds }] })),
+    };
   } finally {
     await rm(outputDir, { recursive: true, force: true });
   }
-}
-
-/**
- * A sample render of a scene: its middle frame (a warm-up), first, last and the one after the middle at
- * a small size, then the middle and the one after it at a size where a frame takes about half a second
- * and at four times that (pixels x samples), so that how its time grows with pixels and samples is
- * measured on this node. Null when stopped (`signal`) or when Blender failed.
- */
-export async function runSampleRender(scene: SampleScene, signal: AbortSignal): Promise<SampleMeasure | null> {
-  if (scene.frames.length === 0) return null;
-  const picked = sampleFrames(scene.frames);
-  const small = await timeRun(scene, picked.order, smallSize(scene), signal);
-  if (!small || signal.aborted) return null;
-  const timedSmall = (frames: SampleLevel['frames']) => (frames.length > 1 ? frames.slice(1) : frames);
-  const smallFrames = timedSmall(small.level.frames);
-  const reference = smallFrames.find((f) => f.frame === picked.timed) ?? smallFrames[0]!;
-  const warmup = Math.max(0, small.level.frames[0]!.seconds - reference.seconds);
-  // A scene whose frames are already measurable at the small size is timed at one larger size only.
-  const heavy = reference.seconds >= MEASURABLE_SECONDS;
-  const frames = [...new Set([picked.warmup, picked.timed])];
-  const timedOf = (level: SampleLevel): SampleLevel => ({ ...level, frames: timedSmall(level.frames) });
-  let size = heavy ? smallSize(scene) : largeSize(smallSize(scene), reference.seconds);
-  let mid: SampleLevel | null = heavy ? { ...small.level, frames: [reference] } : null;
-  for (let run = 1; !mid && run <= LARGE_TRIES; run++) {
-    const ran = await timeRun(scene, frames, size, signal);
-    if (!ran) return null;
-    const level = timedOf(ran.level);
-    if (level.frames[0]!.seconds >= MEASURABLE_SECONDS || run === LARGE_TRIES) mid = level;
-    else size = largeSize(size, level.frames[0]!.seconds, false);
-  }
-  if (!mid) return null;
-  const large = await timeRun(scene, frames, largeSize(size, LARGE_FRAME_SECONDS, false), signal);
-  if (!large) return null;
-  return {
-    engine: scene.engine,
-    startupSeconds: (small.startup + large.startup) / 2,
-    warmupSeconds: warmup,
-    small: { ...small.level, frames: smallFrames },
-    mid,
-    large: timedOf(large.level),
-  };
 }

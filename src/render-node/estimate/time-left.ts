@@ -1,4 +1,5 @@
-import { interpolateAt, rangeAround, relativeSpread, type TimeRange } from './sample-model';
+import { interpolateAt, rangeAround, relativeSpread } from '../../shared/render';
+import type { TimeRange } from './sample-model';
 
 /**
  * The time left of a render from the frames it has done: each frame left costs what the done frames

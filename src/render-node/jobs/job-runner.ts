@@ -52,7 +52,9 @@ export class JobRunner {
     this.env = withTempDir(o.env ?? process.env, o.storage.tempDir);
     this.now = o.now ?? Date.now;
     this.executor = o.executor ?? new EmbeddedExecutor(o.blender, { env: this.env, tempDir: o.storage.tempDir, threads: o.threads ?? null });
-    this.estimates = o.estimates ? new JobEstimates({ ...o, estimates: o.estimates, env: this.env }) : null;
+    this.estimates = o.estimates
+      ? new JobEstimates({ ...o, estimates: o.estimates, env: this.env, ...(this.executor.mode === 'distributed' ? { workers: () => this.executor.renderers() } : {}) })
+      : null;
     this.line = new WaitingLine({ jobs: o.jobs, executor: this.executor, running: (id) => this.running.has(id), slots: (job) => (this.fitsNode(job) ? o.concurrency.renders : 0) });
   }
 

@@ -13,6 +13,24 @@ export const jobEstimateSchema = z.object({
   high: z.number().nonnegative(),
   /** `sample`: measured by a sample render before Start; `frames`: from the frames rendered so far (time left). */
   basis: z.enum(['sample', 'frames']),
+  /**
+   * Before Start: what the sample render measured of the scene's frames, so a client prices other
+   * settings (frames, resolution, samples) as the node will (see shared/render/estimate-model.ts).
+   */
+  model: z
+    .object({
+      engine: z.string(),
+      fixedSeconds: z.number().nonnegative(),
+      perPixel: z.number().nonnegative(),
+      perPixelSample: z.number().nonnegative(),
+      along: z.array(z.object({ frame: z.number().int(), weight: z.number().nonnegative() })).min(1),
+      onceSeconds: z.number().nonnegative(),
+      spread: z.number().nonnegative(),
+      measuredPixels: z.number().nonnegative(),
+      measuredUnits: z.number().nonnegative(),
+      parallel: z.number().int().positive(),
+    })
+    .optional(),
 });
 export type JobEstimate = z.infer<typeof jobEstimateSchema>;
 

@@ -1,6 +1,6 @@
 import type { AnalysisWarning, RenderConfig, SceneAnalysis } from '../api';
 import type { SerializedError } from '../client-error';
-import type { EstimateBasis, RenderShape } from '../render';
+import type { EstimateBasis, EstimateModel, RenderShape } from '../render';
 
 /**
  * Where a submission stands, in the words of the UI. `packing`: reading which files the scene uses and
@@ -142,9 +142,10 @@ export interface ReviewSheet {
   estimateFrom: EstimateBasis | null;
   /**
    * A Renderdrop node's estimate of the render at the scene's own settings (`shape`), from its sample
-   * render; absent until the node has one (the review asks again) or on another farm.
+   * render, with what it measured (`model`, from a node that says it) to price the settings typed in
+   * as the node will; absent until the node has one (the review asks again) or on another farm.
    */
-  nodeEstimate?: { seconds: number; low: number; high: number; shape: RenderShape };
+  nodeEstimate?: { seconds: number; low: number; high: number; shape: RenderShape; model?: EstimateModel };
   /**
    * The Blender versions the render may use, when the farm (a Renderdrop node listing them) has more
    * than one that can open the scene; absent otherwise (the farm's choice is then the only one).

@@ -3,10 +3,11 @@ export { describeFrames, formatFrames, MAX_FRAMES_PER_JOB, parseFrameRanges, sce
 export { estimateBasisSentence, estimateRender, estimateSentence, type EstimateBasis, type PastRender, type RenderEstimate, type RenderShape } from './render-estimate';
 export { isWaitingInLine, renderClockOf, renderTimingOf, timeLeftFromFrameRate, type FramesSeen, type RenderClock, type RenderTiming, type WaitingInLine } from './render-clock';
 export { clockFact, clockShortText, rowTimeText, startsInText, waitingText, waitingWords, type RowTimeText } from './render-clock-text';
-export { renderShapeFrom } from './render-shape';
+export { renderShapeFrom, renderTargetFrom } from './render-shape';
 export { clockSummaryOf, framesSeenAfter, type ClockSummary } from './clock-summary';
 export { requeueDetail, requeueRequestOf, selectRequeueFrames, type RequeueSelection } from './requeue-frames';
 export { renderedByText } from './rendered-by';
 export { framesInOrder, spreadOrder } from './spread-order';
 export { estimatedTookText, estimateRangeText, estimateReviewText, jobEstimateText, renderTookSeconds, roughDuration, roughRange } from './estimate-words';
 export { scaleEstimate, type RangedSeconds } from './node-estimate-scale';
+export { estimateWithModel, FRAME_NOISE_SECONDS, frameSecondsAt, interpolateAt, rangeAround, relativeSpread, type EstimateModel, type EstimateTarget } from './estimate-model';

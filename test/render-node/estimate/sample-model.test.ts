@@ -1,39 +1,58 @@
 import { describe, expect, it } from 'vitest';
-import { estimateFromSample, fitCost, largeSize, smallSize, timeLeftFromFrames, estimateStats, type SampleMeasure } from '../../../src/render-node/estimate';
-import { interpolateAt, sampleFrames } from '../../../src/render-node/estimate/sample-model';
+import { estimateFromSample, ladderDone, ladderSamples, modelOf, smallSize, timeLeftFromFrames, estimateStats, type SampleMeasure } from '../../../src/render-node/estimate';
+import { sampleFrames } from '../../../src/render-node/estimate/sample-model';
+import { samplePlanOf } from '../../../src/render-node/estimate/sample-render';
+import { interpolateAt } from '../../../src/shared/render';
 
-/** A scene whose frame costs 0.2 s + 1e-6 s per pixel-sample, twice as dear at its end as at its start. */
+/** A frame of a scene that costs 0.2 s + 2e-6 s per pixel + 1e-7 s per pixel-sample, twice as dear at its end (frame 100) as at its start. */
+const cost = (width: number, height: number, samples: number, frame: number) => (0.2 + 2e-6 * width * height + 1e-7 * width * height * samples) * (1 + (frame - 1) / 99);
+
+/** What a sample render of that scene (rendered at 320x180, 64 samples) measures, timed frame 52. */
 function measured(): SampleMeasure {
-  const cost = (units: number, frame: number) => (0.2 + 1e-6 * units) * (1 + (frame - 1) / 99);
-  const small = 80 * 45 * 8;
-  const large = 160 * 90 * 64;
   return {
     engine: 'CYCLES',
     startupSeconds: 1,
     warmupSeconds: 0.3,
-    small: { width: 80, height: 45, samples: 8, frames: [1, 100, 51].map((frame) => ({ frame, seconds: cost(small, frame) })) },
-    mid: { width: 80, height: 45, samples: 8, frames: [{ frame: 51, seconds: cost(small, 51) }] },
-    large: { width: 160, height: 90, samples: 64, frames: [{ frame: 51, seconds: cost(large, 51) }] },
+    endSeconds: 0.1,
+    small: { width: 80, height: 45, samples: 16, frames: [1, 100, 52].map((frame) => ({ frame, seconds: cost(80, 45, 16, frame) })) },
+    ladder: [1, 4, 16, 64].map((samples) => ({ width: 320, height: 180, samples, frames: [{ frame: 52, seconds: cost(320, 180, samples, 52) }] })),
   };
 }
 
 describe('the estimate from a sample render', () => {
-  it('fits fixed + per pixel-sample cost from the frame timed at two sizes', () => {
-    const fit = fitCost(measured());
-    const along = 1 + 50 / 99;
-    expect(fit.fixed).toBeCloseTo(0.2 * along, 5);
-    expect(fit.perUnit).toBeCloseTo(1e-6 * along, 9);
+  it('fits the fixed, per-pixel and per-pixel-sample cost of the timed frame', () => {
+    const model = modelOf(measured());
+    const along = 1 + 51 / 99;
+    expect(model.perPixelSample).toBeCloseTo(1e-7 * along, 12);
+    expect(model.perPixel).toBeCloseTo(2e-6 * along, 10);
+    expect(model.fixedSeconds).toBeCloseTo(0.2 * along, 5);
+    expect(model.onceSeconds).toBeCloseTo(0.4, 9);
+    expect(model.along.find((p) => p.frame === 52)!.weight).toBeCloseTo(1, 9);
   });
 
-  it('scales to the target settings and frames, with its range around it', () => {
+  it('prices other settings and frames, with its range around it', () => {
     const frames = Array.from({ length: 100 }, (_, i) => i + 1);
-    const truth = 0.3 + frames.reduce((s, f) => s + (0.2 + 1e-6 * 320 * 180 * 128) * (1 + (f - 1) / 99), 0);
-    const estimate = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 128 })!;
-    expect(Math.abs(estimate.seconds - truth) / truth).toBeLessThan(0.03);
-    expect(estimate.low).toBeLessThan(estimate.seconds);
-    expect(estimate.high).toBeGreaterThan(estimate.seconds);
-    const halved = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 128 }, 2)!;
-    expect(halved.seconds).toBeCloseTo(estimate.seconds / 2, -1);
+    for (const [width, height, samples] of [
+      [320, 180, 64],
+      [480, 270, 128],
+      [160, 90, 16],
+    ] as const) {
+      const truth = 0.4 + frames.reduce((s, f) => s + cost(width, height, samples, f), 0);
+      const estimate = estimateFromSample(measured(), { engine: 'CYCLES', frames, width, height, samples })!;
+      expect(Math.abs(estimate.seconds - truth) / truth).toBeLessThan(0.05);
+      expect(estimate.low).toBeLessThan(estimate.seconds);
+      expect(estimate.high).toBeGreaterThan(estimate.seconds);
+    }
+    const one = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 64 })!;
+    const shared = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 64 }, 2)!;
+    expect(shared.seconds).toBeCloseTo((one.seconds - 0.4) / 2 + 0.4, 0);
+  });
+
+  it('is surer at the measured size than far beyond it', () => {
+    const frames = [1, 2, 3];
+    const at = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 64 })!;
+    const beyond = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 1280, height: 720, samples: 1024 })!;
+    expect(beyond.high / beyond.seconds).toBeGreaterThan(at.high / at.seconds);
   });
 
   it('counts the frames asked for where they are in the shot: the dear end costs more than the cheap start', () => {
@@ -47,18 +66,65 @@ describe('the estimate from a sample render', () => {
     expect(estimateFromSample(measured(), { engine: 'BLENDER_WORKBENCH', frames: [1], width: 10, height: 10, samples: null })).toBeNull();
   });
 
+  it('prices an engine without samples by its pixels', () => {
+    const wb = (w: number, h: number) => 0.1 + 1e-6 * w * h;
+    const m: SampleMeasure = {
+      engine: 'BLENDER_WORKBENCH',
+      startupSeconds: 0.5,
+      warmupSeconds: 0.2,
+      endSeconds: 0,
+      small: { width: 240, height: 135, samples: null, frames: [1, 24, 13].map((frame) => ({ frame, seconds: wb(240, 135) })) },
+      ladder: [{ width: 960, height: 540, samples: null, frames: [{ frame: 13, seconds: wb(960, 540) }] }],
+    };
+    const frames = Array.from({ length: 24 }, (_, i) => i + 1);
+    const estimate = estimateFromSample(m, { engine: 'BLENDER_WORKBENCH', frames, width: 1920, height: 1080, samples: null })!;
+    const truth = 0.2 + 24 * wb(1920, 1080);
+    expect(Math.abs(estimate.seconds - truth) / truth).toBeLessThan(0.03);
+  });
+
   it('samples the middle frame first as a warm-up, then the first, last and the one after the middle', () => {
     expect(sampleFrames([1, 2, 3, 4, 5, 6, 7, 8])).toEqual({ warmup: 4, order: [4, 1, 8, 5], timed: 5 });
     expect(sampleFrames([7])).toEqual({ warmup: 7, order: [7], timed: 7 });
   });
 
-  it('sizes the sample small, and the larger size up to about a second a frame', () => {
+  it('renders the spread frames small, then the timed frame at the render size with samples rising to the scene\'s', () => {
     expect(smallSize({ resolution: [1920, 1080], resolutionPercentage: 100, samples: 128 })).toEqual({ percentage: 25, samples: 32 });
     expect(smallSize({ resolution: [64, 36], resolutionPercentage: 100, samples: 4 })).toEqual({ percentage: 75, samples: 1 });
-    expect(largeSize({ percentage: 25, samples: 32 }, 0.05)).toEqual({ percentage: 50, samples: 80 });
-    expect(largeSize({ percentage: 25, samples: 32 }, 2)).toEqual({ percentage: 50, samples: 32 });
-    expect(largeSize({ percentage: 25, samples: null }, 0.01)).toEqual({ percentage: 177, samples: null });
-    expect(largeSize({ percentage: 50, samples: 80 }, 0.5, false)).toEqual({ percentage: 50, samples: 320 });
+    expect(ladderSamples(128)).toEqual([1, 4, 16, 64, 128, 512, 2048]);
+    expect(ladderSamples(64)).toEqual([1, 4, 16, 64, 256, 1024, 4096]);
+    expect(ladderSamples(4096)).toEqual([1, 4, 16, 64, 256, 1024, 4096]);
+    expect(ladderSamples(1)).toEqual([1, 4, 16, 64, 256, 1024, 4096]);
+    expect(ladderSamples(null)).toEqual([null]);
+  });
+
+  it('stops the ladder once samples are measured and the next level would cost more than 2 % of the job', () => {
+    const levels = [
+      { samples: 1, seconds: 1 },
+      { samples: 4, seconds: 2.5 },
+    ];
+    // 0.5 s a sample: a frame at 1024 samples costs about 512 s, one at 64 samples 32.5 s.
+    expect(ladderDone(levels, 64, { frames: 100, samples: 1024 })).toBe(false);
+    expect(ladderDone(levels, 64, { frames: 1, samples: 1024 })).toBe(true);
+    expect(ladderDone(levels, null, { frames: 100, samples: 4 })).toBe(true);
+    // Measured at the scene's samples: done; cheap and not yet measurable beyond them: go on.
+    expect(ladderDone(levels, 16, { frames: 100, samples: 4 })).toBe(true);
+    expect(ladderDone([{ samples: 1, seconds: 0.004 }, { samples: 4, seconds: 0.005 }], 16, { frames: 10, samples: 4 })).toBe(false);
+    // Not yet measurable (0.05 s more than the first level): on while the next level, priced as four times the last, fits the budget.
+    expect(ladderDone([{ samples: 1, seconds: 1 }, { samples: 4, seconds: 1.05 }], 16, { frames: 1000, samples: 1024 })).toBe(false);
+    expect(ladderDone([{ samples: 1, seconds: 1 }, { samples: 4, seconds: 1.05 }], 16, { frames: 2, samples: 1024 })).toBe(true);
+  });
+
+  it("renders with the job's own plan, only smaller, to its own folder", () => {
+    const base = { frames: [1, 2, 3], outputDir: '/jobs/a/frames', outputFormat: 'OPEN_EXR', camera: 'Shot', viewLayer: 'Beauty', denoise: { enabled: false, denoiser: null }, previewPath: '/jobs/a/preview.png', previewDir: '/jobs/a/previews', compositeOutputDir: '/jobs/a/composite' };
+    const steps = [
+      { frame: 2, resolutionPercentage: 25, samples: 4 },
+      { frame: 3, resolutionPercentage: 100, samples: 1 },
+    ];
+    const plan = samplePlanOf(base, { steps, outputDir: '/tmp/sample', threads: null, scenePython: false });
+    expect(plan).toMatchObject({ camera: 'Shot', viewLayer: 'Beauty', outputFormat: 'OPEN_EXR', frames: [2, 3], steps, outputDir: '/tmp/sample', previewPath: null });
+    expect(plan.previewDir).toMatch(/^\/tmp\/sample/);
+    expect(plan.compositeOutputDir).toMatch(/^\/tmp\/sample/);
+    expect(samplePlanOf(null, { steps, outputDir: '/tmp/sample', threads: 2, scenePython: false })).toMatchObject({ outputFormat: 'PNG', threads: 2, frames: [2, 3] });
   });
 
   it('reads values between timed frames on straight lines', () => {
