@@ -61,7 +61,7 @@ export function toJobSummary(
 ): JobSummary {
   const timeline = timelineOf(job);
   const previous = extra.previous ?? null;
-  const timing = renderTimingOf(job, previous?.renderingSince ?? null);
+  const timing = renderTimingOf(job, previous?.renderingSince ?? null, extra.now ?? Date.now());
   const progress = progressOf(job) ?? (previous ? { completedFrames: previous.completedFrames, totalFrames: previous.totalFrames } : null);
   const ended = isTerminalStatus(job.status);
   const totalFrames = progress?.totalFrames ?? 0;
@@ -79,6 +79,7 @@ export function toJobSummary(
     waiting: timing.waiting,
     running: timing.running,
     framesSeen: previous ? framesSeenBy(previous, completedFrames, extra.now ?? Date.now()) : null,
+    farmLeft: timing.farmLeft ?? null,
     completedFrames,
     totalFrames,
     normalizedSeconds: job.normalizedSeconds ?? null,

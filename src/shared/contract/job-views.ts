@@ -1,5 +1,5 @@
 import type { JobStatus, SceneAnalysis } from '../api';
-import type { FramesSeen, RenderEstimate, WaitingInLine } from '../render';
+import type { FarmLeft, FramesSeen, RenderEstimate, WaitingInLine } from '../render';
 
 /** Where a job's outputs stand on this computer. */
 export interface DownloadState {
@@ -34,6 +34,8 @@ export interface JobSummary {
   running: boolean;
   /** When this app saw frames done (null until it saw one): time left takes their rate and counts down from the latest. */
   framesSeen: FramesSeen | null;
+  /** A Renderdrop node's time left from the frames done (read along the shot) and when it was read; it counts down from then. */
+  farmLeft?: FarmLeft | null;
   completedFrames: number;
   totalFrames: number;
   /** Render time the server counted, in seconds. */

@@ -16,11 +16,11 @@ export interface RenderTiming {
   /** When frames were seen done, by someone who watched it render; null otherwise. */
   framesSeen?: FramesSeen | null;
   /**
-   * The time left the farm said when the job was read (a Renderdrop node's `estimate` from the frames
-   * done, read along the shot); used only while the job's own frame rate cannot say (it is a snapshot
-   * that does not count down between reads of the job).
+   * The time left the farm said (a Renderdrop node's `estimate` from the frames done, read along the
+   * shot, so it holds when frames cost more toward the end) and when it was read (ms since the epoch):
+   * it counts down from then; the job's own frame rate says the time left without it, or once it ran out.
    */
-  farmLeftSeconds?: number | null;
+  farmLeft?: FarmLeft | null;
 }
 
 /**
@@ -38,6 +38,19 @@ export interface FramesSeen {
   firstAt: string;
   firstCount: number;
   lastAt: string;
+}
+
+/** A farm's time left of a render (seconds) as read at `at` (ms since the epoch). */
+export interface FarmLeft {
+  seconds: number;
+  at: number;
+}
+
+/** The farm's time left counted down to `now`; null without one or once it ran out. */
+function farmLeftAt(left: FarmLeft | null | undefined, now: number): number | null {
+  if (!left) return null;
+  const remaining = Math.round(left.seconds - Math.max(0, now - left.at) / 1000);
+  return remaining > 0 ? remaining : null;
 }
 
 /** Where a job stands in time, for the artist. */
@@ -119,7 +132,7 @@ export function renderClockOf(t: RenderTiming, now: number): RenderClock {
   return {
     phase: 'rendering',
     renderedSeconds: seconds(t.renderingSince, now),
-    leftSeconds: framesDone ? null : (timeLeftFromFrameRate(t.renderingSince, now, t.completedFrames, t.totalFrames, t.framesSeen ?? null) ?? t.farmLeftSeconds ?? null),
+    leftSeconds: framesDone ? null : (farmLeftAt(t.farmLeft, now) ?? timeLeftFromFrameRate(t.renderingSince, now, t.completedFrames, t.totalFrames, t.framesSeen ?? null)),
     framesDone,
   };
 }
@@ -134,8 +147,9 @@ export function isWaitingInLine(t: Pick<RenderTiming, 'status' | 'waiting' | 'ru
  * A job's timing as the server reports it: rendering began at its first `rendering` in the timeline's
  * latest run, so a requeued job's clock starts again (else `fallbackSince`, else the last update of a job rendering now), and it waits while `booting`
  * or while the server says it waits (`waiting`, a node extra: the jobs ahead, or null once it runs).
+ * A node's time left from the frames done counts down from `readAt`, when the job was read.
  */
-export function renderTimingOf(job: Job, fallbackSince: string | null = null): RenderTiming {
+export function renderTimingOf(job: Job, fallbackSince: string | null = null, readAt: number = Date.now()): RenderTiming {
   const timeline = currentRunOf(timelineOf(job));
   const progress = progressOf(job);
   const ended = isTerminalStatus(job.status);
@@ -151,6 +165,6 @@ export function renderTimingOf(job: Job, fallbackSince: string | null = null): R
     totalFrames: total,
     waiting: typeof line === 'object' ? line : null,
     running: line === 'running',
-    farmLeftSeconds: estimate?.basis === 'frames' && !ended ? Math.round(estimate.seconds) : null,
+    farmLeft: estimate?.basis === 'frames' && !ended ? { seconds: estimate.seconds, at: readAt } : null,
   };
 }

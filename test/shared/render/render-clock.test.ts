@@ -81,6 +81,15 @@ describe('renderClockOf', () => {
     expect(renderClockOf(timing({ status: 'completed', renderingSince: at(240), endedAt: at(290) }), ms(900))).toEqual({ phase: 'ended', renderedSeconds: 50 });
   });
 
+  it("takes a node's time left from the frames done over the frame rate, counting it down from when it was read", () => {
+    // Frames get dearer along the shot: the node says 300 s where the plain rate says 80 s.
+    const t = timing({ renderingSince: at(100), completedFrames: 4, totalFrames: 12, farmLeft: { seconds: 300, at: ms(140) } });
+    expect(renderClockOf(t, ms(140))).toMatchObject({ phase: 'rendering', leftSeconds: 300 });
+    expect(renderClockOf(t, ms(200))).toMatchObject({ phase: 'rendering', leftSeconds: 240 });
+    // Once it ran out without a new reading, the frame rate says it.
+    expect(renderClockOf(t, ms(460))).toMatchObject({ phase: 'rendering', leftSeconds: timeLeftFromFrameRate(at(100), ms(460), 4, 12) });
+  });
+
   it('has no clock before the job is sent to render', () => {
     expect(renderClockOf(timing({ status: 'validated' }), ms(5))).toEqual({ phase: 'before' });
   });
@@ -115,6 +124,13 @@ describe('renderTimingOf', () => {
     expect(why.waiting).toEqual({ jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged big-ram' });
     expect(renderClockOf(why, ms(5))).toEqual({ phase: 'waiting', jobsAhead: 0, startsInSeconds: null, reason: 'Waiting for a render worker tagged big-ram' });
     expect(renderTimingOf(job({ status: 'booting', waiting: { jobsAhead: 1, startsInSeconds: -3 } })).waiting).toEqual({ jobsAhead: 1, startsInSeconds: null, reason: null });
+  });
+
+  it("reads a node's time left from the frames done, stamped when the job was read, and none once it ended or before it renders", () => {
+    const estimate = { seconds: 90, low: 80, high: 100, basis: 'frames' };
+    expect(renderTimingOf(job({ estimate }), null, ms(50)).farmLeft).toEqual({ seconds: 90, at: ms(50) });
+    expect(renderTimingOf(job({ status: 'completed', estimate }), null, ms(50)).farmLeft).toBeNull();
+    expect(renderTimingOf(job({ status: 'validated', estimate: { ...estimate, basis: 'sample' } }), null, ms(50)).farmLeft).toBeNull();
   });
 
   it('falls back to what was known before, then to the last update, for a farm without a timeline', () => {
