@@ -129,17 +129,25 @@ export class JobEstimates {
     }
     if (job.status === 'rendering' || (job.status === 'booting' && job.completedFrames > 0)) return this.fromFrames(job);
     if (job.status === 'validated' || job.status === 'booting') {
-      const range = this.fromSample(job);
-      const saved = job.status === 'validated' ? savedSampleSchema.safeParse(this.d.estimates.get(job.id)?.sample) : null;
-      return range ? { ...range, basis: 'sample', ...(saved?.success ? { model: modelOf(saved.data, saved.data.parallel) } : {}) } : null;
+      const sample = this.sampleOf(job.id);
+      const target = targetOf(job);
+      const range = sample && target ? estimateFromSample(sample, target, sample.parallel) : null;
+      // Before Start the model goes with it, for a client to price the settings chosen in the review.
+      return range && sample ? { ...range, basis: 'sample', ...(job.status === 'validated' ? { model: modelOf(sample, sample.parallel) } : {}) } : null;
     }
     return null;
   }
 
   private fromSample(job: JobRecord): { seconds: number; low: number; high: number } | null {
-    const parsed = savedSampleSchema.safeParse(this.d.estimates.get(job.id)?.sample);
+    const sample = this.sampleOf(job.id);
     const target = targetOf(job);
-    return parsed.success && target ? estimateFromSample(parsed.data, target, parsed.data.parallel) : null;
+    return sample && target ? estimateFromSample(sample, target, sample.parallel) : null;
+  }
+
+  /** The sample render's measure kept for a job; null without one (or one of an older shape). */
+  private sampleOf(jobId: string): z.infer<typeof savedSampleSchema> | null {
+    const parsed = savedSampleSchema.safeParse(this.d.estimates.get(jobId)?.sample);
+    return parsed.success ? parsed.data : null;
   }
 
   private fromFrames(job: JobRecord): JobEstimate | null {
