@@ -263,6 +263,67 @@ def video_of(render):
     }
 
 
+def has_simulation_zone(tree, seen=None):
+    """Whether a node tree (or a group inside it) holds a Geometry Nodes simulation zone."""
+    seen = seen if seen is not None else set()
+    if tree is None or tree.name in seen:
+        return False
+    seen.add(tree.name)
+    for node in tree.nodes:
+        if node.bl_idname == "GeometryNodeSimulationOutput":
+            return True
+        if getattr(node, "node_tree", None) is not None and has_simulation_zone(node.node_tree, seen):
+            return True
+    return False
+
+
+def unbaked(cache):
+    return cache is not None and not cache.is_baked
+
+
+def object_simulations(obj):
+    """What one object simulates without a bake, in the note's words."""
+    found = []
+    for mod in obj.modifiers:
+        if not mod.show_render:
+            continue
+        if mod.type in {"CLOTH", "SOFT_BODY"} and unbaked(getattr(mod, "point_cache", None)):
+            found.append('%s on "%s"' % ("cloth" if mod.type == "CLOTH" else "a soft body", obj.name))
+        elif mod.type == "DYNAMIC_PAINT" and mod.canvas_settings:
+            if any(unbaked(s.point_cache) for s in mod.canvas_settings.canvas_surfaces):
+                found.append('dynamic paint on "%s"' % obj.name)
+        elif mod.type == "FLUID" and mod.fluid_type == "DOMAIN":
+            ds = mod.domain_settings
+            baked = ds.cache_type != "REPLAY" and (getattr(ds, "has_cache_baked_data", False) or getattr(ds, "has_cache_baked_any", False))
+            if not baked:
+                found.append('a fluid in "%s"' % obj.name)
+        elif mod.type == "NODES" and has_simulation_zone(getattr(mod, "node_group", None)):
+            found.append('a simulation zone on "%s"' % obj.name)
+    for system in getattr(obj, "particle_systems", []):
+        settings = system.settings
+        dynamic = system.use_hair_dynamics if settings.type == "HAIR" else settings.physics_type != "NO"
+        if dynamic and unbaked(system.point_cache):
+            found.append('particles "%s" on "%s"' % (system.name, obj.name))
+    return found
+
+
+def simulations_of(scene):
+    """What the scene simulates frame by frame from its start without a bake (cloth, soft bodies, particles,
+    fluids, dynamic paint, rigid bodies, Geometry Nodes simulation zones): each frame of such a scene
+    depends on the one before, so its frames render in order, from the first, as Blender renders them.
+    An object whose physics cannot be read here counts as simulating (rendering in order is never wrong)."""
+    found = []
+    for obj in scene.objects:
+        try:
+            found.extend(object_simulations(obj))
+        except (AttributeError, TypeError):
+            found.append('"%s" (its physics could not be read)' % obj.name)
+    world = scene.rigidbody_world
+    if world is not None and world.enabled and world.collection is not None and len(world.collection.objects) > 0 and unbaked(world.point_cache):
+        found.append("rigid bodies")
+    return sorted(set(found))
+
+
 def main():
     out = out_path("analyze.py")
     args = script_args()
@@ -321,6 +382,7 @@ def main():
         "usesCompositor": uses_compositor,
         "video": video_of(render),
         "rendersSequencer": renders_sequencer(scene),
+        "simulations": simulations_of(scene),
         "dependencies": c.dependencies,
         "warnings": c.warnings,
     }

@@ -16,6 +16,8 @@ and is not empty are skipped, so a render resumes with the frames left, in that 
 When the plan names a `previewDir`, a small PNG of each frame rendered is saved there as
 <frame file name without extension>.png (through a scene of its own, so the render's settings stay as
 they are); a preview that cannot be made is a warning, never a failed frame.
+A plan with `oneRun` (a scene that simulates without a bake, its frames in order) still steps through
+the frames it skips, so the simulation reaches the next frame as it would rendering them all.
 A plan with `steps` (a sample render's) renders each step's frame at the step's resolution percentage
 and samples, in the order listed, the same frame possibly several times; each file is removed once
 reported.
@@ -321,6 +323,9 @@ def main():
         render.filepath = os.path.join(out_dir, pattern)
         final = render.frame_path(frame=frame)
         if non_empty(final) and not steps:
+            if plan.get("oneRun"):
+                # A simulation steps through the frames already rendered, so the next one follows from them.
+                scene.frame_set(frame)
             emit("frame", frame=frame, path=final, seconds=0, skipped=True)
             continue
         render.filepath = os.path.join(partial_dir, pattern)

@@ -3,13 +3,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { makeSampleScene, requireBlender } from '../helpers/blender';
-import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../helpers/node';
+import { startRenderJob, startTestNode, uploadBytes, waitForJob, type TestNode } from '../helpers/node';
 import { decodePng } from '../helpers/png-pixels';
 import { requireRedis, startRedis, type TestRedis } from '../helpers/redis';
 import { startWorkerProcess, stopWorker, type WorkerProcess } from '../helpers/workers';
 import { probeBlender, type BlenderInfo } from '../../src/render-node/blender/probe';
 import { ChunksRepo } from '../../src/render-node/distributed/chunks-repo';
-import { sceneFrames, spreadOrder } from '../../src/shared/render';
+import { estimateWithModel, renderTargetFrom, sceneFrames, spreadOrder } from '../../src/shared/render';
 
 const blenderPath = requireBlender();
 const redisServer = requireRedis();
@@ -102,6 +102,19 @@ describe.skipIf(!blenderPath)('frame order with real Blender', () => {
       for (const chunk of chunks) expect(spread.order.filter((f) => chunk.frames.includes(f)), `chunk ${chunk.index} in its order`).toEqual(chunk.frames);
       expectSameAsInOrder(spread, inOrder);
     }, 400_000);
+
+    it("estimates the render before Start for the two workers sharing its frames", async () => {
+      const slug = await uploadBytes(node, 'sample.blend', scene);
+      const job = (await node.call('POST', '/jobs', { slug })).json;
+      await node.call('POST', `/jobs/${job.id}/validate`);
+      const sampled = await waitForJob(node, job.id, (j) => j.estimate?.basis === 'sample' || ['failed', 'canceled'].includes(j.status), 180_000);
+      expect(sampled.estimate?.model?.parallel, JSON.stringify(sampled.estimate)).toBe(2);
+      const target = renderTargetFrom({}, sampled.analysis)!;
+      const alone = estimateWithModel({ ...sampled.estimate.model, parallel: 1 }, target)!;
+      expect(estimateWithModel(sampled.estimate.model, target)!.seconds).toBe(sampled.estimate.seconds);
+      expect(sampled.estimate.seconds).toBeLessThan(alone.seconds);
+      await node.call('POST', `/jobs/${job.id}/cancel`, {});
+    }, 300_000);
 
     it('in order when asked: chunks of consecutive frames, as before', async () => {
       const id = await startRenderJob(node, 'sample.blend', scene, { frameOrder: 'sequential' });

@@ -66,6 +66,12 @@ export function toSceneAnalysis(raw: RawAnalysis, nodeBlenderVersion: string): S
   const savedWithBlender = `${raw.fileVersion[0]}.${raw.fileVersion[1]}`;
   const savedWithNewerBlender = compareVersions(raw.fileVersion, raw.nodeFileVersion) > 0;
   const warnings: AnalysisWarning[] = [...raw.warnings, ...sceneChoiceWarnings(raw)];
+  if (raw.simulations && raw.simulations.length > 0) {
+    warnings.push({
+      code: 'farm-delivery',
+      message: `Frames render one after the other from the first, in one Blender run: the scene simulates ${listInWords(raw.simulations)} without a bake, so each frame follows from the one before, as in Blender.`,
+    });
+  }
   if (savedWithNewerBlender) {
     warnings.push({
       code: 'newer-blender',
@@ -81,6 +87,11 @@ export function toSceneAnalysis(raw: RawAnalysis, nodeBlenderVersion: string): S
     warnings,
     totalFrames: countFrames(raw.frameStart, raw.frameEnd, raw.frameStep),
   };
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listInWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** Input of {@link analyzeScene}. */

@@ -64,6 +64,8 @@ export interface BlenderRenderPlan {
   previewDir?: string | null;
   /** Previews fit in previewMaxSize x previewMaxSize (default 512). */
   previewMaxSize?: number | null;
+  /** The frames are in order and simulate: frames already there are still stepped through (not rendered). */
+  oneRun?: boolean | null;
   /**
    * A sample render's steps: each step's frame rendered at its resolution percentage and samples, in
    * this order (a frame may come several times; `frames` lists them too); each file is removed once

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { FRAME_ORDERS, type RenderConfig, type SceneAnalysis } from '../../shared/api';
+import { FRAME_ORDERS, type FrameOrder, type RenderConfig, type SceneAnalysis } from '../../shared/api';
 import { framesInOrder } from '../../shared/render';
-import type { Adjustment } from './adjustment';
+import { adjusted, unchanged, type Adjustment, type SettingChoice } from './adjustment';
 import { adjustCompositorDevice, adjustDenoising, adjustDevice, adjustEngine, adjustGpuCount, checkMemory, type DenoiseChoice } from './device-adjusters';
 import type { NodeCapabilities } from './node-capabilities';
 import { adjustColorManagement, adjustFileSettings, adjustMediaType, adjustOutputFormat, fileNamePatternFrom, type ColorManagementChoice, type FileSettings, type MediaChoice } from './output-adjusters';
@@ -18,6 +18,11 @@ export const renderPlanSchema = z.object({
   frames: z.array(z.number().int()),
   /** The order the frames render in: `spread` across the shot first, or `sequential`; absent (plans of older nodes): sequential. */
   frameOrder: z.enum(FRAME_ORDERS).nullish(),
+  /**
+   * The frames render in one Blender run, in frame order from the first (the scene simulates without a
+   * bake: each frame follows from the one before); absent or false: they may be split between runs.
+   */
+  oneRun: z.boolean().nullish(),
   outputDir: z.string(),
   fileNamePattern: z.string(),
   outputFormat: z.string(),
@@ -94,6 +99,7 @@ export interface PlanDirs {
 /** Every setting of a render as the node will use it. */
 interface ChosenSettings {
   frames: number[];
+  frameOrder: FrameOrder;
   /** Null when the video sequencer makes the frames and the scene has no camera. */
   camera: string | null;
   viewLayer: string | null;
@@ -125,6 +131,7 @@ export function planRender(requested: RenderConfig, analysis: SceneAnalysis, cap
   const viewLayer = chooseViewLayer(requested, analysis);
   if (!viewLayer.ok) return viewLayer;
 
+  const order = chooseFrameOrder(requested, analysis);
   const engine = adjustEngine(requested, analysis, caps);
   const device = adjustDevice(requested, caps);
   const gpuCount = adjustGpuCount(requested, device.value);
@@ -137,10 +144,11 @@ export function planRender(requested: RenderConfig, analysis: SceneAnalysis, cap
   const memory = checkMemory(requested, caps);
   const colorManagement = adjustColorManagement(requested, analysis, caps);
   const fileSettings = adjustFileSettings(requested, analysis, outputFormat.value);
-  const adjustments = [engine, device, gpuCount, compositorDevice, denoise, outputFormat, media, video, memory, colorManagement, fileSettings].flatMap((c) => c.adjustments);
+  const adjustments = [order, engine, device, gpuCount, compositorDevice, denoise, outputFormat, media, video, memory, colorManagement, fileSettings].flatMap((c) => c.adjustments);
 
   const chosen: ChosenSettings = {
     frames: frames.value,
+    frameOrder: order.value,
     camera: camera.value,
     viewLayer: viewLayer.value,
     engine: engine.value,
@@ -159,6 +167,17 @@ export function planRender(requested: RenderConfig, analysis: SceneAnalysis, cap
     video: video.value,
   };
   return { ok: true, finalConfig: finalConfigOf(requested, analysis, chosen, adjustments), plan: renderPlanOf(analysis, chosen, requested, dirs) };
+}
+
+/**
+ * The order the frames render in: as asked, else spread across the shot; in frame order for a scene
+ * that simulates without a bake (each frame follows from the one before, as Blender renders it).
+ */
+function chooseFrameOrder(requested: RenderConfig, analysis: SceneAnalysis): SettingChoice<FrameOrder> {
+  const simulations = analysis.simulations ?? [];
+  if (simulations.length === 0) return unchanged(requested.frameOrder ?? 'spread');
+  if (requested.frameOrder === 'spread') return adjusted('frameOrder', 'spread', 'sequential', `the scene simulates ${simulations.join(', ')} without a bake: each frame follows from the one before`);
+  return unchanged('sequential');
 }
 
 /** The scene's own frame range, written as a frame range. */
@@ -197,7 +216,8 @@ function finalConfigOf(requested: RenderConfig, analysis: SceneAnalysis, chosen:
 function renderPlanOf(analysis: SceneAnalysis, chosen: ChosenSettings, requested: RenderConfig, dirs: PlanDirs): RenderPlan {
   return {
     frames: chosen.frames,
-    frameOrder: requested.frameOrder ?? 'spread',
+    frameOrder: chosen.frameOrder,
+    ...(analysis.simulations?.length ? { oneRun: true } : {}),
     outputDir: dirs.outputDir,
     fileNamePattern: fileNamePatternFrom(analysis.outputPath),
     outputFormat: chosen.outputFormat,

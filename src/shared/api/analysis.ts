@@ -46,7 +46,8 @@ export type SceneDependency = z.infer<typeof sceneDependencySchema>;
  * - `farm-limit`: the scene's own settings exceed a limit of this node (frames per job, pixels per
  *   frame): the render will be refused unless fewer frames or a smaller size are chosen;
  * - `farm-delivery`: a note, not a warning: how the node delivers what the scene asks (its video is made
- *   from PNG frames, which come back too);
+ *   from PNG frames, which come back too; a scene that simulates without a bake renders its frames in
+ *   order, in one Blender run);
  * - `blender-errors`: added when the render ends, if Blender printed errors while rendering (the
  *   message quotes the first telling line; see jobWarningsOf for the job's whole list).
  */
@@ -164,6 +165,12 @@ export const sceneAnalysisSchema = z.object({
    * analyses stored by nodes that did not report it.
    */
   rendersSequencer: z.boolean().default(false),
+  /**
+   * What the scene simulates frame by frame without a bake (e.g. `cloth on "Flag"`, `rigid bodies`): its
+   * frames depend on the ones before, so they render in order, from the first, in one Blender run, as
+   * Blender renders them. Absent in analyses of nodes that did not report it.
+   */
+  simulations: z.array(z.string()).optional(),
   /** External files the scene needs, with whether each is among the uploaded files. */
   dependencies: z.array(sceneDependencySchema),
   warnings: z.array(analysisWarningSchema),

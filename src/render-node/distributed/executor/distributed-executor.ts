@@ -125,7 +125,8 @@ export class DistributedExecutor implements RenderExecutor {
     const { job, plan } = task;
     if (!job.sceneFile?.scenePath) return { kind: 'failed', reason: { name: 'InternalError', type: 'internal', message: 'The job has no scene to render.' } };
     const workers = await liveWorkers(this.requireRedis()).catch(() => []);
-    const size = this.options.chunkSize ?? autoChunkSize(plan.frames.length, workers.length);
+    // A scene that simulates without a bake renders in one run from its first frame: one chunk.
+    const size = plan.oneRun ? plan.frames.length : (this.options.chunkSize ?? autoChunkSize(plan.frames.length, workers.length));
     const chunks = this.deps.chunks.ensure(job.id, plan.frames, size, plan.frameOrder === 'spread' ? workers.length : 1);
     const scene = await sceneFingerprint(job, this.deps.chunks, this.deps.uploadPath);
     return new Promise<ExecutorOutcome>((resolve) => {

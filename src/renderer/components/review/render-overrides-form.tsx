@@ -43,7 +43,7 @@ export function RenderOverridesForm(props: { analysis: ReviewData['analysis']; f
         )}
       </FormField>
       <RenderChoiceFields analysis={a} form={form} set={set} blender={props.blender} />
-      {props.studio && <StudioFields studio={props.studio} form={form} set={set} errors={errors} />}
+      {props.studio && <StudioFields studio={props.studio} form={form} set={set} errors={errors} simulations={a?.simulations ?? []} />}
     </form>
   );
 }

@@ -11,8 +11,11 @@ function carriedWords(studio: StudioChoiceView): string {
 }
 
 /** A Renderdrop node's own fields of the review: the job's priority, the worker tags it needs and the order its frames render in. */
-export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void; errors: Partial<Record<keyof ReviewForm, string>> }) {
+export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm; set: (patch: Partial<ReviewForm>) => void; errors: Partial<Record<keyof ReviewForm, string>>; simulations?: readonly string[] }) {
   const { studio, form, set, errors } = props;
+  // A scene that simulates without a bake renders in order whatever is chosen: each frame follows from the one before.
+  const simulates = (props.simulations ?? []).length > 0;
+  const order = simulates ? 'sequential' : (form.frameOrder ?? 'spread');
   const carried = carriedWords(studio);
   return (
     <>
@@ -43,7 +46,8 @@ export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm
           <>
             <select
               id={id}
-              value={form.frameOrder ?? 'spread'}
+              value={order}
+              disabled={simulates}
               aria-describedby={[describedBy, `${id}-order`].filter(Boolean).join(' ')}
               onChange={(e) => set({ frameOrder: e.target.value === 'sequential' ? 'sequential' : 'spread' })}
             >
@@ -51,7 +55,11 @@ export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm
               <option value="sequential">In order</option>
             </select>
             <p id={`${id}-order`} className="hint">
-              {form.frameOrder === 'sequential' ? 'Frames render one after the other, from the first.' : 'The first, last and middle frames render first, then the gaps fill in, so you see the whole shot early.'}
+              {simulates
+                ? `Frames render one after the other, from the first: the scene simulates ${props.simulations!.join(', ')} without a bake, so each frame follows from the one before.`
+                : order === 'sequential'
+                  ? 'Frames render one after the other, from the first.'
+                  : 'The first, last and middle frames render first, then the gaps fill in, so you see the whole shot early.'}
             </p>
           </>
         )}
