@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sceneFrames, spreadOrder } from '../../src/shared/render';
@@ -109,5 +111,33 @@ describe.skipIf(!requireChromium() || !blender)('the frame strip filling in acro
     await grid.getByRole('img', { name: `Frame ${FRAMES}, not available yet` }).waitFor();
     const job = (await app.host.handlers['jobs.list']({ search: name })).jobs.find((j) => j.fileName === name)!;
     await app.host.handlers['jobs.cancel']({ jobId: job.id });
+  });
+
+  it('says in the review that a scene simulating without a bake renders in order, at 800, 1024 and 1440 px', { timeout: 400_000 }, async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    const name = 'falling cube.blend';
+    const dir = await tempDir('rd-e2e-simulation-');
+    const scene = join(dir, name);
+    await promisify(execFile)(blender!, ['-b', '-Y', '--factory-startup', '--python-exit-code', '1', '--python', join(import.meta.dirname, '..', 'fixtures', 'blender', 'make-rigid-body-scene.py'), '--', scene, '12']);
+    await dropFiles(page, [{ name, bytes: await readFile(scene) }]);
+    const sheet = page.getByRole('dialog', { name: `Review ${name}` });
+    await sheet.waitFor({ timeout: 120_000 });
+    const order = sheet.getByLabel('Frame order');
+    await order.waitFor({ timeout: 60_000 });
+    expect(await order.inputValue()).toBe('sequential');
+    expect(await order.isDisabled()).toBe(true);
+    await sheet.getByText('Always in order for this scene: it simulates without a bake, so each frame follows from the one before.').waitFor();
+    await sheet.getByText(/^Frames render one after the other from the first, in one Blender run: the scene simulates rigid bodies without a bake/).waitFor();
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(200);
+      await order.scrollIntoViewIfNeeded();
+      expect(await page.locator('body').evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth), `${size.width}: sideways`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(ARTIFACTS, `review-simulation-order-${size.width}.png`) });
+    }
+    expect(await seriousAxeProblems(page, { include: '[role="dialog"]' })).toEqual([]);
+    await sheet.getByRole('button', { name: 'Discard' }).click();
   });
 });

@@ -56,7 +56,7 @@ export function StudioFields(props: { studio: StudioChoiceView; form: ReviewForm
             </select>
             <p id={`${id}-order`} className="hint">
               {simulates
-                ? `Frames render one after the other, from the first: the scene simulates ${props.simulations!.join(', ')} without a bake, so each frame follows from the one before.`
+                ? 'Always in order for this scene: it simulates without a bake, so each frame follows from the one before.'
                 : order === 'sequential'
                   ? 'Frames render one after the other, from the first.'
                   : 'The first, last and middle frames render first, then the gaps fill in, so you see the whole shot early.'}
