@@ -17,7 +17,9 @@ When the plan names a `previewDir`, a small PNG of each frame rendered is saved 
 <frame file name without extension>.png (through a scene of its own, so the render's settings stay as
 they are); a preview that cannot be made is a warning, never a failed frame.
 A plan with `oneRun` (a scene that simulates without a bake, its frames in order) still steps through
-the frames it skips, so the simulation reaches the next frame as it would rendering them all.
+the frames it skips, and one with `stepFrom` (a render worker's chunk of such a scene) first steps
+through every frame from that one up to the first it renders, so the simulation reaches each frame as
+it would rendering them all.
 A plan with `steps` (a sample render's) renders each step's frame at the step's resolution percentage
 and samples, in the order listed, the same frame possibly several times; each file is removed once
 reported.
@@ -316,6 +318,11 @@ def main():
     steps = plan.get("steps") or None
     frames = [int(step["frame"]) for step in steps] if steps else [int(f) for f in plan["frames"]]
     emit("ready", frameCount=len(frames), engine=render.engine, outputPattern=os.path.join(out_dir, pattern))
+
+    if given(plan, "stepFrom") and frames:
+        # A simulation reaches the first frame to render through every frame before it, as in Blender.
+        for before in range(int(plan["stepFrom"]), min(frames)):
+            scene.frame_set(before)
 
     for index, frame in enumerate(frames):
         if steps:

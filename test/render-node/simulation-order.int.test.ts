@@ -7,11 +7,15 @@ import { promisify } from 'node:util';
 import { requireBlender } from '../helpers/blender';
 import { startRenderJob, startTestNode, waitForJob, type TestNode } from '../helpers/node';
 import { decodePng, type Pixels } from '../helpers/png-pixels';
+import { requireRedis, startRedis, type TestRedis } from '../helpers/redis';
+import { startWorkerProcess, stopWorker, type WorkerProcess } from '../helpers/workers';
 import { probeBlender } from '../../src/render-node/blender/probe';
+import { ChunksRepo } from '../../src/render-node/distributed/chunks-repo';
 
 const run = promisify(execFile);
 const blenderPath = requireBlender();
 const FRAMES = 24;
+const redisServer = requireRedis();
 
 /**
  * Frames of the scene rendered where it is by Blender the way its Render Animation does: in one session,
@@ -90,4 +94,38 @@ describe.skipIf(!blenderPath)('a scene that simulates without a bake renders in 
     const frames = await framesIn(node.node.ctx.storage.framesDir(id));
     expect(frames[FRAMES - 1]!.data.equals(inPlace[FRAMES - 1]!.data), 'the frame rendered again is pixel-identical to Blender in place').toBe(true);
   }, 400_000);
+
+  describe.skipIf(!redisServer)('on two render workers (BullMQ on a real Redis)', () => {
+    let redis: TestRedis;
+    let farm: TestNode;
+    const workers: WorkerProcess[] = [];
+
+    beforeAll(async () => {
+      redis = await startRedis(redisServer!);
+      farm = await startTestNode({ blender: await probeBlender(blenderPath!, { timeoutMs: 60_000 }), distributed: { redis: { url: redis.url }, chunkSize: null, reconcileMs: 1000 } });
+      for (const name of ['alpha', 'beta']) {
+        workers.push(await startWorkerProcess({ redis: redis.url, node: farm.url, name, cacheDir: join(work, `cache-${name}`), blender: blenderPath!, threads: 1 }));
+      }
+    }, 120_000);
+    afterAll(async () => {
+      await Promise.allSettled(workers.map((w) => stopWorker(w)));
+      await farm?.stop();
+      await redis?.dispose();
+    });
+
+    it('renders in one chunk on one worker, and a frame rendered again steps through the frames before it: all as in Blender', async () => {
+      const id = await startRenderJob(farm, 'fall.blend', await readFile(scenePath), {});
+      const done = await waitForJob(farm, id, (j) => ['completed', 'failed', 'canceled'].includes(j.status), 300_000);
+      expect(done.status, JSON.stringify(done.failedReason)).toBe('completed');
+      expect(new ChunksRepo(farm.node.ctx.db).list(id).map((c) => c.frames.length)).toEqual([FRAMES]);
+      let frames = await framesIn(farm.node.ctx.storage.framesDir(id));
+      for (const [i, frame] of frames.entries()) expect(frame.data.equals(inPlace[i]!.data), `frame ${i + 1} pixel-identical to Blender in place`).toBe(true);
+
+      const requeued = await farm.call('POST', `/node/jobs/${id}/requeue`, { frames: [String(FRAMES)] });
+      expect(requeued.status, JSON.stringify(requeued.json)).toBe(200);
+      await waitForJob(farm, id, (j) => j.status === 'completed' && j.timeline.filter((e: { status: string }) => e.status === 'completed').length === 2, 300_000);
+      frames = await framesIn(farm.node.ctx.storage.framesDir(id));
+      expect(frames[FRAMES - 1]!.data.equals(inPlace[FRAMES - 1]!.data), 'the frame rendered again on a worker is pixel-identical to Blender in place').toBe(true);
+    }, 600_000);
+  });
 });

@@ -66,6 +66,8 @@ export interface BlenderRenderPlan {
   previewMaxSize?: number | null;
   /** The frames are in order and simulate: frames already there are still stepped through (not rendered). */
   oneRun?: boolean | null;
+  /** The scene simulates: every frame from this one up to the first to render is stepped through first (not rendered). */
+  stepFrom?: number | null;
   /**
    * A sample render's steps: each step's frame rendered at its resolution percentage and samples, in
    * this order (a frame may come several times; `frames` lists them too); each file is removed once

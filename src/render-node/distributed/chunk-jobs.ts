@@ -32,6 +32,7 @@ export function toChunkPlan(plan: RenderPlan): ChunkPlan {
     tileSize: plan.tileSize,
     colorManagement: plan.colorManagement,
     scenePython: plan.scenePython === true,
+    stepFrom: plan.oneRun ? (plan.frames[0] ?? null) : null,
   };
 }
 

@@ -97,6 +97,11 @@ export const chunkPlanSchema = z.object({
   colorManagement: nullable(z.object({ viewTransform: nullable(z.string()), look: nullable(z.string()) })),
   /** The worker's Blender runs the scene's own Python (the node trusts its scenes). */
   scenePython: nullable(z.boolean()),
+  /**
+   * The scene simulates without a bake: Blender steps through every frame from this one up to the first
+   * it renders (without rendering them), so that frame follows from the ones before; absent or null: none.
+   */
+  stepFrom: z.number().int().nullish(),
 });
 export type ChunkPlan = z.infer<typeof chunkPlanSchema>;
 
