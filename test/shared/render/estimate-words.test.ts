@@ -38,12 +38,11 @@ describe('the time left of a job the node estimates from its frames', () => {
       estimate,
     }) as unknown as Job;
 
-  it("takes the node's time left only while the job's own frame rate cannot say (a snapshot does not count down)", () => {
+  it("takes the node's time left (read along the shot) over the job's plain frame rate, counting it down from the read", () => {
     const now = Date.parse('2026-11-29T03:01:00.000Z');
-    const withRate = renderClockOf(renderTimingOf(job({ seconds: 600, low: 500, high: 700, basis: 'frames' })), now);
-    expect(withRate).toMatchObject({ phase: 'rendering', leftSeconds: 1860 });
-    const noRate = renderClockOf({ ...renderTimingOf(job({ seconds: 600, low: 500, high: 700, basis: 'frames' })), completedFrames: 0 }, now);
-    expect(noRate).toMatchObject({ phase: 'rendering', leftSeconds: 600 });
+    const read = renderTimingOf(job({ seconds: 600, low: 500, high: 700, basis: 'frames' }), null, now);
+    expect(renderClockOf(read, now)).toMatchObject({ phase: 'rendering', leftSeconds: 600 });
+    expect(renderClockOf(read, now + 30_000)).toMatchObject({ phase: 'rendering', leftSeconds: 570 });
   });
 
   it('keeps the frame rate without one, or with an estimate made before Start', () => {
