@@ -45,7 +45,8 @@ async function storedImage(file: BlendFile, image: StructView): Promise<StoredIm
 /**
  * The files the scene's analysis lists when they are all plain images: unsure when the file holds
  * anything else the analysis reports (libraries, sounds, clips, volumes, caches, fonts from disk,
- * rigid body or modifier caches; the scene's sequencer strips are judged by readStoredScene).
+ * rigid body or modifier caches, Geometry Nodes that may simulate; the scene's sequencer strips are
+ * judged by readStoredScene). A file it is sure of simulates nothing.
  */
 export async function storedImages(file: BlendFile, scene: StructView): Promise<StoredImage[]> {
   for (const code of LEFT_TO_BLENDER) if (file.idBlocks(code).length > 0) throw new UnsureError(`the file holds ${code} data-blocks`);
@@ -59,7 +60,10 @@ export async function storedImages(file: BlendFile, scene: StructView): Promise<
     if (!object) throw new UnsureError('an object cannot be read');
     if ((await file.list(object, 'particlesystem')).length > 0) throw new UnsureError('an object has particles');
     for (const modifier of await file.list(object, 'modifiers')) {
-      if (CACHE_MODIFIERS.has(file.structOf(modifier.block)?.name ?? '')) throw new UnsureError('an object has a modifier with a cache');
+      const kind = file.structOf(modifier.block)?.name ?? '';
+      if (CACHE_MODIFIERS.has(kind)) throw new UnsureError('an object has a modifier with a cache');
+      // Its node tree may hold a simulation zone, which Blender's analysis lists.
+      if (kind === 'NodesModifierData') throw new UnsureError('an object has a Geometry Nodes modifier');
     }
   }
   const out: StoredImage[] = [];

@@ -68,6 +68,8 @@ async function rawAnalysis(scene: StoredScene, reader: SceneReaderFacts, base: P
     colorManagement: colourOf(scene, reader),
     usesCompositor: scene.usesCompositor,
     rendersSequencer: rendersSequencerOf(scene, reader),
+    // Sure of the file only when nothing in it simulates (storedImages is unsure of every cache, rigid body and Geometry Nodes modifier).
+    simulations: [],
     video: null,
     dependencies,
     warnings,
