@@ -110,7 +110,9 @@ describe.skipIf(!ready)("the Log tab shows what Blender printed (browser mode, l
     // The first lines were shown before the job ended.
     expect(await statusOf(app, jobId)).not.toBe('completed');
     await expect.poll(() => statusOf(app, jobId), { timeout: 300_000 }).toBe('completed');
+    // Every frame's lines, whichever frame rendered last (frames render across the shot first), up to Blender's end.
     await expect.poll(async () => (await lines.textContent()) ?? '', { timeout: 10_000 }).toMatch(/^Saved: '<job>\/frames\/.*_0006\.png'/m);
+    await expect.poll(async () => (await lines.textContent()) ?? '', { timeout: 10_000 }).toMatch(/^Blender quit$/m);
     const text = (await lines.textContent()) ?? '';
     expect(text).toMatch(/^── Scene analysis ──\n/);
     expect(text).toContain('── Render ──');

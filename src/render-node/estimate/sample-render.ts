@@ -41,7 +41,7 @@ const MEASURABLE_SECONDS = 0.25;
 const MEASURABLE_SHARE = 0.3;
 /** A further level is not rendered when it would cost more than this share of the job's render time (or {@link LEVEL_FLOOR_SECONDS}). */
 const LEVEL_BUDGET_SHARE = 0.02;
-const LEVEL_FLOOR_SECONDS = 1;
+const LEVEL_FLOOR_SECONDS = 3;
 /** A sample render stops after this long (at the lowest priority on a busy node it may crawl); the job then has no estimate. */
 const RUN_LIMIT_MS = 10 * 60_000;
 /** Pixels are timed over a span of at least this many times across: a render narrower than it is also timed this much wider than the small size. */
