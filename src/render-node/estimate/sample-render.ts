@@ -151,15 +151,16 @@ function sampleSteps(scene: SampleScene) {
   const picked = sampleFrames(scene.frames);
   const small = smallSize(scene);
   const ladder = ladderSamples(scene.samples);
-  const smallWidth = sizeOf(scene, small).width;
-  const fullWidth = sizeOf(scene, { percentage: scene.resolutionPercentage, samples: null }).width;
+  const smallPixels = sizeOf(scene, small);
+  const fullPixels = sizeOf(scene, { percentage: scene.resolutionPercentage, samples: null });
+  const [smallWidth, fullWidth] = [smallPixels.width, fullPixels.width];
   const wide: Size | null = fullWidth < WIDE_FACTOR * smallWidth ? { percentage: Math.ceil((scene.resolutionPercentage * WIDE_WIDTH) / fullWidth), samples: scene.samples === null ? null : 1 } : null;
   const steps: RenderStep[] = [
     ...picked.order.map((frame) => ({ frame, resolutionPercentage: small.percentage, samples: small.samples })),
     ...(wide ? [{ frame: picked.timed, resolutionPercentage: wide.percentage, samples: wide.samples }] : []),
     ...ladder.map((samples) => ({ frame: picked.timed, resolutionPercentage: scene.resolutionPercentage, samples })),
   ];
-  return { picked, small, wide, ladder, steps, beforeLadder: picked.order.length + (wide ? 1 : 0) };
+  return { picked, small, smallPixels, fullPixels, wide, ladder, steps, beforeLadder: picked.order.length + (wide ? 1 : 0) };
 }
 
 /**
@@ -173,9 +174,7 @@ function sampleSteps(scene: SampleScene) {
  */
 export async function runSampleRender(scene: SampleScene, signal: AbortSignal): Promise<SampleMeasure | null> {
   if (scene.frames.length === 0) return null;
-  const { picked, small, wide, ladder, steps, beforeLadder } = sampleSteps(scene);
-  const [width, height] = pixels(scene.resolution, small.percentage);
-  const [fullWidth, fullHeight] = pixels(scene.resolution, scene.resolutionPercentage);
+  const { picked, small, smallPixels, fullPixels, wide, ladder, steps, beforeLadder } = sampleSteps(scene);
   await mkdir(scene.tempDir, { recursive: true });
   const outputDir = await mkdtemp(join(scene.tempDir, 'frames-'));
   const enough = new AbortController();
@@ -232,9 +231,9 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
       startupSeconds: startup,
       warmupSeconds: Math.max(0, smallTimed[0]!.seconds - reference.seconds),
       endSeconds: enough.signal.aborted ? 0 : Math.max(0, ended),
-      small: { width, height, samples: small.samples, frames: smallFrames },
+      small: { ...smallPixels, samples: small.samples, frames: smallFrames },
       ...(wide ? { wide: { ...sizeOf(scene, wide), samples: wide.samples, frames: [{ frame: picked.timed, seconds: timed[picked.order.length]! }] } } : {}),
-      ladder: ladderSeconds().map((level) => ({ width: fullWidth, height: fullHeight, samples: scene.samples === null ? null : level.samples, frames: [{ frame: picked.timed, seconds: level.seconds }] })),
+      ladder: ladderSeconds().map((level) => ({ ...fullPixels, samples: scene.samples === null ? null : level.samples, frames: [{ frame: picked.timed, seconds: level.seconds }] })),
     };
   } finally {
     await rm(outputDir, { recursive: true, force: true });
