@@ -50,11 +50,11 @@ const WIDE_WIDTH = 2 * WIDE_FACTOR * MIN_WIDTH;
 
 type Size = { percentage: number; samples: number | null };
 
-/** The small size of a sample render: a quarter of the scene's width (at least {@link MIN_WIDTH} px) at a quarter of its samples. */
+/** The small size of a sample render: a quarter of the scene's width (at least {@link MIN_WIDTH} px) with the fewest samples. */
 export function smallSize(scene: Pick<SampleScene, 'resolution' | 'resolutionPercentage' | 'samples'>): Size {
   const full = scene.resolutionPercentage;
   const least = Math.ceil((MIN_WIDTH * 100) / Math.max(1, scene.resolution[0]));
-  return { percentage: Math.min(full, Math.max(1, Math.round(full / 4), least)), samples: scene.samples === null ? null : Math.max(1, Math.round(scene.samples / 4)) };
+  return { percentage: Math.min(full, Math.max(1, Math.round(full / 4), least)), samples: scene.samples === null ? null : 1 };
 }
 
 /**
@@ -72,11 +72,12 @@ export function ladderSamples(samples: number | null): (number | null)[] {
 }
 
 /**
- * Whether the ladder has measured enough after its latest level: the latest is measurably dearer than
- * the first and at or beyond the scene's samples, or the next would cost more than its budget (a small
- * share of the job's render time as the levels so far price it).
+ * Whether the ladder has measured enough after its latest level (each level's timed frame's seconds):
+ * the latest is measurably dearer than the first and at or beyond the scene's samples, or the next level
+ * (`perLevel` frames at its samples) would cost more than its budget: a small share of the job's render
+ * time as the levels so far price it, and at least {@link LEVEL_FLOOR_SECONDS} a frame.
  */
-export function ladderDone(levels: readonly { samples: number; seconds: number }[], next: number | null, job: { frames: number; samples: number }): boolean {
+export function ladderDone(levels: readonly { samples: number; seconds: number }[], next: number | null, job: { frames: number; samples: number; perLevel?: number }): boolean {
   if (next === null) return true;
   const first = levels[0];
   const last = levels[levels.length - 1];
@@ -86,7 +87,8 @@ export function ladderDone(levels: readonly { samples: number; seconds: number }
   if (measurable && last.samples >= job.samples) return true;
   const perSample = measurable ? rise / (last.samples - first.samples) : null;
   const at = (samples: number) => (perSample === null ? Math.max(first.seconds, last.seconds) * (samples > last.samples ? LADDER_STEP : 1) : first.seconds + perSample * (samples - first.samples));
-  return at(next) > Math.max(LEVEL_FLOOR_SECONDS, LEVEL_BUDGET_SHARE * job.frames * Math.max(last.seconds, at(job.samples)));
+  const perLevel = Math.max(1, job.perLevel ?? 1);
+  return at(next) > Math.max(LEVEL_FLOOR_SECONDS, (LEVEL_BUDGET_SHARE * job.frames * Math.max(last.seconds, at(job.samples))) / perLevel);
 }
 
 /** How long a process's threads have run on a CPU and waited for one so far (from /proc, in seconds); null where there is none. */
@@ -143,9 +145,10 @@ const sizeOf = (scene: Pick<SampleScene, 'resolution'>, size: Size) => {
 };
 
 /**
- * The steps of a sample render: the spread frames at the small size, the timed frame wide when the
- * render is too narrow to time pixels against the small size (with the fewest samples), then the
- * timed frame at the render's pixels up the ladder of samples.
+ * The steps of a sample render: the spread frames at the small size; the timed frame at half the
+ * render's width, or wide when the render is too narrow to time pixels against the small size (both
+ * with the fewest samples); then at the render's pixels, level by level up the ladder of samples, the
+ * timed frame and the first and last.
  */
 function sampleSteps(scene: SampleScene) {
   const picked = sampleFrames(scene.frames);
@@ -153,28 +156,31 @@ function sampleSteps(scene: SampleScene) {
   const ladder = ladderSamples(scene.samples);
   const smallPixels = sizeOf(scene, small);
   const fullPixels = sizeOf(scene, { percentage: scene.resolutionPercentage, samples: null });
-  const [smallWidth, fullWidth] = [smallPixels.width, fullPixels.width];
-  const wide: Size | null = fullWidth < WIDE_FACTOR * smallWidth ? { percentage: Math.ceil((scene.resolutionPercentage * WIDE_WIDTH) / fullWidth), samples: scene.samples === null ? null : 1 } : null;
+  const narrow = fullPixels.width < WIDE_FACTOR * smallPixels.width;
+  const percentage = narrow ? Math.ceil((scene.resolutionPercentage * WIDE_WIDTH) / fullPixels.width) : Math.round(scene.resolutionPercentage / 2);
+  const between = { ...sizeOf(scene, { percentage, samples: null }), samples: ladder[0] ?? null, narrow };
+  const levelFrames = [picked.timed, ...picked.ends];
   const steps: RenderStep[] = [
     ...picked.order.map((frame) => ({ frame, resolutionPercentage: small.percentage, samples: small.samples })),
-    ...(wide ? [{ frame: picked.timed, resolutionPercentage: wide.percentage, samples: wide.samples }] : []),
-    ...ladder.map((samples) => ({ frame: picked.timed, resolutionPercentage: scene.resolutionPercentage, samples })),
+    { frame: picked.timed, resolutionPercentage: percentage, samples: between.samples },
+    ...ladder.flatMap((samples) => levelFrames.map((frame) => ({ frame, resolutionPercentage: scene.resolutionPercentage, samples }))),
   ];
-  return { picked, small, smallPixels, fullPixels, wide, ladder, steps, beforeLadder: picked.order.length + (wide ? 1 : 0) };
+  return { picked, small, smallPixels, fullPixels, between, ladder, levelFrames, steps, beforeLadder: picked.order.length + 1 };
 }
 
 /**
  * A sample render of a scene, in one Blender run at the lowest priority: its middle frame (a warm-up),
- * first, last and the one after the middle at a small size, then that last one at the render's own
- * pixels with samples rising 1, 4, 16 … up to the scene's, stopped early once the cost of samples is
- * measured and a further level would cost more than a small share of the job ({@link ladderDone}).
+ * first, last and the one after the middle at a small size with the fewest samples, that last one at
+ * half the render's width, then it, the first and the last at the render's pixels with samples rising
+ * 1, 4, 16 … up to the scene's, stopped early once the cost of samples is measured and a further level
+ * would cost more than a small share of the job ({@link ladderDone}).
  * Each frame is timed from Blender's own events (the first from Blender being ready, the next from the
  * frame before), less the time its threads waited for a CPU. Null when stopped (`signal`), when Blender
  * failed or when the small frames did not all render.
  */
 export async function runSampleRender(scene: SampleScene, signal: AbortSignal): Promise<SampleMeasure | null> {
   if (scene.frames.length === 0) return null;
-  const { picked, small, smallPixels, fullPixels, wide, ladder, steps, beforeLadder } = sampleSteps(scene);
+  const { picked, small, smallPixels, fullPixels, between, ladder, levelFrames, steps, beforeLadder } = sampleSteps(scene);
   await mkdir(scene.tempDir, { recursive: true });
   const outputDir = await mkdtemp(join(scene.tempDir, 'frames-'));
   const enough = new AbortController();
@@ -185,7 +191,11 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
   let startup = 0;
   let lastFrameAt = 0;
   const timed: number[] = [];
-  const ladderSeconds = () => timed.slice(beforeLadder).map((seconds, i) => ({ samples: ladder[i] ?? 1, seconds }));
+  /** The ladder's levels rendered whole: each one's samples and its frames' seconds (the timed frame first). */
+  const levels = () =>
+    ladder
+      .map((samples, i) => ({ samples, seconds: timed.slice(beforeLadder + i * levelFrames.length, beforeLadder + (i + 1) * levelFrames.length) }))
+      .filter((level) => level.seconds.length === levelFrames.length);
   try {
     const run = startRender({
       blenderPath: scene.blenderPath,
@@ -203,9 +213,11 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
         else if (event.event === 'frame' && !event.skipped) {
           timed.push(frameSeconds((at - last) / 1000, cpu && lastCpu ? { run: cpu.run - lastCpu.run, wait: cpu.wait - lastCpu.wait } : null));
           lastFrameAt = at;
-          const levels = ladderSeconds();
-          const next = ladder[levels.length];
-          if (scene.samples !== null && levels.length > 0 && next !== undefined && next !== null && ladderDone(levels, next, { frames: scene.frames.length, samples: scene.samples })) enough.abort();
+          const whole = levels();
+          const next = ladder[whole.length];
+          const levelEnded = timed.length === beforeLadder + whole.length * levelFrames.length;
+          const sofar = whole.map((level) => ({ samples: level.samples ?? 1, seconds: level.seconds[0]! }));
+          if (scene.samples !== null && levelEnded && whole.length > 0 && next !== undefined && next !== null && ladderDone(sofar, next, { frames: scene.frames.length, samples: scene.samples, perLevel: levelFrames.length })) enough.abort();
         }
         if (event.event === 'ready' || event.event === 'frame') {
           last = at;
@@ -221,19 +233,22 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
     }
     const result = await run.done;
     const ended = (performance.now() - lastFrameAt) / 1000;
-    if (signal.aborted || timed.length <= beforeLadder) return null;
+    const whole = levels();
+    if (signal.aborted || whole.length === 0) return null;
     if (!enough.signal.aborted && (result.aborted || result.exitCode !== 0 || timed.length !== steps.length)) return null;
     const smallTimed = picked.order.map((frame, i) => ({ frame, seconds: timed[i]! }));
     const smallFrames = smallTimed.length > 1 ? smallTimed.slice(1) : smallTimed;
     const reference = smallFrames.find((f) => f.frame === picked.timed) ?? smallFrames[0]!;
+    const betweenLevel = { width: between.width, height: between.height, samples: between.samples, frames: [{ frame: picked.timed, seconds: timed[picked.order.length]! }] };
     return {
       engine: scene.engine,
       startupSeconds: startup,
       warmupSeconds: Math.max(0, smallTimed[0]!.seconds - reference.seconds),
       endSeconds: enough.signal.aborted ? 0 : Math.max(0, ended),
       small: { ...smallPixels, samples: small.samples, frames: smallFrames },
-      ...(wide ? { wide: { ...sizeOf(scene, wide), samples: wide.samples, frames: [{ frame: picked.timed, seconds: timed[picked.order.length]! }] } } : {}),
-      ladder: ladderSeconds().map((level) => ({ ...fullPixels, samples: scene.samples === null ? null : level.samples, frames: [{ frame: picked.timed, seconds: level.seconds }] })),
+      ...(between.narrow ? { wide: betweenLevel } : { mid: betweenLevel }),
+      ...(picked.ends.length > 0 ? { ends: { ...fullPixels, samples: whole.at(-1)!.samples, frames: picked.ends.map((frame, i) => ({ frame, seconds: whole.at(-1)!.seconds[i + 1]! })) } } : {}),
+      ladder: whole.map((level) => ({ ...fullPixels, samples: level.samples, frames: [{ frame: picked.timed, seconds: level.seconds[0]! }] })),
     };
   } finally {
     await rm(outputDir, { recursive: true, force: true });

@@ -21,9 +21,9 @@ export const jobEstimateSchema = z.object({
     .object({
       engine: z.string(),
       fixedSeconds: z.number().nonnegative(),
-      perPixel: z.number().nonnegative(),
+      pixelSeconds: z.array(z.object({ pixels: z.number().nonnegative(), seconds: z.number().nonnegative() })),
       perPixelSample: z.number().nonnegative(),
-      along: z.array(z.object({ frame: z.number().int(), weight: z.number().nonnegative() })).min(1),
+      along: z.array(z.object({ frame: z.number().int(), fixed: z.number().nonnegative(), pixels: z.number().nonnegative() })).min(1),
       onceSeconds: z.number().nonnegative(),
       spread: z.number().nonnegative(),
       measuredPixels: z.number().nonnegative(),

@@ -10,4 +10,4 @@ export { renderedByText } from './rendered-by';
 export { framesInOrder, spreadOrder } from './spread-order';
 export { estimatedTookText, estimateRangeText, estimateReviewText, jobEstimateText, renderTookSeconds, roughDuration, roughRange } from './estimate-words';
 export { scaleEstimate, type RangedSeconds } from './node-estimate-scale';
-export { estimateWithModel, FRAME_NOISE_SECONDS, frameSecondsAt, interpolateAt, rangeAround, relativeSpread, type EstimateModel, type EstimateTarget } from './estimate-model';
+export { estimateWithModel, FRAME_NOISE_SECONDS, frameSecondsAt, interpolateAt, pixelSecondsAt, rangeAround, relativeSpread, type EstimateModel, type EstimateTarget } from './estimate-model';

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { estimateFromSample, ladderDone, ladderSamples, modelOf, smallSize, timeLeftFromFrames, estimateStats, type SampleMeasure } from '../../../src/render-node/estimate';
 import { sampleFrames } from '../../../src/render-node/estimate/sample-model';
 import { samplePlanOf } from '../../../src/render-node/estimate/sample-render';
-import { interpolateAt } from '../../../src/shared/render';
+import { interpolateAt, pixelSecondsAt } from '../../../src/shared/render';
 
-/** A frame of a scene that costs 0.2 s + 2e-6 s per pixel + 1e-7 s per pixel-sample, twice as dear at its end (frame 100) as at its start. */
-const cost = (width: number, height: number, samples: number, frame: number) => (0.2 + 2e-6 * width * height + 1e-7 * width * height * samples) * (1 + (frame - 1) / 99);
+/** How a frame's preparation (fixed part) and what grows with its pixels and samples change along a 100-frame shot: the first doubles, the second falls by a third. */
+const fixedAt = (frame: number) => 1 + (frame - 1) / 99;
+const grownAt = (frame: number) => 1.5 - (0.5 * (frame - 1)) / 99;
+/** A frame of a scene that costs 20 s to prepare + 2e-5 s per pixel + 1e-6 s per pixel-sample, along the shot as above. */
+const cost = (width: number, height: number, samples: number, frame: number) => 20 * fixedAt(frame) + (2e-5 * width * height + 1e-6 * width * height * samples) * grownAt(frame);
 
 /** What a sample render of that scene (rendered at 320x180, 64 samples) measures, timed frame 52. */
 function measured(): SampleMeasure {
@@ -14,38 +17,57 @@ function measured(): SampleMeasure {
     startupSeconds: 1,
     warmupSeconds: 0.3,
     endSeconds: 0.1,
-    small: { width: 80, height: 45, samples: 16, frames: [1, 100, 52].map((frame) => ({ frame, seconds: cost(80, 45, 16, frame) })) },
+    small: { width: 80, height: 45, samples: 1, frames: [1, 100, 52].map((frame) => ({ frame, seconds: cost(80, 45, 1, frame) })) },
+    mid: { width: 160, height: 90, samples: 1, frames: [{ frame: 52, seconds: cost(160, 90, 1, 52) }] },
+    ends: { width: 320, height: 180, samples: 64, frames: [1, 100].map((frame) => ({ frame, seconds: cost(320, 180, 64, frame) })) },
     ladder: [1, 4, 16, 64].map((samples) => ({ width: 320, height: 180, samples, frames: [{ frame: 52, seconds: cost(320, 180, samples, 52) }] })),
   };
 }
 
 describe('the estimate from a sample render', () => {
-  it('fits the fixed, per-pixel and per-pixel-sample cost of the timed frame', () => {
+  it('fits the fixed part, the cost by pixels and the cost per pixel-sample of the timed frame', () => {
     const model = modelOf(measured());
-    const along = 1 + 51 / 99;
-    expect(model.perPixelSample).toBeCloseTo(1e-7 * along, 12);
-    expect(model.perPixel).toBeCloseTo(2e-6 * along, 10);
-    expect(model.fixedSeconds).toBeCloseTo(0.2 * along, 5);
+    expect(model.perPixelSample).toBeCloseTo(1e-6 * grownAt(52), 12);
+    expect(model.fixedSeconds).toBeCloseTo(20 * fixedAt(52), 6);
+    expect(pixelSecondsAt(model.pixelSeconds, 320 * 180)).toBeCloseTo(2e-5 * 320 * 180 * grownAt(52), 6);
+    expect(pixelSecondsAt(model.pixelSeconds, 640 * 360)).toBeCloseTo(2e-5 * 640 * 360 * grownAt(52), 6);
     expect(model.onceSeconds).toBeCloseTo(0.4, 9);
-    expect(model.along.find((p) => p.frame === 52)!.weight).toBeCloseTo(1, 9);
+    expect(model.along.find((p) => p.frame === 52)).toMatchObject({ fixed: 1, pixels: 1 });
+  });
+
+  it('weighs the fixed part and what grows with pixels and samples each by how it changes along the shot', () => {
+    const along = modelOf(measured()).along;
+    // Both are steadied a little toward the timed frame (noise); here the frames cost tens of seconds.
+    expect(along.find((p) => p.frame === 100)!.fixed).toBeCloseTo(fixedAt(100) / fixedAt(52), 2);
+    expect(along.find((p) => p.frame === 1)!.pixels).toBeCloseTo(grownAt(1) / grownAt(52), 2);
+    expect(along.find((p) => p.frame === 100)!.pixels).toBeCloseTo(grownAt(100) / grownAt(52), 2);
   });
 
   it('prices other settings and frames, with its range around it', () => {
     const frames = Array.from({ length: 100 }, (_, i) => i + 1);
-    for (const [width, height, samples] of [
-      [320, 180, 64],
-      [480, 270, 128],
-      [160, 90, 16],
+    for (const [width, height, samples, wanted] of [
+      [320, 180, 64, frames],
+      [480, 270, 128, frames],
+      [160, 90, 16, frames],
+      [320, 180, 256, frames.slice(0, 40)],
+      [640, 360, 32, frames.slice(60)],
     ] as const) {
-      const truth = 0.4 + frames.reduce((s, f) => s + cost(width, height, samples, f), 0);
-      const estimate = estimateFromSample(measured(), { engine: 'CYCLES', frames, width, height, samples })!;
-      expect(Math.abs(estimate.seconds - truth) / truth).toBeLessThan(0.05);
+      const truth = 0.4 + wanted.reduce((s, f) => s + cost(width, height, samples, f), 0);
+      const estimate = estimateFromSample(measured(), { engine: 'CYCLES', frames: wanted, width, height, samples })!;
+      expect(Math.abs(estimate.seconds - truth) / truth).toBeLessThan(0.03);
       expect(estimate.low).toBeLessThan(estimate.seconds);
       expect(estimate.high).toBeGreaterThan(estimate.seconds);
     }
     const one = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 64 })!;
     const shared = estimateFromSample(measured(), { engine: 'CYCLES', frames, width: 320, height: 180, samples: 64 }, 2)!;
-    expect(shared.seconds).toBeCloseTo((one.seconds - 0.4) / 2 + 0.4, 0);
+    expect(Math.abs(shared.seconds - ((one.seconds - 0.4) / 2 + 0.4)) / shared.seconds).toBeLessThan(0.01);
+  });
+
+  it('reads a measure without the mid size and the ends as before: one weight along the shot', () => {
+    const { mid: _mid, ends: _ends, ...older } = measured();
+    const model = modelOf(older);
+    for (const p of model.along) expect(p.pixels).toBe(p.fixed);
+    expect(model.pixelSeconds.map((p) => p.pixels)).toEqual([80 * 45, 320 * 180]);
   });
 
   it('is surer at the measured size than far beyond it', () => {
@@ -59,36 +81,49 @@ describe('the estimate from a sample render', () => {
     const m = measured();
     const start = estimateFromSample(m, { engine: 'CYCLES', frames: [1, 2, 3, 4, 5], width: 320, height: 180, samples: 64 })!;
     const end = estimateFromSample(m, { engine: 'CYCLES', frames: [96, 97, 98, 99, 100], width: 320, height: 180, samples: 64 })!;
-    expect(end.seconds).toBeGreaterThan(start.seconds * 1.6);
+    expect(end.seconds).toBeGreaterThan(start.seconds * 1.5);
   });
 
   it('has none for another engine than the one sampled', () => {
     expect(estimateFromSample(measured(), { engine: 'BLENDER_WORKBENCH', frames: [1], width: 10, height: 10, samples: null })).toBeNull();
   });
 
-  it('prices an engine without samples by its pixels', () => {
-    const wb = (w: number, h: number) => 0.1 + 1e-6 * w * h;
+  it('prices an engine without samples by its pixels, between the sizes measured and beyond them on the last slope', () => {
+    // Dearer per pixel at small sizes than at large ones (a frame's time grows less than its pixels).
+    const wb = (w: number, h: number) => 0.1 + 2e-6 * (w * h) ** 0.85;
     const m: SampleMeasure = {
       engine: 'BLENDER_WORKBENCH',
       startupSeconds: 0.5,
       warmupSeconds: 0.2,
       endSeconds: 0,
       small: { width: 240, height: 135, samples: null, frames: [1, 24, 13].map((frame) => ({ frame, seconds: wb(240, 135) })) },
+      mid: { width: 480, height: 270, samples: null, frames: [{ frame: 13, seconds: wb(480, 270) }] },
       ladder: [{ width: 960, height: 540, samples: null, frames: [{ frame: 13, seconds: wb(960, 540) }] }],
     };
     const frames = Array.from({ length: 24 }, (_, i) => i + 1);
-    const estimate = estimateFromSample(m, { engine: 'BLENDER_WORKBENCH', frames, width: 1920, height: 1080, samples: null })!;
-    const truth = 0.2 + 24 * wb(1920, 1080);
-    expect(Math.abs(estimate.seconds - truth) / truth).toBeLessThan(0.03);
+    const error = (w: number, h: number) => {
+      const truth = 0.2 + 24 * wb(w, h);
+      return Math.abs(estimateFromSample(m, { engine: 'BLENDER_WORKBENCH', frames, width: w, height: h, samples: null })!.seconds - truth) / truth;
+    };
+    expect(error(960, 540)).toBeLessThan(0.01);
+    expect(error(480, 270)).toBeLessThan(0.01);
+    expect(error(720, 405)).toBeLessThan(0.02);
+    expect(error(1440, 810)).toBeLessThan(0.07);
+    // From the small and the render's size only, 150 % is priced further from the truth.
+    const { mid: _mid, ...twoSizes } = m;
+    const truth = 0.2 + 24 * wb(1440, 810);
+    const two = estimateFromSample(twoSizes, { engine: 'BLENDER_WORKBENCH', frames, width: 1440, height: 810, samples: null })!.seconds;
+    expect(Math.abs(two - truth) / truth).toBeGreaterThan(error(1440, 810) + 0.01);
   });
 
   it('samples the middle frame first as a warm-up, then the first, last and the one after the middle', () => {
-    expect(sampleFrames([1, 2, 3, 4, 5, 6, 7, 8])).toEqual({ warmup: 4, order: [4, 1, 8, 5], timed: 5 });
-    expect(sampleFrames([7])).toEqual({ warmup: 7, order: [7], timed: 7 });
+    expect(sampleFrames([1, 2, 3, 4, 5, 6, 7, 8])).toEqual({ warmup: 4, order: [4, 1, 8, 5], timed: 5, ends: [1, 8] });
+    expect(sampleFrames([7])).toEqual({ warmup: 7, order: [7], timed: 7, ends: [] });
+    expect(sampleFrames([1, 2])).toEqual({ warmup: 1, order: [1, 2], timed: 2, ends: [1] });
   });
 
   it('renders the spread frames small, then the timed frame at the render size with samples rising to the scene\'s', () => {
-    expect(smallSize({ resolution: [1920, 1080], resolutionPercentage: 100, samples: 128 })).toEqual({ percentage: 25, samples: 32 });
+    expect(smallSize({ resolution: [1920, 1080], resolutionPercentage: 100, samples: 128 })).toEqual({ percentage: 25, samples: 1 });
     expect(smallSize({ resolution: [64, 36], resolutionPercentage: 100, samples: 4 })).toEqual({ percentage: 75, samples: 1 });
     expect(ladderSamples(128)).toEqual([1, 4, 16, 64, 128, 512, 2048]);
     expect(ladderSamples(64)).toEqual([1, 4, 16, 64, 256, 1024, 4096]);
@@ -112,6 +147,9 @@ describe('the estimate from a sample render', () => {
     // Not yet measurable (0.05 s more than the first level): on while the next level, priced as four times the last, fits the budget.
     expect(ladderDone([{ samples: 1, seconds: 1 }, { samples: 4, seconds: 1.05 }], 16, { frames: 1000, samples: 1024 })).toBe(false);
     expect(ladderDone([{ samples: 1, seconds: 1 }, { samples: 4, seconds: 1.05 }], 16, { frames: 2, samples: 1024 })).toBe(true);
+    // A level that also renders the first and last frames costs three frames: the share is of the whole level.
+    expect(ladderDone(levels, 64, { frames: 5, samples: 1024 })).toBe(false);
+    expect(ladderDone(levels, 64, { frames: 5, samples: 1024, perLevel: 3 })).toBe(true);
   });
 
   it("renders with the job's own plan, only smaller, to its own folder", () => {
