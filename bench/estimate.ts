@@ -35,7 +35,7 @@ const size = (full: number, quick: number) => (QUICK ? quick : full);
  * A scene's figures, with what its render would have taken with the machine to itself (other people's
  * work runs here too): its time taken less the share of its Blender threads' time spent waiting for a CPU.
  */
-type Figure = EstimateFigures['scenes'][number] & { aloneSeconds: number | null; givenSeconds: number };
+type Figure = EstimateFigures['scenes'][number] & { aloneSeconds: number | null; givenSeconds: number; sample: unknown; meanFrameSeconds: number };
 
 interface SceneCase {
   name: string;
@@ -155,7 +155,22 @@ async function measure(node: TestNode, c: SceneCase, bytes: Buffer): Promise<Fig
   }
   const run = [...schedByPid.values()].reduce((a, b) => a + b.run, 0);
   const wait = [...schedByPid.values()].reduce((a, b) => a + b.wait, 0);
-  return { name: c.name, estimateSeconds: shown.seconds, low: shown.low, high: shown.high, givenSeconds: given.seconds, tookSeconds, sampleSeconds, leftAtQuarter, aloneSeconds: run > 0 ? tookSeconds * (run / (run + wait)) : null };
+  // What the sample measured and what the frames took, kept in the results to read an estimate that went wrong.
+  const saved = node.node.ctx.db.prepare('SELECT sample FROM job_estimates WHERE job_id = ?').get(job.id) as { sample: string | null } | undefined;
+  const frameSeconds = node.node.ctx.jobs.frames(job.id).map((f) => f.seconds);
+  return {
+    name: c.name,
+    estimateSeconds: shown.seconds,
+    low: shown.low,
+    high: shown.high,
+    givenSeconds: given.seconds,
+    tookSeconds,
+    sampleSeconds,
+    leftAtQuarter,
+    aloneSeconds: run > 0 ? tookSeconds * (run / (run + wait)) : null,
+    sample: saved?.sample ? JSON.parse(saved.sample) : null,
+    meanFrameSeconds: frameSeconds.reduce((a, b) => a + b, 0) / Math.max(1, frameSeconds.length),
+  };
 }
 
 async function main(): Promise<void> {

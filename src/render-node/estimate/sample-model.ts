@@ -59,6 +59,26 @@ function perPixelSampleOf(ladder: readonly SampleLevel[]): number {
   return Math.max(0, rise > 0 ? rise : overall);
 }
 
+/** A sample costs at most this many times more at the ladder's top than just below it before the top level counts as slowed by something else. */
+const SAMPLE_COST_RISE = 1.3;
+
+/**
+ * The ladder with its highest level's time kept within what its samples can cost: a sample never costs
+ * more per pixel with more samples (the same or less, where samples adapt), so a top level dearer per
+ * sample than {@link SAMPLE_COST_RISE} times the levels below it was slowed by other work on the node
+ * for a moment; its time is taken as the levels below price it. The model passes through the top
+ * level, so one slowed frame there would otherwise price the whole render higher.
+ */
+function steadiedLadder(ladder: SampleLevel[]): SampleLevel[] {
+  if (ladder.length < 3) return ladder;
+  const [a, b, top] = ladder.slice(-3) as [SampleLevel, SampleLevel, SampleLevel];
+  if (a.samples === null || b.samples === null || top.samples === null) return ladder;
+  const below = (b.frames[0]!.seconds - a.frames[0]!.seconds) / Math.max(1, unitsOf(b) - unitsOf(a));
+  const most = b.frames[0]!.seconds + SAMPLE_COST_RISE * below * (unitsOf(top) - unitsOf(b));
+  if (below <= 0 || top.frames[0]!.seconds <= most) return ladder;
+  return [...ladder.slice(0, -1), { ...top, frames: [{ ...top.frames[0]!, seconds: most }] }];
+}
+
 /** Weights along the shot: each sampled frame's value over the timed frame's, steadied by {@link FRAME_NOISE_SECONDS}. */
 function weightsOf(values: ReadonlyMap<number, number>, frame: number): Map<number, number> {
   const reference = Math.max(0, values.get(frame) ?? 0) + FRAME_NOISE_SECONDS;
@@ -74,7 +94,7 @@ function weightsOf(values: ReadonlyMap<number, number>, frame: number): Map<numb
  * frame at the same samples (as the small frames where they were not measured).
  */
 export function modelOf(measure: SampleMeasure, parallel = 1): EstimateModel {
-  const ladder = [...measure.ladder].sort((a, b) => (a.samples ?? 0) - (b.samples ?? 0));
+  const ladder = steadiedLadder([...measure.ladder].sort((a, b) => (a.samples ?? 0) - (b.samples ?? 0)));
   const top = ladder[ladder.length - 1]!;
   const frame = top.frames[0]!.frame;
   let perPixelSample = perPixelSampleOf(ladder);

@@ -63,6 +63,21 @@ describe('the estimate from a sample render', () => {
     expect(Math.abs(shared.seconds - ((one.seconds - 0.4) / 2 + 0.4)) / shared.seconds).toBeLessThan(0.01);
   });
 
+  it('takes a top level dearer per sample than the levels below as slowed by other work, and keeps one that is not', () => {
+    const frames = Array.from({ length: 100 }, (_, i) => i + 1);
+    const target = { engine: 'CYCLES', frames, width: 320, height: 180, samples: 64 };
+    const truth = estimateFromSample(measured(), target)!.seconds;
+    const slowed = measured();
+    slowed.ladder[3]!.frames[0]!.seconds *= 1.6;
+    expect(estimateFromSample(slowed, target)!.seconds / truth).toBeLessThan(1.25);
+    // A sample a little dearer at the top (noise, up to 1.3 times) is measured as it is.
+    const dearer = measured();
+    const [b, top] = [dearer.ladder[2]!, dearer.ladder[3]!];
+    const perSample = (b.frames[0]!.seconds - dearer.ladder[1]!.frames[0]!.seconds) / 12;
+    top.frames[0]!.seconds = b.frames[0]!.seconds + 1.2 * perSample * 48;
+    expect(modelOf(dearer).perPixelSample).toBeCloseTo((1.2 * perSample) / (320 * 180), 12);
+  });
+
   it('reads a measure without the mid size and the ends as before: one weight along the shot', () => {
     const { mid: _mid, ends: _ends, ...older } = measured();
     const model = modelOf(older);
