@@ -142,14 +142,14 @@ export function estimateFromSample(measure: SampleMeasure, target: RenderTarget,
 
 /**
  * Frames a sample render renders, in order: the middle of the scene's frames first (its time also holds
- * Blender's first-frame work, so it is only a warm-up), then the first, the last and the one after the
- * middle (`timed`: the frame timed again at the render's size); `ends`: the first and last other than
- * the timed one, timed again at the render's pixels. Fewer when the scene has fewer.
+ * Blender's first-frame work, so it is only a warm-up), then the one after the middle (`timed`: the
+ * frame timed again at other sizes), the first and the last; `ends`: the first and last other than the
+ * timed one, timed again at the render's pixels. Fewer when the scene has fewer.
  */
 export function sampleFrames(frames: readonly number[]): { warmup: number; order: number[]; timed: number; ends: number[] } {
   const at = Math.floor((frames.length - 1) / 2);
   const warmup = frames[at]!;
   const timed = frames[at + 1] ?? frames[at - 1] ?? warmup;
   const ends = [...new Set([frames[0]!, frames[frames.length - 1]!])].filter((f) => f !== timed);
-  return { warmup, order: [...new Set([warmup, frames[0]!, frames[frames.length - 1]!, timed])], timed, ends };
+  return { warmup, order: [...new Set([warmup, timed, frames[0]!, frames[frames.length - 1]!])], timed, ends };
 }

@@ -148,7 +148,7 @@ const sizeOf = (scene: Pick<SampleScene, 'resolution'>, size: Size) => {
  * The steps of a sample render: the spread frames at the small size; the timed frame at half the
  * render's width, or wide when the render is too narrow to time pixels against the small size (both
  * with the fewest samples); then at the render's pixels, level by level up the ladder of samples, the
- * timed frame and the first and last.
+ * first frame, the timed one and the last.
  */
 function sampleSteps(scene: SampleScene) {
   const picked = sampleFrames(scene.frames);
@@ -159,28 +159,30 @@ function sampleSteps(scene: SampleScene) {
   const narrow = fullPixels.width < WIDE_FACTOR * smallPixels.width;
   const percentage = narrow ? Math.ceil((scene.resolutionPercentage * WIDE_WIDTH) / fullPixels.width) : Math.round(scene.resolutionPercentage / 2);
   const between = { ...sizeOf(scene, { percentage, samples: null }), samples: ladder[0] ?? null, narrow };
-  const levelFrames = [picked.timed, ...picked.ends];
+  // No step renders the frame of the step before it: Blender would not prepare it again (its modifiers,
+  // its scene data), and a frame of the render always is.
+  const levelFrames = [...picked.ends.slice(0, 1), picked.timed, ...picked.ends.slice(1)];
   const steps: RenderStep[] = [
     ...picked.order.map((frame) => ({ frame, resolutionPercentage: small.percentage, samples: small.samples })),
     { frame: picked.timed, resolutionPercentage: percentage, samples: between.samples },
     ...ladder.flatMap((samples) => levelFrames.map((frame) => ({ frame, resolutionPercentage: scene.resolutionPercentage, samples }))),
   ];
-  return { picked, small, smallPixels, fullPixels, between, ladder, levelFrames, steps, beforeLadder: picked.order.length + 1 };
+  return { picked, small, smallPixels, fullPixels, between, ladder, levelFrames, timedAt: levelFrames.indexOf(picked.timed), steps, beforeLadder: picked.order.length + 1 };
 }
 
 /**
  * A sample render of a scene, in one Blender run at the lowest priority: its middle frame (a warm-up),
- * first, last and the one after the middle at a small size with the fewest samples, that last one at
- * half the render's width, then it, the first and the last at the render's pixels with samples rising
- * 1, 4, 16 … up to the scene's, stopped early once the cost of samples is measured and a further level
- * would cost more than a small share of the job ({@link ladderDone}).
+ * the one after the middle, the first and the last at a small size with the fewest samples, the one
+ * after the middle at half the render's width, then the first, it and the last at the render's pixels
+ * with samples rising 1, 4, 16 … up to the scene's, stopped early once the cost of samples is measured
+ * and a further level would cost more than a small share of the job ({@link ladderDone}).
  * Each frame is timed from Blender's own events (the first from Blender being ready, the next from the
  * frame before), less the time its threads waited for a CPU. Null when stopped (`signal`), when Blender
  * failed or when the small frames did not all render.
  */
 export async function runSampleRender(scene: SampleScene, signal: AbortSignal): Promise<SampleMeasure | null> {
   if (scene.frames.length === 0) return null;
-  const { picked, small, smallPixels, fullPixels, between, ladder, levelFrames, steps, beforeLadder } = sampleSteps(scene);
+  const { picked, small, smallPixels, fullPixels, between, ladder, levelFrames, timedAt, steps, beforeLadder } = sampleSteps(scene);
   await mkdir(scene.tempDir, { recursive: true });
   const outputDir = await mkdtemp(join(scene.tempDir, 'frames-'));
   const enough = new AbortController();
@@ -191,7 +193,7 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
   let startup = 0;
   let lastFrameAt = 0;
   const timed: number[] = [];
-  /** The ladder's levels rendered whole: each one's samples and its frames' seconds (the timed frame first). */
+  /** The ladder's levels rendered whole: each one's samples and its frames' seconds (as {@link levelFrames}). */
   const levels = () =>
     ladder
       .map((samples, i) => ({ samples, seconds: timed.slice(beforeLadder + i * levelFrames.length, beforeLadder + (i + 1) * levelFrames.length) }))
@@ -216,7 +218,7 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
           const whole = levels();
           const next = ladder[whole.length];
           const levelEnded = timed.length === beforeLadder + whole.length * levelFrames.length;
-          const sofar = whole.map((level) => ({ samples: level.samples ?? 1, seconds: level.seconds[0]! }));
+          const sofar = whole.map((level) => ({ samples: level.samples ?? 1, seconds: level.seconds[timedAt]! }));
           if (scene.samples !== null && levelEnded && whole.length > 0 && next !== undefined && next !== null && ladderDone(sofar, next, { frames: scene.frames.length, samples: scene.samples, perLevel: levelFrames.length })) enough.abort();
         }
         if (event.event === 'ready' || event.event === 'frame') {
@@ -247,8 +249,8 @@ export async function runSampleRender(scene: SampleScene, signal: AbortSignal): 
       endSeconds: enough.signal.aborted ? 0 : Math.max(0, ended),
       small: { ...smallPixels, samples: small.samples, frames: smallFrames },
       ...(between.narrow ? { wide: betweenLevel } : { mid: betweenLevel }),
-      ...(picked.ends.length > 0 ? { ends: { ...fullPixels, samples: whole.at(-1)!.samples, frames: picked.ends.map((frame, i) => ({ frame, seconds: whole.at(-1)!.seconds[i + 1]! })) } } : {}),
-      ladder: whole.map((level) => ({ ...fullPixels, samples: level.samples, frames: [{ frame: picked.timed, seconds: level.seconds[0]! }] })),
+      ...(picked.ends.length > 0 ? { ends: { ...fullPixels, samples: whole.at(-1)!.samples, frames: picked.ends.map((frame) => ({ frame, seconds: whole.at(-1)!.seconds[levelFrames.indexOf(frame)]! })) } } : {}),
+      ladder: whole.map((level) => ({ ...fullPixels, samples: level.samples, frames: [{ frame: picked.timed, seconds: level.seconds[timedAt]! }] })),
     };
   } finally {
     await rm(outputDir, { recursive: true, force: true });
