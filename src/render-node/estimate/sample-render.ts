@@ -150,7 +150,7 @@ const sizeOf = (scene: Pick<SampleScene, 'resolution'>, size: Size) => {
  * with the fewest samples); then at the render's pixels, level by level up the ladder of samples, the
  * first frame, the timed one and the last.
  */
-function sampleSteps(scene: SampleScene) {
+export function sampleSteps(scene: SampleScene) {
   const picked = sampleFrames(scene.frames);
   const small = smallSize(scene);
   const ladder = ladderSamples(scene.samples);

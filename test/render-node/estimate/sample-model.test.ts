@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateFromSample, ladderDone, ladderSamples, modelOf, smallSize, timeLeftFromFrames, estimateStats, type SampleMeasure } from '../../../src/render-node/estimate';
 import { sampleFrames } from '../../../src/render-node/estimate/sample-model';
-import { samplePlanOf } from '../../../src/render-node/estimate/sample-render';
+import { samplePlanOf, sampleSteps, type SampleScene } from '../../../src/render-node/estimate/sample-render';
 import { interpolateAt, pixelSecondsAt } from '../../../src/shared/render';
 
 /** How a frame's preparation (fixed part) and what grows with its pixels and samples change along a 100-frame shot: the first doubles, the second falls by a third. */
@@ -165,6 +165,20 @@ describe('the estimate from a sample render', () => {
     // A level that also renders the first and last frames costs three frames: the share is of the whole level.
     expect(ladderDone(levels, 64, { frames: 5, samples: 1024 })).toBe(false);
     expect(ladderDone(levels, 64, { frames: 5, samples: 1024, perLevel: 3 })).toBe(true);
+  });
+
+  it('renders small with one sample, then half as wide, then the first, timed and last frames level by level, never one frame twice in a row', () => {
+    const scene = { frames: Array.from({ length: 8 }, (_, i) => i + 1), resolution: [640, 360], resolutionPercentage: 100, samples: 16 } as unknown as SampleScene;
+    const { steps, levelFrames, timedAt, beforeLadder } = sampleSteps(scene);
+    expect(steps.slice(0, 4)).toEqual([4, 5, 1, 8].map((frame) => ({ frame, resolutionPercentage: 25, samples: 1 })));
+    expect(steps[4]).toEqual({ frame: 5, resolutionPercentage: 50, samples: 1 });
+    expect(levelFrames).toEqual([1, 5, 8]);
+    expect(timedAt).toBe(1);
+    expect(steps.slice(beforeLadder)).toEqual([1, 4, 16].flatMap((samples) => [1, 5, 8].map((frame) => ({ frame, resolutionPercentage: 100, samples }))).concat([64, 256, 1024, 4096].flatMap((samples) => [1, 5, 8].map((frame) => ({ frame, resolutionPercentage: 100, samples })))));
+    for (let i = 1; i < steps.length; i++) expect(steps[i]!.frame).not.toBe(steps[i - 1]!.frame);
+    // Too narrow to time pixels against the small size: the timed frame is also rendered wide.
+    const narrow = sampleSteps({ ...scene, resolution: [160, 90] } as SampleScene);
+    expect(narrow.between).toMatchObject({ narrow: true, width: 384, samples: 1 });
   });
 
   it("renders with the job's own plan, only smaller, to its own folder", () => {
