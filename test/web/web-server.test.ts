@@ -145,6 +145,25 @@ describe('browser mode: calls, events and uploads', () => {
     expect(JSON.parse(line.slice(6)).payload.settings.notifications).toBe(false);
   });
 
+  it('starts each event stream by telling the page to list its queue again, so nothing changed before it opened is missed', async () => {
+    const first = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: web.port, path: '/api/events', headers: authed({ host: `127.0.0.1:${web.port}` }) }, (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+          const line = text.split('\n').find((l) => l.startsWith('data: '));
+          if (line) {
+            resolve(line);
+            req.destroy();
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(JSON.parse(first.slice(6))).toEqual({ name: 'jobs.reset', payload: { profileId: 'this-computer' } });
+  });
+
   it('stages an uploaded file under its own name and answers a token', async () => {
     const up = await raw('PUT', '/api/upload?name=../../notes.blend', authed({ 'content-type': 'application/octet-stream' }), Buffer.from('hello'));
     expect(up.status).toBe(200);
